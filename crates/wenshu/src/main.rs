@@ -1,0 +1,70 @@
+//! `wenshu` (问数): ask the data in one sentence. The one binary: tools, bind, parse, eval.
+
+mod bind_cmd;
+mod catalog_arg;
+mod eval_cmd;
+mod parse_cmd;
+mod tools_cmd;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// wenshu (问数): turn one sentence into a correct, safe call of a business tool.
+#[derive(Debug, Parser)]
+#[command(name = "wenshu", version, about)]
+struct Cli {
+    /// Print debug logs (each bound parameter with its location and raw value) to stderr.
+    #[arg(short, long, global = true)]
+    verbose: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List, show and render the tools of a catalog.
+    Tools {
+        #[command(subcommand)]
+        command: tools_cmd::ToolsCommand,
+    },
+    /// Bind raw parameters (or a raw HTTP request) to one validated call of a tool.
+    Bind(bind_cmd::BindArgs),
+    /// Parse dates, numbers and every span of a sentence with the language knowledge.
+    Parse {
+        #[command(subcommand)]
+        command: parse_cmd::ParseCommand,
+    },
+    /// Run evaluation cases from JSONL files; closes with `N passed, M failed`.
+    Eval(eval_cmd::EvalArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging(cli.verbose);
+    let result = match cli.command {
+        Command::Tools { command } => tools_cmd::run(command),
+        Command::Bind(args) => bind_cmd::run(args),
+        Command::Parse { command } => parse_cmd::run(command),
+        Command::Eval(args) => eval_cmd::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn init_logging(verbose: bool) {
+    let default = if verbose { "debug" } else { "warn" };
+    let filter = tracing_subscriber::EnvFilter::try_from_env("WENSHU_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .init();
+}
