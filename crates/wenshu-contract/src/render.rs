@@ -126,44 +126,55 @@ fn render_param(out: &mut String, spec: &ParamSpec, depth: usize, labels: &Label
     if !spec.description.is_empty() {
         out.push_str(&format!(": {}", spec.description));
     }
-    let mut tag = |label: &str, value: String| out.push_str(&format!(" [{label}: {value}]"));
+    for (label, value) in tags(spec, labels) {
+        out.push_str(&format!(" [{label}: {value}]"));
+    }
+    if let Some(items) = &spec.items {
+        for (label, value) in tags(items, labels) {
+            out.push_str(&format!(" [{} {label}: {value}]", labels.items));
+        }
+    }
+    out.push('\n');
+    for child in &spec.properties {
+        render_param(out, child, depth + 1, labels);
+    }
+    if let Some(items) = spec.items.as_deref().filter(|i| !i.properties.is_empty()) {
+        out.push_str(&format!("{indent}  {}:\n", labels.items));
+        for child in &items.properties {
+            render_param(out, child, depth + 2, labels);
+        }
+    }
+}
+
+/// The bracketed facts of a parameter: default, allowed values, format, bounds, pattern.
+fn tags(spec: &ParamSpec, labels: &Labels) -> Vec<(&'static str, String)> {
+    let mut tags = Vec::new();
     if let Some(default) = &spec.default {
-        tag(labels.default, plain(default));
+        tags.push((labels.default, plain(default)));
     }
     if !spec.enum_values.is_empty() {
-        tag(
+        tags.push((
             labels.allowed,
             spec.enum_values
                 .iter()
                 .map(plain)
                 .collect::<Vec<_>>()
                 .join(", "),
-        );
+        ));
     }
     if let Some(format) = &spec.format {
-        tag(labels.format, format.clone());
+        tags.push((labels.format, format.clone()));
     }
     if let Some(min) = &spec.minimum {
-        tag(labels.minimum, plain(min));
+        tags.push((labels.minimum, plain(min)));
     }
     if let Some(max) = &spec.maximum {
-        tag(labels.maximum, plain(max));
+        tags.push((labels.maximum, plain(max)));
     }
     if let Some(pattern) = &spec.pattern {
-        tag(labels.pattern, pattern.clone());
+        tags.push((labels.pattern, pattern.clone()));
     }
-    out.push('\n');
-    for child in &spec.properties {
-        render_param(out, child, depth + 1, labels);
-    }
-    if let Some(items) = &spec.items
-        && (!items.properties.is_empty() || items.items.is_some())
-    {
-        out.push_str(&format!("{}  {}:\n", indent, labels.items));
-        for child in &items.properties {
-            render_param(out, child, depth + 1, labels);
-        }
-    }
+    tags
 }
 
 /// `string`, `array<string>`, `array<object>`…

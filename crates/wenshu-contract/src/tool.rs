@@ -30,7 +30,12 @@ impl Tool {
         let unnamed = format!("#{position}");
         let object =
             expect_object(definition, "(tool)").map_err(|e| CatalogError::in_tool(&unnamed, e))?;
-        let name = read_name(object).map_err(|e| CatalogError::in_tool(&unnamed, e))?;
+        let label = object
+            .get("name")
+            .and_then(Value::as_str)
+            .filter(|n| !n.is_empty())
+            .unwrap_or(&unnamed);
+        let name = read_name(object).map_err(|e| CatalogError::in_tool(label, e))?;
         Self::compile_named(&name, object).map_err(|e| CatalogError::in_tool(&name, e))
     }
 
