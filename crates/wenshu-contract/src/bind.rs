@@ -77,23 +77,8 @@ pub enum BindError {
         expected: Location,
     },
     /// A value that does not fit its parameter.
-    #[error("parameter `{param}` of tool `{tool}`{}: {reason}{}", at(*location), allowed_text(allowed))]
-    Invalid {
-        /// The tool.
-        tool: String,
-        /// The parameter (dotted path for nested ones).
-        param: String,
-        /// Where it travels, for HTTP tools.
-        location: Option<Location>,
-        /// The value refused.
-        value: Value,
-        /// What would have been accepted.
-        allowed: Vec<Value>,
-        /// A stable code (`invalid_type`, `enum_out_of_range`, `out_of_range`, `invalid_format`, …).
-        code: &'static str,
-        /// Why, in words.
-        reason: String,
-    },
+    #[error("{0}")]
+    Invalid(Box<InvalidParam>),
     /// A request that cannot be read at all (broken JSON, invalid UTF-8, too big, too deep, bad request line).
     #[error("{message}")]
     Malformed {
@@ -140,7 +125,8 @@ impl BindError {
             Self::UnknownFields { .. } => "unknown_field",
             Self::Missing { .. } => "missing_required",
             Self::WrongLocation { .. } => "wrong_location",
-            Self::Invalid { code, .. } | Self::Malformed { code, .. } => code,
+            Self::Invalid(invalid) => invalid.code,
+            Self::Malformed { code, .. } => code,
             Self::PathNotFound { .. } => "path_not_found",
             Self::MethodNotAllowed { .. } => "method_not_allowed",
             Self::NotHttp { .. } => "not_http_tool",
@@ -151,17 +137,13 @@ impl BindError {
     pub fn http_status(&self) -> u16 {
         match self {
             Self::Malformed {
-                code: "body_too_large",
-                ..
+                code: "body_too_large", ..
             } => 413,
             Self::Malformed { .. } => 400,
             Self::UnknownTool { .. } | Self::PathNotFound { .. } => 404,
             Self::MethodNotAllowed { .. } => 405,
             Self::NotHttp { .. } => 400,
-            Self::UnknownFields { .. }
-            | Self::Missing { .. }
-            | Self::WrongLocation { .. }
-            | Self::Invalid { .. } => 422,
+            Self::UnknownFields { .. } | Self::Missing { .. } | Self::WrongLocation { .. } | Self::Invalid(_) => 422,
         }
     }
 
@@ -185,11 +167,7 @@ impl BindError {
                 detail.location = location.map(Location::name);
                 detail.allowed = allowed.iter().cloned().map(Value::String).collect();
             }
-            Self::Missing {
-                tool,
-                names,
-                location,
-            } => {
+            Self::Missing { tool, names, location } => {
                 detail.tool = Some(tool.clone());
                 detail.param = names.first().cloned();
                 detail.params = names.clone();
@@ -206,19 +184,12 @@ impl BindError {
                 detail.location = Some(found.name());
                 detail.allowed = vec![Value::String(expected.name().into())];
             }
-            Self::Invalid {
-                tool,
-                param,
-                location,
-                value,
-                allowed,
-                ..
-            } => {
-                detail.tool = Some(tool.clone());
-                detail.param = Some(param.clone());
-                detail.location = location.map(Location::name);
-                detail.value = Some(value.clone());
-                detail.allowed = allowed.clone();
+            Self::Invalid(invalid) => {
+                detail.tool = Some(invalid.tool.clone());
+                detail.param = Some(invalid.param.clone());
+                detail.location = invalid.location.map(Location::name);
+                detail.value = Some(invalid.value.clone());
+                detail.allowed = invalid.allowed.clone();
             }
             Self::Malformed { location, .. } => detail.location = location.map(Location::name),
             Self::PathNotFound { tool, template, .. } => {
@@ -233,6 +204,26 @@ impl BindError {
         }
         ErrorBody { error: detail }
     }
+}
+
+/// A value that does not fit its parameter: which, where, what was refused and what was allowed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("parameter `{param}` of tool `{tool}`{}: {reason}{}", at(*location), allowed_text(allowed))]
+pub struct InvalidParam {
+    /// The tool.
+    pub tool: String,
+    /// The parameter (dotted path for nested ones).
+    pub param: String,
+    /// Where it travels, for HTTP tools.
+    pub location: Option<Location>,
+    /// The value refused.
+    pub value: Value,
+    /// What would have been accepted.
+    pub allowed: Vec<Value>,
+    /// A stable code (`invalid_type`, `enum_out_of_range`, `out_of_range`, `invalid_format`, …).
+    pub code: &'static str,
+    /// Why, in words.
+    pub reason: String,
 }
 
 /// How strictly missing parameters are reported.
@@ -251,11 +242,7 @@ pub fn bind(tool: &Tool, raw: &Map<String, Value>) -> Result<BoundCall, BindErro
 }
 
 /// Binds a raw parameter map, reporting missing parameters as `report` says.
-pub fn bind_with(
-    tool: &Tool,
-    raw: &Map<String, Value>,
-    report: MissingReport,
-) -> Result<BoundCall, BindError> {
+pub fn bind_with(tool: &Tool, raw: &Map<String, Value>, report: MissingReport) -> Result<BoundCall, BindError> {
     reject_unknown(tool, raw)?;
     let mut call = BoundCall {
         tool: tool.name().to_string(),
@@ -268,14 +255,8 @@ pub fn bind_with(
         match raw.get(&spec.name).filter(|v| !v.is_null()) {
             Some(value) => {
                 let synonyms = tool.extensions().synonyms_of(&spec.name);
-                let bound = coerce_value(
-                    spec,
-                    &spec.name,
-                    value.clone(),
-                    synonyms,
-                    &mut call.coercions,
-                )
-                .map_err(|e| invalid(tool, e))?;
+                let bound = coerce_value(spec, &spec.name, value.clone(), synonyms, &mut call.coercions)
+                    .map_err(|e| invalid(tool, *e))?;
                 call.arguments.insert(spec.name.clone(), bound);
             }
             None => match (&spec.default, spec.required) {
@@ -305,11 +286,7 @@ pub fn bind_with(
 }
 
 fn reject_unknown(tool: &Tool, raw: &Map<String, Value>) -> Result<(), BindError> {
-    let unknown: Vec<String> = raw
-        .keys()
-        .filter(|k| tool.param(k).is_none())
-        .cloned()
-        .collect();
+    let unknown: Vec<String> = raw.keys().filter(|k| tool.param(k).is_none()).cloned().collect();
     if unknown.is_empty() {
         return Ok(());
     }
@@ -317,12 +294,7 @@ fn reject_unknown(tool: &Tool, raw: &Map<String, Value>) -> Result<(), BindError
         tool: tool.name().to_string(),
         names: unknown,
         location: None,
-        allowed: tool
-            .params()
-            .names()
-            .into_iter()
-            .map(str::to_string)
-            .collect(),
+        allowed: tool.params().names().into_iter().map(str::to_string).collect(),
     })
 }
 
@@ -339,35 +311,29 @@ fn validate(tool: &Tool, arguments: &Map<String, Value>) -> Result<(), BindError
     let value = instance.pointer(&pointer).cloned().unwrap_or(Value::Null);
     use jsonschema::error::ValidationErrorKind as Kind;
     let code = match error.kind() {
-        Kind::Minimum { .. }
-        | Kind::Maximum { .. }
-        | Kind::ExclusiveMinimum { .. }
-        | Kind::ExclusiveMaximum { .. } => "out_of_range",
+        Kind::Minimum { .. } | Kind::Maximum { .. } | Kind::ExclusiveMinimum { .. } | Kind::ExclusiveMaximum { .. } => {
+            "out_of_range"
+        }
         Kind::Format { .. } => "invalid_format",
         Kind::Pattern { .. } => "pattern_mismatch",
-        Kind::MinLength { .. }
-        | Kind::MaxLength { .. }
-        | Kind::MinItems { .. }
-        | Kind::MaxItems { .. } => "invalid_length",
+        Kind::MinLength { .. } | Kind::MaxLength { .. } | Kind::MinItems { .. } | Kind::MaxItems { .. } => {
+            "invalid_length"
+        }
         Kind::Type { .. } => "invalid_type",
         Kind::Enum { .. } => "enum_out_of_range",
         Kind::Required { .. } => "missing_required",
         Kind::AdditionalProperties { .. } => "unknown_field",
         _ => "schema_violation",
     };
-    Err(BindError::Invalid {
+    Err(BindError::Invalid(Box::new(InvalidParam {
         tool: tool.name().to_string(),
         location: spec.and_then(|s| tool.location_of(s)),
         allowed: spec.map(|s| allowed_of(s, &param)).unwrap_or_default(),
-        param: if param.is_empty() {
-            top.to_string()
-        } else {
-            param
-        },
+        param: if param.is_empty() { top.to_string() } else { param },
         value,
         code,
         reason: error.to_string(),
-    })
+    })))
 }
 
 /// What a parameter allows, for messages: its enum values, or its bounds written out.
@@ -408,30 +374,31 @@ fn pointer_to_param(pointer: &str) -> String {
 }
 
 fn invalid(tool: &Tool, error: InvalidValue) -> BindError {
-    let top = error.param.split(['.', '[']).next().unwrap_or_default();
-    BindError::Invalid {
+    let InvalidValue {
+        param,
+        value,
+        allowed,
+        code,
+        reason,
+    } = error;
+    let top = param.split(['.', '[']).next().unwrap_or_default();
+    BindError::Invalid(Box::new(InvalidParam {
         tool: tool.name().to_string(),
         location: tool.param(top).and_then(|s| tool.location_of(s)),
-        param: error.param,
-        value: error.value,
-        allowed: error.allowed,
-        code: error.code,
-        reason: error.reason,
-    }
+        param,
+        value,
+        allowed,
+        code,
+        reason,
+    }))
 }
 
 fn quote_all(names: &[String]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
 }
 
 fn at(location: Option<Location>) -> String {
-    location
-        .map(|l| format!(" (in the {})", l.name()))
-        .unwrap_or_default()
+    location.map(|l| format!(" (in the {})", l.name())).unwrap_or_default()
 }
 
 fn allowed_text(allowed: &[Value]) -> String {

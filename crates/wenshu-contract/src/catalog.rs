@@ -110,23 +110,15 @@ impl Catalog {
         let (tools, fallback) = match document {
             Value::Array(tools) => (tools, None),
             Value::Object(object) => {
-                let tools = object
-                    .get("tools")
-                    .ok_or_else(|| shape("tools", "is required"))?;
-                let tools = tools.as_array().ok_or_else(|| {
-                    shape(
-                        "tools",
-                        format!("expected an array, got {}", kind_of(tools)),
-                    )
-                })?;
+                let tools = object.get("tools").ok_or_else(|| shape("tools", "is required"))?;
+                let tools = tools
+                    .as_array()
+                    .ok_or_else(|| shape("tools", format!("expected an array, got {}", kind_of(tools))))?;
                 let fallback = match object.get("fallback") {
                     None | Some(Value::Null) => None,
                     Some(Value::String(name)) => Some(name.clone()),
                     Some(other) => {
-                        return Err(shape(
-                            "fallback",
-                            format!("expected a tool name, got {other}"),
-                        ));
+                        return Err(shape("fallback", format!("expected a tool name, got {other}")));
                     }
                 };
                 (tools, fallback)
@@ -165,10 +157,7 @@ impl Catalog {
     /// Names the fallback tool, which must be in the catalog.
     pub fn set_fallback(&mut self, name: &str) -> Result<(), CatalogError> {
         if !self.index.contains_key(name) {
-            return Err(shape(
-                "fallback",
-                format!("`{name}` is not a tool of this catalog"),
-            ));
+            return Err(shape("fallback", format!("`{name}` is not a tool of this catalog")));
         }
         self.fallback = Some(name.to_string());
         Ok(())

@@ -43,7 +43,7 @@ pub fn coerce_value(
     value: Value,
     synonyms: &[EnumSynonyms],
     coercions: &mut Vec<Coercion>,
-) -> Result<Value, InvalidValue> {
+) -> Result<Value, Box<InvalidValue>> {
     let typed = coerce_type(spec, path, value, coercions)?;
     if spec.enum_values.is_empty() {
         return Ok(typed);
@@ -56,7 +56,7 @@ fn coerce_type(
     path: &str,
     value: Value,
     coercions: &mut Vec<Coercion>,
-) -> Result<Value, InvalidValue> {
+) -> Result<Value, Box<InvalidValue>> {
     if spec.ty == ParamType::Object {
         return coerce_object(spec, path, value, coercions);
     }
@@ -66,8 +66,7 @@ fn coerce_type(
     if spec.ty.accepts(&value) {
         return Ok(value);
     }
-    let (converted, rule) =
-        convert_scalar(spec.ty, &value).ok_or_else(|| invalid_type(spec, path, &value))?;
+    let (converted, rule) = convert_scalar(spec.ty, &value).ok_or_else(|| invalid_type(spec, path, &value))?;
     coercions.push(Coercion {
         param: path.to_string(),
         from: value,
@@ -80,9 +79,7 @@ fn coerce_type(
 /// The safe scalar conversions; `None` when none applies.
 fn convert_scalar(ty: ParamType, value: &Value) -> Option<(Value, &'static str)> {
     match (ty, value) {
-        (ParamType::Integer, Value::Number(n)) => {
-            whole_number(n.as_f64()?).map(|i| (i, "whole_float"))
-        }
+        (ParamType::Integer, Value::Number(n)) => whole_number(n.as_f64()?).map(|i| (i, "whole_float")),
         (ParamType::Integer, Value::String(s)) => {
             let text = s.trim();
             if let Ok(i) = text.parse::<i64>() {
@@ -102,9 +99,7 @@ fn convert_scalar(ty: ParamType, value: &Value) -> Option<(Value, &'static str)>
             "false" => Some((Value::Bool(false), "boolean_string")),
             _ => None,
         },
-        (ParamType::String, Value::Number(n)) => {
-            Some((Value::String(n.to_string()), "number_to_string"))
-        }
+        (ParamType::String, Value::Number(n)) => Some((Value::String(n.to_string()), "number_to_string")),
         _ => None,
     }
 }
@@ -124,7 +119,7 @@ fn coerce_object(
     path: &str,
     value: Value,
     coercions: &mut Vec<Coercion>,
-) -> Result<Value, InvalidValue> {
+) -> Result<Value, Box<InvalidValue>> {
     let object = match value {
         Value::Object(object) => object,
         Value::String(ref s) => match serde_json::from_str::<Value>(s) {
@@ -144,9 +139,7 @@ fn coerce_object(
     let mut out = Map::new();
     for (key, item) in object {
         let item = match spec.property(&key) {
-            Some(child) if !item.is_null() => {
-                coerce_value(child, &format!("{path}.{key}"), item, &[], coercions)?
-            }
+            Some(child) if !item.is_null() => coerce_value(child, &format!("{path}.{key}"), item, &[], coercions)?,
             _ => item,
         };
         out.insert(key, item);
@@ -159,7 +152,7 @@ fn coerce_array(
     path: &str,
     value: Value,
     coercions: &mut Vec<Coercion>,
-) -> Result<Value, InvalidValue> {
+) -> Result<Value, Box<InvalidValue>> {
     let items = match value {
         Value::Array(items) => items,
         Value::Object(_) | Value::Null => return Err(invalid_type(spec, path, &value)),
@@ -190,7 +183,7 @@ fn match_enum(
     value: Value,
     synonyms: &[EnumSynonyms],
     coercions: &mut Vec<Coercion>,
-) -> Result<Value, InvalidValue> {
+) -> Result<Value, Box<InvalidValue>> {
     if spec.enum_values.contains(&value) {
         return Ok(value);
     }
@@ -218,26 +211,22 @@ fn match_enum(
             });
             Ok(to)
         }
-        None => Err(InvalidValue {
+        None => Err(Box::new(InvalidValue {
             param: path.to_string(),
             reason: format!("{value} is not one of the allowed values"),
             value,
             allowed: spec.enum_values.clone(),
             code: "enum_out_of_range",
-        }),
+        })),
     }
 }
 
-fn invalid_type(spec: &ParamSpec, path: &str, value: &Value) -> InvalidValue {
-    InvalidValue {
+fn invalid_type(spec: &ParamSpec, path: &str, value: &Value) -> Box<InvalidValue> {
+    Box::new(InvalidValue {
         param: path.to_string(),
         value: value.clone(),
         allowed: Vec::new(),
         code: "invalid_type",
-        reason: format!(
-            "expected {}, got {} ({value})",
-            spec.ty.name(),
-            kind_of(value)
-        ),
-    }
+        reason: format!("expected {}, got {} ({value})", spec.ty.name(), kind_of(value)),
+    })
 }

@@ -75,10 +75,7 @@ impl Extensions {
 pub const HTTP_METHODS: [&str; 5] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 /// Reads and checks the extensions of one tool object against its parameter table.
-pub(crate) fn read_extensions(
-    tool: &Map<String, Value>,
-    params: &ParamTable,
-) -> Result<Extensions, FieldError> {
+pub(crate) fn read_extensions(tool: &Map<String, Value>, params: &ParamTable) -> Result<Extensions, FieldError> {
     Ok(Extensions {
         enum_synonyms: read_enum_synonyms(tool.get("x-enum-synonyms"), params)?,
         subject: read_subject(tool.get("x-subject"), params)?,
@@ -100,17 +97,11 @@ fn read_enum_synonyms(
     let mut out = Vec::new();
     for (param_name, values) in by_param {
         let field = format!("x-enum-synonyms.{param_name}");
-        let spec = params.get(param_name).ok_or_else(|| {
-            FieldError::new(
-                &field,
-                format!("no parameter `{param_name}` in inputSchema"),
-            )
-        })?;
+        let spec = params
+            .get(param_name)
+            .ok_or_else(|| FieldError::new(&field, format!("no parameter `{param_name}` in inputSchema")))?;
         if spec.enum_values.is_empty() {
-            return Err(FieldError::new(
-                &field,
-                format!("parameter `{param_name}` has no enum"),
-            ));
+            return Err(FieldError::new(&field, format!("parameter `{param_name}` has no enum")));
         }
         let mut seen: Vec<(String, String)> = spec
             .enum_strings()
@@ -149,22 +140,16 @@ fn read_enum_synonyms(
     Ok(out)
 }
 
-fn read_subject(
-    value: Option<&Value>,
-    params: &ParamTable,
-) -> Result<Option<SubjectParam>, FieldError> {
+fn read_subject(value: Option<&Value>, params: &ParamTable) -> Result<Option<SubjectParam>, FieldError> {
     let Some(value) = value else {
         return Ok(None);
     };
     let object = expect_object(value, "x-subject")?;
     let entity_type = required_string(object, "x-subject", "type")?;
     let param = required_string(object, "x-subject", "param")?;
-    let spec = params.get(&param).ok_or_else(|| {
-        FieldError::new(
-            "x-subject.param",
-            format!("no parameter `{param}` in inputSchema"),
-        )
-    })?;
+    let spec = params
+        .get(&param)
+        .ok_or_else(|| FieldError::new("x-subject.param", format!("no parameter `{param}` in inputSchema")))?;
     if !matches!(spec.ty, ParamType::Integer | ParamType::String) {
         return Err(FieldError::new(
             "x-subject.param",
@@ -177,10 +162,7 @@ fn read_subject(
     Ok(Some(SubjectParam { entity_type, param }))
 }
 
-fn read_date_range(
-    value: Option<&Value>,
-    params: &ParamTable,
-) -> Result<Option<DateRangeParams>, FieldError> {
+fn read_date_range(value: Option<&Value>, params: &ParamTable) -> Result<Option<DateRangeParams>, FieldError> {
     let Some(value) = value else {
         return Ok(None);
     };
@@ -197,20 +179,12 @@ fn read_date_range(
         if spec.ty != ParamType::String {
             return Err(FieldError::new(
                 format!("x-date-range.{key}"),
-                format!(
-                    "`{name}` is of type {}; a date must be a string",
-                    spec.ty.name()
-                ),
+                format!("`{name}` is of type {}; a date must be a string", spec.ty.name()),
             ));
         }
     }
-    let default = optional_string(object, "default")
-        .map_err(|e| FieldError::new("x-date-range.default", e.reason))?;
-    Ok(Some(DateRangeParams {
-        start,
-        end,
-        default,
-    }))
+    let default = optional_string(object, "default").map_err(|e| FieldError::new("x-date-range.default", e.reason))?;
+    Ok(Some(DateRangeParams { start, end, default }))
 }
 
 fn read_http(value: Option<&Value>) -> Result<Option<HttpEndpoint>, FieldError> {
@@ -230,19 +204,13 @@ fn read_http(value: Option<&Value>) -> Result<Option<HttpEndpoint>, FieldError> 
 }
 
 /// Reads an optional array of strings.
-pub(crate) fn read_string_list(
-    value: Option<&Value>,
-    field: &str,
-) -> Result<Vec<String>, FieldError> {
+pub(crate) fn read_string_list(value: Option<&Value>, field: &str) -> Result<Vec<String>, FieldError> {
     let Some(value) = value else {
         return Ok(Vec::new());
     };
-    let items = value.as_array().ok_or_else(|| {
-        FieldError::new(
-            field,
-            format!("expected an array of strings, got {}", kind_of(value)),
-        )
-    })?;
+    let items = value
+        .as_array()
+        .ok_or_else(|| FieldError::new(field, format!("expected an array of strings, got {}", kind_of(value))))?;
     items
         .iter()
         .enumerate()
@@ -258,20 +226,13 @@ pub(crate) fn read_string_list(
 }
 
 /// Reads a JSON object, or says what was there instead.
-pub(crate) fn expect_object<'a>(
-    value: &'a Value,
-    field: &str,
-) -> Result<&'a Map<String, Value>, FieldError> {
-    value.as_object().ok_or_else(|| {
-        FieldError::new(field, format!("expected an object, got {}", kind_of(value)))
-    })
+pub(crate) fn expect_object<'a>(value: &'a Value, field: &str) -> Result<&'a Map<String, Value>, FieldError> {
+    value
+        .as_object()
+        .ok_or_else(|| FieldError::new(field, format!("expected an object, got {}", kind_of(value))))
 }
 
-fn required_string(
-    object: &Map<String, Value>,
-    parent: &str,
-    key: &str,
-) -> Result<String, FieldError> {
+fn required_string(object: &Map<String, Value>, parent: &str, key: &str) -> Result<String, FieldError> {
     match object.get(key) {
         Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.trim().to_string()),
         Some(other) => Err(FieldError::new(
@@ -283,10 +244,7 @@ fn required_string(
 }
 
 /// Reads an optional string member.
-pub(crate) fn optional_string(
-    object: &Map<String, Value>,
-    key: &str,
-) -> Result<Option<String>, FieldError> {
+pub(crate) fn optional_string(object: &Map<String, Value>, key: &str) -> Result<Option<String>, FieldError> {
     match object.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),

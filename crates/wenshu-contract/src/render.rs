@@ -95,11 +95,7 @@ pub fn render_tool(tool: &Tool, lang: Lang) -> String {
     if let Some(title) = tool.title() {
         out.push_str(&format!("{}{sep}{title}\n", labels.title));
     }
-    out.push_str(&format!(
-        "{}{sep}{}\n",
-        labels.description,
-        tool.description()
-    ));
+    out.push_str(&format!("{}{sep}{}\n", labels.description, tool.description()));
     out.push_str(&format!("{}:\n", labels.params));
     if tool.params().is_empty() {
         out.push_str(&format!("  {}\n", labels.none));
@@ -155,11 +151,7 @@ fn tags(spec: &ParamSpec, labels: &Labels) -> Vec<(&'static str, String)> {
     if !spec.enum_values.is_empty() {
         tags.push((
             labels.allowed,
-            spec.enum_values
-                .iter()
-                .map(plain)
-                .collect::<Vec<_>>()
-                .join(", "),
+            spec.enum_values.iter().map(plain).collect::<Vec<_>>().join(", "),
         ));
     }
     if let Some(format) = &spec.format {
@@ -187,7 +179,5 @@ fn type_text(spec: &ParamSpec) -> String {
 
 /// A value as a person reads it: strings without quotes.
 fn plain(value: &Value) -> String {
-    value
-        .as_str()
-        .map_or_else(|| value.to_string(), str::to_string)
+    value.as_str().map_or_else(|| value.to_string(), str::to_string)
 }

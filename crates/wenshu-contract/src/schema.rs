@@ -38,10 +38,7 @@ fn read_properties(object: &Map<String, Value>, field: &str) -> Result<Vec<Param
         .collect()
 }
 
-fn check_required_without_properties(
-    object: &Map<String, Value>,
-    field: &str,
-) -> Result<Vec<ParamSpec>, FieldError> {
+fn check_required_without_properties(object: &Map<String, Value>, field: &str) -> Result<Vec<ParamSpec>, FieldError> {
     match object.get("required").and_then(Value::as_array) {
         Some(list) if !list.is_empty() => Err(FieldError::new(
             format!("{field}.required"),
@@ -60,22 +57,16 @@ fn read_required<'a>(
         return Ok(Vec::new());
     };
     let field = format!("{field}.required");
-    let list = value.as_array().ok_or_else(|| {
-        FieldError::new(
-            &field,
-            format!("expected an array of names, got {}", kind_of(value)),
-        )
-    })?;
+    let list = value
+        .as_array()
+        .ok_or_else(|| FieldError::new(&field, format!("expected an array of names, got {}", kind_of(value))))?;
     list.iter()
         .map(|item| {
             let name = item
                 .as_str()
                 .ok_or_else(|| FieldError::new(&field, format!("expected a name, got {item}")))?;
             if !properties.contains_key(name) {
-                return Err(FieldError::new(
-                    &field,
-                    format!("`{name}` is not a property"),
-                ));
+                return Err(FieldError::new(&field, format!("`{name}` is not a property")));
             }
             Ok(name)
         })
@@ -83,12 +74,7 @@ fn read_required<'a>(
 }
 
 /// Reads one property schema into a spec.
-fn read_param(
-    name: &str,
-    schema: &Value,
-    required: bool,
-    field: &str,
-) -> Result<ParamSpec, FieldError> {
+fn read_param(name: &str, schema: &Value, required: bool, field: &str) -> Result<ParamSpec, FieldError> {
     let object = expect_object(schema, field)?;
     let mut spec = ParamSpec::new(name, read_type(object, field)?);
     spec.required = required;
@@ -107,12 +93,7 @@ fn read_param(
         spec.properties = read_properties(object, field)?;
     }
     if let Some(items) = object.get("items") {
-        spec.items = Some(Box::new(read_param(
-            "items",
-            items,
-            false,
-            &format!("{field}.items"),
-        )?));
+        spec.items = Some(Box::new(read_param("items", items, false, &format!("{field}.items"))?));
     }
     spec.default = read_default(object, &spec, field)?;
     Ok(spec)
@@ -122,9 +103,8 @@ fn read_type(object: &Map<String, Value>, field: &str) -> Result<ParamType, Fiel
     let type_field = format!("{field}.type");
     match object.get("type") {
         None => Ok(ParamType::Any),
-        Some(Value::String(name)) => ParamType::from_schema_name(name).ok_or_else(|| {
-            FieldError::new(&type_field, format!("`{name}` is not a JSON Schema type"))
-        }),
+        Some(Value::String(name)) => ParamType::from_schema_name(name)
+            .ok_or_else(|| FieldError::new(&type_field, format!("`{name}` is not a JSON Schema type"))),
         Some(Value::Array(names)) => {
             let non_null: Vec<&str> = names
                 .iter()
@@ -132,9 +112,8 @@ fn read_type(object: &Map<String, Value>, field: &str) -> Result<ParamType, Fiel
                 .filter(|n| *n != "null")
                 .collect();
             match non_null.as_slice() {
-                [one] => ParamType::from_schema_name(one).ok_or_else(|| {
-                    FieldError::new(&type_field, format!("`{one}` is not a JSON Schema type"))
-                }),
+                [one] => ParamType::from_schema_name(one)
+                    .ok_or_else(|| FieldError::new(&type_field, format!("`{one}` is not a JSON Schema type"))),
                 _ => Ok(ParamType::Any),
             }
         }
@@ -161,21 +140,14 @@ fn read_location(object: &Map<String, Value>, field: &str) -> Result<Option<Loca
     }
 }
 
-fn read_enum(
-    object: &Map<String, Value>,
-    ty: ParamType,
-    field: &str,
-) -> Result<Vec<Value>, FieldError> {
+fn read_enum(object: &Map<String, Value>, ty: ParamType, field: &str) -> Result<Vec<Value>, FieldError> {
     let Some(value) = object.get("enum") else {
         return Ok(Vec::new());
     };
     let enum_field = format!("{field}.enum");
-    let values = value.as_array().ok_or_else(|| {
-        FieldError::new(
-            &enum_field,
-            format!("expected an array, got {}", kind_of(value)),
-        )
-    })?;
+    let values = value
+        .as_array()
+        .ok_or_else(|| FieldError::new(&enum_field, format!("expected an array, got {}", kind_of(value))))?;
     if values.is_empty() {
         return Err(FieldError::new(
             &enum_field,
@@ -191,11 +163,7 @@ fn read_enum(
     Ok(values.clone())
 }
 
-fn read_default(
-    object: &Map<String, Value>,
-    spec: &ParamSpec,
-    field: &str,
-) -> Result<Option<Value>, FieldError> {
+fn read_default(object: &Map<String, Value>, spec: &ParamSpec, field: &str) -> Result<Option<Value>, FieldError> {
     let Some(default) = object.get("default") else {
         return Ok(None);
     };

@@ -28,8 +28,7 @@ impl Tool {
     /// Checks one MCP Tool object and compiles it; `position` names the tool in errors when it has no name.
     pub fn compile(definition: &Value, position: usize) -> Result<Self, CatalogError> {
         let unnamed = format!("#{position}");
-        let object =
-            expect_object(definition, "(tool)").map_err(|e| CatalogError::in_tool(&unnamed, e))?;
+        let object = expect_object(definition, "(tool)").map_err(|e| CatalogError::in_tool(&unnamed, e))?;
         let label = object
             .get("name")
             .and_then(Value::as_str)
@@ -131,10 +130,7 @@ fn read_name(object: &Map<String, Value>) -> Result<String, FieldError> {
     let name = match object.get("name") {
         Some(Value::String(name)) => name.clone(),
         Some(other) => {
-            return Err(FieldError::new(
-                "name",
-                format!("expected a string, got {other}"),
-            ));
+            return Err(FieldError::new("name", format!("expected a string, got {other}")));
         }
         None => return Err(FieldError::new("name", "is required")),
     };
@@ -150,9 +146,7 @@ fn read_name(object: &Map<String, Value>) -> Result<String, FieldError> {
     {
         return Err(FieldError::new(
             "name",
-            format!(
-                "`{name}` contains `{bad}`; allowed are ASCII letters, digits, `_`, `-` and `.`"
-            ),
+            format!("`{name}` contains `{bad}`; allowed are ASCII letters, digits, `_`, `-` and `.`"),
         ));
     }
     Ok(name)

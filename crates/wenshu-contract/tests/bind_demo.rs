@@ -41,22 +41,10 @@ fn sales_query_fills_defaults_for_what_is_not_said() {
 
 #[test]
 fn region_accepts_values_synonyms_and_width_case_variants() {
-    assert_eq!(
-        args("sales_query", json!({"region": "华南"}))["region"],
-        "华南"
-    );
-    assert_eq!(
-        args("sales_query", json!({"region": "华东区"}))["region"],
-        "华东"
-    );
-    assert_eq!(
-        args("sales_query", json!({"region": "EAST CHINA"}))["region"],
-        "华东"
-    );
-    assert_eq!(
-        args("sales_query", json!({"region": " 西北地区 "}))["region"],
-        "西北"
-    );
+    assert_eq!(args("sales_query", json!({"region": "华南"}))["region"], "华南");
+    assert_eq!(args("sales_query", json!({"region": "华东区"}))["region"], "华东");
+    assert_eq!(args("sales_query", json!({"region": "EAST CHINA"}))["region"], "华东");
+    assert_eq!(args("sales_query", json!({"region": " 西北地区 "}))["region"], "西北");
 }
 
 #[test]
@@ -65,10 +53,7 @@ fn region_out_of_range_names_the_value_and_the_allowed_ones() {
     assert_eq!(e["code"], "enum_out_of_range");
     assert_eq!(e["param"], "region");
     assert_eq!(e["value"], "华中");
-    assert_eq!(
-        e["allowed"],
-        json!(["华东", "华南", "华北", "西南", "西北"])
-    );
+    assert_eq!(e["allowed"], json!(["华东", "华南", "华北", "西南", "西北"]));
     let message = e["message"].as_str().unwrap();
     assert!(
         message.contains("region") && message.contains("华中") && message.contains("华北"),
@@ -78,14 +63,8 @@ fn region_out_of_range_names_the_value_and_the_allowed_ones() {
 
 #[test]
 fn period_binds_values_and_refuses_periods_it_cannot_take() {
-    assert_eq!(
-        args("sales_query", json!({"period": "上季度"}))["period"],
-        "上季度"
-    );
-    assert_eq!(
-        args("sales_query", json!({"period": null}))["period"],
-        "本月"
-    );
+    assert_eq!(args("sales_query", json!({"period": "上季度"}))["period"], "上季度");
+    assert_eq!(args("sales_query", json!({"period": null}))["period"], "本月");
     let e = error("sales_query", json!({"period": "去年"}));
     assert_eq!(
         (e["code"].as_str(), e["param"].as_str()),
@@ -95,10 +74,7 @@ fn period_binds_values_and_refuses_periods_it_cannot_take() {
 
 #[test]
 fn product_binds_english_synonyms() {
-    assert_eq!(
-        args("sales_query", json!({"product": "pro"}))["product"],
-        "专业版"
-    );
+    assert_eq!(args("sales_query", json!({"product": "pro"}))["product"], "专业版");
     assert_eq!(
         args("sales_query", json!({"product": "Enterprise Edition"}))["product"],
         "企业版"
@@ -128,10 +104,7 @@ fn query_type_maps_labels_and_synonyms() {
         args("sales_query", json!({"queryType": "排名"}))["queryType"],
         "ranking"
     );
-    assert_eq!(
-        args("sales_query", json!({"queryType": "Trend"}))["queryType"],
-        "trend"
-    );
+    assert_eq!(args("sales_query", json!({"queryType": "Trend"}))["queryType"], "trend");
     assert_eq!(
         error("sales_query", json!({"queryType": "pie"}))["allowed"],
         json!(["summary", "ranking", "detail", "trend"])
@@ -143,49 +116,29 @@ fn limit_coerces_numeric_strings_and_whole_floats_and_checks_bounds() {
     assert_eq!(args("sales_query", json!({"limit": "5"}))["limit"], 5);
     assert_eq!(args("sales_query", json!({"limit": 5.0}))["limit"], 5);
     assert_eq!(args("sales_query", json!({"limit": 100}))["limit"], 100);
-    assert_eq!(
-        error("sales_query", json!({"limit": 5.5}))["code"],
-        "invalid_type"
-    );
-    assert_eq!(
-        error("sales_query", json!({"limit": "五"}))["code"],
-        "invalid_type"
-    );
+    assert_eq!(error("sales_query", json!({"limit": 5.5}))["code"], "invalid_type");
+    assert_eq!(error("sales_query", json!({"limit": "五"}))["code"], "invalid_type");
     let e = error("sales_query", json!({"limit": 0}));
     assert_eq!(
         (e["code"].as_str(), e["param"].as_str()),
         (Some("out_of_range"), Some("limit"))
     );
     assert_eq!(e["allowed"], json!(["1..=100"]));
-    assert_eq!(
-        error("sales_query", json!({"limit": 101}))["code"],
-        "out_of_range"
-    );
+    assert_eq!(error("sales_query", json!({"limit": 101}))["code"], "out_of_range");
 }
 
 #[test]
 fn an_invalid_optional_value_is_an_error_not_dropped() {
-    let e = error(
-        "sales_query",
-        json!({"region": "华东", "product": "旗舰版"}),
-    );
+    let e = error("sales_query", json!({"region": "华东", "product": "旗舰版"}));
     assert_eq!(e["param"], "product");
 }
 
 #[test]
 fn unknown_fields_are_reported_never_dropped() {
-    let e = error(
-        "sales_query",
-        json!({"region": "华东", "city": "上海", "year": 2025}),
-    );
+    let e = error("sales_query", json!({"region": "华东", "city": "上海", "year": 2025}));
     assert_eq!(e["code"], "unknown_field");
     assert_eq!(e["params"], json!(["city", "year"]));
-    assert!(
-        e["allowed"]
-            .as_array()
-            .unwrap()
-            .contains(&json!("salesPerson"))
-    );
+    assert!(e["allowed"].as_array().unwrap().contains(&json!("salesPerson")));
 }
 
 #[test]
@@ -225,14 +178,8 @@ fn box_office_dates_must_be_iso_dates() {
 
 #[test]
 fn rating_takes_an_integer_movie_id() {
-    assert_eq!(
-        args("movie_rating", json!({"movieId": 3})),
-        json!({"movieId": 3})
-    );
-    assert_eq!(
-        error("movie_rating", json!({"movieId": true}))["code"],
-        "invalid_type"
-    );
+    assert_eq!(args("movie_rating", json!({"movieId": 3})), json!({"movieId": 3}));
+    assert_eq!(error("movie_rating", json!({"movieId": true}))["code"], "invalid_type");
     assert_eq!(
         error("movie_rating", json!({"movieId": null}))["params"],
         json!(["movieId"])
@@ -253,10 +200,7 @@ fn order_binds_path_query_and_body_params_from_a_map() {
         )["status"],
         "shipped"
     );
-    let e = error(
-        "query_order",
-        json!({"orderId": "o", "status": "lost", "address": {}}),
-    );
+    let e = error("query_order", json!({"orderId": "o", "status": "lost", "address": {}}));
     assert_eq!(
         (e["code"].as_str(), e["location"].as_str()),
         (Some("enum_out_of_range"), Some("query"))
@@ -268,16 +212,9 @@ fn order_binds_path_query_and_body_params_from_a_map() {
 
 #[test]
 fn order_address_must_be_an_object_and_its_fields_typed() {
-    let e = error(
-        "query_order",
-        json!({"orderId": "o", "address": "广东深圳"}),
-    );
+    let e = error("query_order", json!({"orderId": "o", "address": "广东深圳"}));
     assert_eq!(
-        (
-            e["code"].as_str(),
-            e["param"].as_str(),
-            e["location"].as_str()
-        ),
+        (e["code"].as_str(), e["param"].as_str(), e["location"].as_str()),
         (Some("invalid_type"), Some("address"), Some("body"))
     );
     let e = error(
@@ -285,10 +222,7 @@ fn order_address_must_be_an_object_and_its_fields_typed() {
         json!({"orderId": "o", "address": {"province": ["广东"]}}),
     );
     assert_eq!(e["param"], "address.province");
-    let call = args(
-        "query_order",
-        json!({"orderId": 123, "address": "{\"city\":\"深圳\"}"}),
-    );
+    let call = args("query_order", json!({"orderId": 123, "address": "{\"city\":\"深圳\"}"}));
     assert_eq!(call["orderId"], "123");
     assert_eq!(call["address"], json!({"city": "深圳"}));
 }
@@ -299,14 +233,8 @@ fn fallback_takes_one_question() {
         args("text_to_sql", json!({"question": "今年票房最高的十部电影"}))["question"],
         "今年票房最高的十部电影"
     );
-    assert_eq!(
-        error("text_to_sql", json!({}))["params"],
-        json!(["question"])
-    );
-    assert_eq!(
-        error("text_to_sql", json!({"question": false}))["code"],
-        "invalid_type"
-    );
+    assert_eq!(error("text_to_sql", json!({}))["params"], json!(["question"]));
+    assert_eq!(error("text_to_sql", json!({"question": false}))["code"], "invalid_type");
 }
 
 #[test]
@@ -316,11 +244,7 @@ fn coercions_are_recorded_with_their_rule() {
         json!({"region": "东部", "limit": "7", "queryType": "汇总"}),
     )
     .unwrap();
-    let rules: Vec<(&str, &str)> = call
-        .coercions
-        .iter()
-        .map(|c| (c.param.as_str(), c.rule))
-        .collect();
+    let rules: Vec<(&str, &str)> = call.coercions.iter().map(|c| (c.param.as_str(), c.rule)).collect();
     assert_eq!(
         rules,
         [

@@ -18,18 +18,9 @@ fn the_demo_catalog_loads_with_its_fallback_and_extensions() {
     );
     assert_eq!(catalog.fallback().map(|t| t.name()), Some("text_to_sql"));
     let office = catalog.get("movie_box_office").unwrap();
+    assert_eq!(office.extensions().subject.as_ref().unwrap().param, "movieId");
     assert_eq!(
-        office.extensions().subject.as_ref().unwrap().param,
-        "movieId"
-    );
-    assert_eq!(
-        office
-            .extensions()
-            .date_range
-            .as_ref()
-            .unwrap()
-            .default
-            .as_deref(),
+        office.extensions().date_range.as_ref().unwrap().default.as_deref(),
         Some("最近7天")
     );
     let sales = catalog.get("sales_query").unwrap();
@@ -40,13 +31,7 @@ fn the_demo_catalog_loads_with_its_fallback_and_extensions() {
     assert_eq!(sales.extensions().synonyms_of("region").len(), 5);
     assert_eq!(sales.extensions().examples.len(), 3);
     assert_eq!(
-        catalog
-            .get("query_order")
-            .unwrap()
-            .route()
-            .unwrap()
-            .template
-            .as_str(),
+        catalog.get("query_order").unwrap().route().unwrap().template.as_str(),
         "/orders/{orderId}"
     );
 }
@@ -64,19 +49,14 @@ fn the_shipped_demo_catalog_is_the_evaluation_catalog() {
 
 /// A one-tool catalog built from the demo `query_order` tool with one edit applied.
 fn broken(edit: impl FnOnce(&mut Value)) -> CatalogError {
-    let mut document: Value =
-        serde_json::from_str(wenshu_contract::catalog::DEMO_CATALOG_JSON).unwrap();
+    let mut document: Value = serde_json::from_str(wenshu_contract::catalog::DEMO_CATALOG_JSON).unwrap();
     edit(&mut document);
     Catalog::from_value(&document).expect_err("the edited catalog must be refused")
 }
 
 fn tool_error(error: CatalogError) -> (String, String, String) {
     match error {
-        CatalogError::Tool {
-            tool,
-            field,
-            reason,
-        } => (tool, field, reason),
+        CatalogError::Tool { tool, field, reason } => (tool, field, reason),
         other => panic!("expected a tool error, got {other}"),
     }
 }
@@ -84,10 +64,7 @@ fn tool_error(error: CatalogError) -> (String, String, String) {
 fn assert_tool_error(edit: impl FnOnce(&mut Value), tool: &str, field: &str, reason_part: &str) {
     let (t, f, r) = tool_error(broken(edit));
     assert_eq!((t.as_str(), f.as_str()), (tool, field), "reason: {r}");
-    assert!(
-        r.contains(reason_part),
-        "`{r}` should mention `{reason_part}`"
-    );
+    assert!(r.contains(reason_part), "`{r}` should mention `{reason_part}`");
 }
 
 #[test]
@@ -237,21 +214,13 @@ fn names_must_be_present_unique_and_plain() {
         (tool.as_str(), field.as_str(), reason.as_str()),
         ("#1", "name", "is required")
     );
-    assert_tool_error(
-        |d| d["tools"][1]["name"] = json!("票房"),
-        "票房",
-        "name",
-        "ASCII",
-    );
+    assert_tool_error(|d| d["tools"][1]["name"] = json!("票房"), "票房", "name", "ASCII");
 }
 
 #[test]
 fn invalid_json_schemas_are_refused_at_load() {
     assert_tool_error(
-        |d| {
-            d["tools"][0]["inputSchema"]["properties"]["salesPerson"]["pattern"] =
-                json!("(unclosed")
-        },
+        |d| d["tools"][0]["inputSchema"]["properties"]["salesPerson"]["pattern"] = json!("(unclosed"),
         "sales_query",
         "inputSchema",
         "not a valid JSON Schema",
@@ -270,9 +239,7 @@ fn the_catalog_document_itself_is_checked() {
         Catalog::from_json_str("{\"tools\": [}"),
         Err(CatalogError::Json { line: 1, .. })
     ));
-    assert!(
-        matches!(Catalog::from_json_str("{}"), Err(CatalogError::Shape { field, .. }) if field == "tools")
-    );
+    assert!(matches!(Catalog::from_json_str("{}"), Err(CatalogError::Shape { field, .. }) if field == "tools"));
     let e = broken(|d| d["fallback"] = json!("nl2sql"));
     assert!(e.to_string().contains("nl2sql"), "{e}");
     let bare = Catalog::from_json_str(r#"[{"name": "ping"}]"#).unwrap();
@@ -281,8 +248,7 @@ fn the_catalog_document_itself_is_checked() {
 
 #[test]
 fn errors_read_as_a_sentence_naming_tool_field_and_reason() {
-    let e =
-        broken(|d| d["tools"][0]["inputSchema"]["properties"]["period"]["default"] = json!("上周"));
+    let e = broken(|d| d["tools"][0]["inputSchema"]["properties"]["period"]["default"] = json!("上周"));
     assert_eq!(
         e.to_string(),
         "catalog tool `sales_query`, field `inputSchema.properties.period.default`: \"上周\" is not one of the enum values"

@@ -45,11 +45,7 @@ fn query_defaults_synonyms_and_percent_encoding() {
         (&args["orderId"], &args["status"]),
         (&json!("ord 一"), &json!("pending"))
     );
-    let args = request(
-        "POST /orders/o?status=%E5%B7%B2%E5%8F%91%E8%B4%A7",
-        Some(ADDRESS),
-    )
-    .unwrap();
+    let args = request("POST /orders/o?status=%E5%B7%B2%E5%8F%91%E8%B4%A7", Some(ADDRESS)).unwrap();
     assert_eq!(args["status"], "shipped");
 }
 
@@ -57,8 +53,7 @@ fn query_defaults_synonyms_and_percent_encoding() {
 fn the_dump_keeps_raw_values_before_the_merge() {
     let catalog = catalog();
     let tool = catalog.get("query_order").unwrap();
-    let raw =
-        RawRequest::parse_line("POST /orders/o?status=已完成", Some(ADDRESS.to_vec())).unwrap();
+    let raw = RawRequest::parse_line("POST /orders/o?status=已完成", Some(ADDRESS.to_vec())).unwrap();
     let (call, dump) = bind_request(tool, &raw, BodyLimits::default()).unwrap();
     assert_eq!(dump.query["status"], "已完成");
     assert_eq!(call.arguments["status"], "completed");
@@ -71,11 +66,7 @@ fn missing_required_stops_at_the_first_one() {
     let (status, e) = error_of(request("POST /orders/o", None));
     assert_eq!(status, 422);
     assert_eq!(
-        (
-            e["code"].as_str(),
-            e["param"].as_str(),
-            e["location"].as_str()
-        ),
+        (e["code"].as_str(), e["param"].as_str(), e["location"].as_str()),
         (Some("missing_required"), Some("address"), Some("body"))
     );
     assert_eq!(e["params"], json!(["address"]));
@@ -83,10 +74,7 @@ fn missing_required_stops_at_the_first_one() {
 
 #[test]
 fn wrong_type_and_enum_out_of_range_are_422_with_location() {
-    let (status, e) = error_of(request(
-        "POST /orders/o",
-        Some(r#"{"address": "深圳"}"#.as_bytes()),
-    ));
+    let (status, e) = error_of(request("POST /orders/o", Some(r#"{"address": "深圳"}"#.as_bytes())));
     assert_eq!(
         (status, e["code"].as_str(), e["location"].as_str()),
         (422, Some("invalid_type"), Some("body"))
@@ -104,12 +92,7 @@ fn wrong_type_and_enum_out_of_range_are_422_with_location() {
 fn unknown_and_misplaced_fields_are_reported() {
     let (status, e) = error_of(request("POST /orders/o?color=red", Some(ADDRESS)));
     assert_eq!(
-        (
-            status,
-            e["code"].as_str(),
-            e["param"].as_str(),
-            e["location"].as_str()
-        ),
+        (status, e["code"].as_str(), e["param"].as_str(), e["location"].as_str()),
         (422, Some("unknown_field"), Some("color"), Some("query"))
     );
     let (_, e) = error_of(request(
@@ -152,10 +135,7 @@ fn broken_json_and_invalid_utf8_are_400() {
         (status, e["code"].as_str(), e["location"].as_str()),
         (400, Some("malformed_json"), Some("body"))
     );
-    let (status, e) = error_of(request(
-        "POST /orders/o",
-        Some(b"{\"address\": \"\xff\xfe\"}"),
-    ));
+    let (status, e) = error_of(request("POST /orders/o", Some(b"{\"address\": \"\xff\xfe\"}")));
     assert_eq!((status, e["code"].as_str()), (400, Some("invalid_utf8")));
     let (status, e) = error_of(request("POST /orders/%FF", Some(ADDRESS)));
     assert_eq!(
@@ -178,10 +158,7 @@ fn routes_must_match_method_and_path() {
     let (status, e) = error_of(request("POST /orders/", Some(ADDRESS)));
     assert_eq!((status, e["code"].as_str()), (404, Some("path_not_found")));
     let (status, e) = error_of(request("POST", None));
-    assert_eq!(
-        (status, e["code"].as_str()),
-        (400, Some("bad_request_line"))
-    );
+    assert_eq!((status, e["code"].as_str()), (400, Some("bad_request_line")));
 }
 
 #[test]
@@ -218,19 +195,12 @@ fn a_body_is_only_parsed_when_a_body_parameter_exists() {
 fn a_bound_call_builds_its_request_and_binds_back_to_the_same_call() {
     let catalog = catalog();
     let tool = catalog.get("query_order").unwrap();
-    let raw = RawRequest::parse_line(
-        "POST /orders/a%2Fb%20c?status=shipped",
-        Some(ADDRESS.to_vec()),
-    )
-    .unwrap();
+    let raw = RawRequest::parse_line("POST /orders/a%2Fb%20c?status=shipped", Some(ADDRESS.to_vec())).unwrap();
     let (call, _) = bind_request(tool, &raw, BodyLimits::default()).unwrap();
     assert_eq!(call.arguments["orderId"], "a/b c");
     let built = build_request(tool, &call, "http://127.0.0.1:9/api/").unwrap();
     assert_eq!(built.method, "POST");
-    assert_eq!(
-        built.url,
-        "http://127.0.0.1:9/api/orders/a%2Fb%20c?status=shipped"
-    );
+    assert_eq!(built.url, "http://127.0.0.1:9/api/orders/a%2Fb%20c?status=shipped");
     assert_eq!(
         built.body,
         Some(json!({"address": {"province": "广东", "city": "深圳"}}))
@@ -238,10 +208,7 @@ fn a_bound_call_builds_its_request_and_binds_back_to_the_same_call() {
     let target = built.url.trim_start_matches("http://127.0.0.1:9/api");
     let body = serde_json::to_vec(&built.body).unwrap();
     let again = RawRequest::parse_line(&format!("POST {target}"), Some(body)).unwrap();
-    assert_eq!(
-        bind_request(tool, &again, BodyLimits::default()).unwrap().0,
-        call
-    );
+    assert_eq!(bind_request(tool, &again, BodyLimits::default()).unwrap().0, call);
 }
 
 #[test]
@@ -249,8 +216,5 @@ fn building_a_request_for_a_non_http_tool_is_an_error() {
     let catalog = catalog();
     let tool = catalog.get("movie_rating").unwrap();
     let call = wenshu_contract::bind(tool, json!({"movieId": 1}).as_object().unwrap()).unwrap();
-    assert_eq!(
-        build_request(tool, &call, "").unwrap_err().code(),
-        "not_http_tool"
-    );
+    assert_eq!(build_request(tool, &call, "").unwrap_err().code(), "not_http_tool");
 }

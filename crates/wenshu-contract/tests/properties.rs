@@ -12,14 +12,8 @@ fn json_value() -> impl Strategy<Value = Value> {
         any::<i64>().prop_map(Value::from),
         any::<f64>().prop_map(Value::from),
         "\\PC{0,12}".prop_map(Value::String),
-        prop_oneof![
-            Just("华东区"),
-            Just("5"),
-            Just("2026-11-29"),
-            Just("pro"),
-            Just("true")
-        ]
-        .prop_map(|s| Value::String(s.into())),
+        prop_oneof![Just("华东区"), Just("5"), Just("2026-11-29"), Just("pro"), Just("true")]
+            .prop_map(|s| Value::String(s.into())),
     ];
     leaf.prop_recursive(4, 32, 6, |inner| {
         prop_oneof![
@@ -85,10 +79,10 @@ proptest! {
         let tool = catalog.get("query_order").unwrap();
         let body = json_body.map(|v| serde_json::to_vec(&v).unwrap()).or(body);
         let line = format!("{method} {path}?{query}");
-        if let Ok(raw) = RawRequest::parse_line(&line, body) {
-            if let Err(e) = bind_request(tool, &raw, BodyLimits { max_bytes: 150, max_depth: 3 }) {
-                prop_assert!(!e.to_body().error.message.is_empty());
-            }
+        if let Ok(raw) = RawRequest::parse_line(&line, body)
+            && let Err(e) = bind_request(tool, &raw, BodyLimits { max_bytes: 150, max_depth: 3 })
+        {
+            prop_assert!(!e.to_body().error.message.is_empty());
         }
     }
 

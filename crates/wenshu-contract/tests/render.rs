@@ -58,9 +58,5 @@ fn what_ragent_drops_is_rendered() {
     insta::assert_snapshot!("zh_nested", render_tool(tool, Lang::Zh));
     insta::assert_snapshot!("en_nested", render_tool(tool, Lang::En));
     let first = render_tool(tool, Lang::Zh);
-    assert_eq!(
-        first,
-        render_tool(tool, Lang::Zh),
-        "rendering is deterministic"
-    );
+    assert_eq!(first, render_tool(tool, Lang::Zh), "rendering is deterministic");
 }

@@ -68,7 +68,7 @@ pub fn run(args: BindArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn bind_params(tool: &Tool, params: &str) -> Result<Value, ErrorBody> {
+fn bind_params(tool: &Tool, params: &str) -> Result<Value, Box<ErrorBody>> {
     let raw: Map<String, Value> = match serde_json::from_str::<Value>(params) {
         Ok(Value::Object(map)) => map,
         Ok(other) => {
@@ -78,41 +78,31 @@ fn bind_params(tool: &Tool, params: &str) -> Result<Value, ErrorBody> {
             ));
         }
         Err(e) => {
-            return Err(malformed(
-                "malformed_json",
-                format!("--params is not valid JSON: {e}"),
-            ));
+            return Err(malformed("malformed_json", format!("--params is not valid JSON: {e}")));
         }
     };
-    let call = bind(tool, &raw).map_err(|e| e.to_body())?;
-    let mut output =
-        serde_json::to_value(&call).map_err(|e| malformed("internal", e.to_string()))?;
+    let call = bind(tool, &raw).map_err(|e| Box::new(e.to_body()))?;
+    let mut output = serde_json::to_value(&call).map_err(|e| malformed("internal", e.to_string()))?;
     if tool.route().is_some() {
-        let request = build_request(tool, &call, "").map_err(|e| e.to_body())?;
+        let request = build_request(tool, &call, "").map_err(|e| Box::new(e.to_body()))?;
         output["request"] = json!(request);
     }
     Ok(output)
 }
 
-fn bind_raw_request(
-    tool: &Tool,
-    line: &str,
-    args: &BindArgs,
-) -> anyhow::Result<Result<Value, ErrorBody>> {
+fn bind_raw_request(tool: &Tool, line: &str, args: &BindArgs) -> anyhow::Result<Result<Value, Box<ErrorBody>>> {
     let body = args.body.as_deref().map(read_body_arg).transpose()?;
     let limits = BodyLimits {
         max_bytes: args.max_body_bytes,
         max_depth: args.max_depth,
     };
-    let bound =
-        RawRequest::parse_line(line, body).and_then(|request| bind_request(tool, &request, limits));
+    let bound = RawRequest::parse_line(line, body).and_then(|request| bind_request(tool, &request, limits));
     let (call, dump) = match bound {
         Ok(pair) => pair,
-        Err(e) => return Ok(Err(e.to_body())),
+        Err(e) => return Ok(Err(Box::new(e.to_body()))),
     };
     let mut output = serde_json::to_value(&call)?;
-    output["request"] =
-        json!(build_request(tool, &call, &args.base_url).map_err(|e| anyhow::anyhow!(e))?);
+    output["request"] = json!(build_request(tool, &call, &args.base_url).map_err(|e| anyhow::anyhow!(e))?);
     if args.dump {
         output["dump"] = json!(dump);
     }
@@ -129,17 +119,15 @@ fn read_body_arg(arg: &str) -> anyhow::Result<Vec<u8>> {
                 .context("cannot read the body from standard input")?;
             Ok(bytes)
         }
-        Some(path) => {
-            std::fs::read(path).with_context(|| format!("cannot read the body file {path}"))
-        }
+        Some(path) => std::fs::read(path).with_context(|| format!("cannot read the body file {path}")),
         None => Ok(arg.as_bytes().to_vec()),
     }
 }
 
-fn malformed(code: &'static str, message: String) -> ErrorBody {
-    ErrorBody {
+fn malformed(code: &'static str, message: String) -> Box<ErrorBody> {
+    Box::new(ErrorBody {
         error: ErrorDetail::new(code, message),
-    }
+    })
 }
 
 fn fail(body: &ErrorBody) -> ExitCode {

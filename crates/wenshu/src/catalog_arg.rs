@@ -19,8 +19,8 @@ impl CatalogArg {
         match &self.catalog {
             None => Ok(demo_catalog()?),
             Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read catalog {}", path.display()))?;
+                let text =
+                    std::fs::read_to_string(path).with_context(|| format!("cannot read catalog {}", path.display()))?;
                 Catalog::from_json_str(&text).with_context(|| format!("catalog {}", path.display()))
             }
         }
@@ -29,10 +29,7 @@ impl CatalogArg {
 
 /// Finds a tool by name, or says which tools exist.
 pub fn find_tool<'a>(catalog: &'a Catalog, name: &str) -> anyhow::Result<&'a Tool> {
-    catalog.get(name).with_context(|| {
-        format!(
-            "unknown tool `{name}`; known tools: {}",
-            catalog.names().join(", ")
-        )
-    })
+    catalog
+        .get(name)
+        .with_context(|| format!("unknown tool `{name}`; known tools: {}", catalog.names().join(", ")))
 }

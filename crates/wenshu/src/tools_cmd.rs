@@ -43,11 +43,7 @@ pub fn run(command: ToolsCommand) -> anyhow::Result<ExitCode> {
         ToolsCommand::Show { catalog, tool } => {
             print!("{}", show(find_tool(&catalog.load()?, &tool)?))
         }
-        ToolsCommand::Render {
-            catalog,
-            tool,
-            lang,
-        } => {
+        ToolsCommand::Render { catalog, tool, lang } => {
             let catalog = catalog.load()?;
             let tools: Vec<&Tool> = match tool {
                 Some(name) => vec![find_tool(&catalog, &name)?],
@@ -139,7 +135,5 @@ fn show(tool: &Tool) -> String {
 }
 
 fn plain(value: &serde_json::Value) -> String {
-    value
-        .as_str()
-        .map_or_else(|| value.to_string(), str::to_string)
+    value.as_str().map_or_else(|| value.to_string(), str::to_string)
 }

@@ -19,11 +19,7 @@ pub struct HttpRequest {
 }
 
 /// Builds the request for `call` against `base_url` (e.g. `http://127.0.0.1:8080/api`; may be empty).
-pub fn build_request(
-    tool: &Tool,
-    call: &BoundCall,
-    base_url: &str,
-) -> Result<HttpRequest, BindError> {
+pub fn build_request(tool: &Tool, call: &BoundCall, base_url: &str) -> Result<HttpRequest, BindError> {
     let route = tool.route().ok_or_else(|| BindError::NotHttp {
         tool: tool.name().to_string(),
     })?;
@@ -79,7 +75,5 @@ pub fn build_request(
 
 /// A value as it is written in a path or query: strings bare, everything else as JSON.
 fn scalar_text(value: &Value) -> String {
-    value
-        .as_str()
-        .map_or_else(|| value.to_string(), str::to_string)
+    value.as_str().map_or_else(|| value.to_string(), str::to_string)
 }

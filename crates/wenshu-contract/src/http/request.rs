@@ -30,9 +30,7 @@ impl RawRequest {
             return Err(BindError::Malformed {
                 code: "bad_request_line",
                 location: None,
-                message: format!(
-                    "`{line}` is not a request line like `POST /orders/ord_1?status=shipped`"
-                ),
+                message: format!("`{line}` is not a request line like `POST /orders/ord_1?status=shipped`"),
             });
         };
         let (path, query) = target.split_once('?').unwrap_or((target, ""));
@@ -100,10 +98,7 @@ fn read_path(tool: &Tool, route: &HttpRoute, path: &str) -> Result<Map<String, V
             message: format!("path parameter `{param}` is not valid UTF-8 once percent-decoded"),
         },
     })?;
-    Ok(values
-        .into_iter()
-        .map(|(k, v)| (k, Value::String(v)))
-        .collect())
+    Ok(values.into_iter().map(|(k, v)| (k, Value::String(v))).collect())
 }
 
 fn read_query(query: &str) -> Map<String, Value> {
@@ -128,10 +123,7 @@ fn read_body(
     body: Option<&[u8]>,
     limits: BodyLimits,
 ) -> Result<Option<Map<String, Value>>, BindError> {
-    let wants_body = tool
-        .params()
-        .iter()
-        .any(|p| route.location_of(p) == Location::Body);
+    let wants_body = tool.params().iter().any(|p| route.location_of(p) == Location::Body);
     match body {
         Some(bytes) if wants_body => parse_body(bytes, limits).map(Some),
         _ => Ok(None),
@@ -181,7 +173,5 @@ fn place(
 }
 
 fn raw_text(value: &Value) -> String {
-    value
-        .as_str()
-        .map_or_else(|| value.to_string(), str::to_string)
+    value.as_str().map_or_else(|| value.to_string(), str::to_string)
 }

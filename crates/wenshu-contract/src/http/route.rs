@@ -7,11 +7,7 @@ use crate::extensions::HttpEndpoint;
 use crate::param::{Location, ParamSpec, ParamTable};
 
 /// Characters escaped in a path segment: everything but RFC 3986 unreserved characters.
-const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'_')
-    .remove(b'.')
-    .remove(b'~');
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'~');
 
 /// One segment of a path template.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,11 +90,9 @@ impl PathTemplate {
                 Segment::Literal(_) => return Err(PathMatchError::NoMatch),
                 Segment::Param(_) if part.is_empty() => return Err(PathMatchError::NoMatch),
                 Segment::Param(name) => {
-                    let decoded = percent_decode_str(part).decode_utf8().map_err(|_| {
-                        PathMatchError::InvalidUtf8 {
-                            param: name.clone(),
-                        }
-                    })?;
+                    let decoded = percent_decode_str(part)
+                        .decode_utf8()
+                        .map_err(|_| PathMatchError::InvalidUtf8 { param: name.clone() })?;
                     values.push((name.clone(), decoded.into_owned()));
                 }
             }
@@ -121,10 +115,7 @@ impl PathTemplate {
 }
 
 fn is_param_name(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 /// An HTTP tool's method and compiled path template.
@@ -139,22 +130,15 @@ pub struct HttpRoute {
 impl HttpRoute {
     /// Compiles `x-http` and checks it against the parameters: every placeholder is a path parameter and every
     /// path parameter has a placeholder and is required.
-    pub(crate) fn compile(
-        endpoint: &HttpEndpoint,
-        params: &ParamTable,
-    ) -> Result<Self, FieldError> {
-        let template =
-            PathTemplate::parse(&endpoint.path).map_err(|r| FieldError::new("x-http.path", r))?;
+    pub(crate) fn compile(endpoint: &HttpEndpoint, params: &ParamTable) -> Result<Self, FieldError> {
+        let template = PathTemplate::parse(&endpoint.path).map_err(|r| FieldError::new("x-http.path", r))?;
         let route = Self {
             method: endpoint.method.clone(),
             template,
         };
         for name in route.template.param_names() {
             let spec = params.get(name).ok_or_else(|| {
-                FieldError::new(
-                    "x-http.path",
-                    format!("placeholder `{{{name}}}` names no parameter"),
-                )
+                FieldError::new("x-http.path", format!("placeholder `{{{name}}}` names no parameter"))
             })?;
             let field = format!("inputSchema.properties.{name}");
             if spec.location.is_some_and(|l| l != Location::Path) {
@@ -171,15 +155,10 @@ impl HttpRoute {
             }
         }
         for spec in params.iter() {
-            if spec.location == Some(Location::Path)
-                && !route.template.param_names().any(|n| n == spec.name)
-            {
+            if spec.location == Some(Location::Path) && !route.template.param_names().any(|n| n == spec.name) {
                 return Err(FieldError::new(
                     format!("inputSchema.properties.{}.in", spec.name),
-                    format!(
-                        "`in: path` but `{}` has no `{{{}}}`",
-                        endpoint.path, spec.name
-                    ),
+                    format!("`in: path` but `{}` has no `{{{}}}`", endpoint.path, spec.name),
                 ));
             }
         }
