@@ -246,16 +246,16 @@ pub fn bind_with(tool: &Tool, raw: &Map<String, Value>, report: MissingReport) -
     reject_unknown(tool, raw)?;
     let mut call = BoundCall {
         tool: tool.name().to_string(),
-        arguments: Map::new(),
+        arguments: Map::with_capacity(tool.params().len()),
         defaulted: Vec::new(),
         coercions: Vec::new(),
     };
     let mut missing: Vec<&ParamSpec> = Vec::new();
-    for spec in tool.params().iter() {
+    for (position, spec) in tool.params().iter().enumerate() {
         match raw.get(&spec.name).filter(|v| !v.is_null()) {
             Some(value) => {
-                let synonyms = tool.extensions().synonyms_of(&spec.name);
-                let bound = coerce_value(spec, &spec.name, value.clone(), synonyms, &mut call.coercions)
+                let index = tool.enum_index_at(position);
+                let bound = coerce_value(spec, &spec.name, value.clone(), index, &mut call.coercions)
                     .map_err(|e| invalid(tool, *e))?;
                 call.arguments.insert(spec.name.clone(), bound);
             }
@@ -281,7 +281,11 @@ pub fn bind_with(tool: &Tool, raw: &Map<String, Value>, report: MissingReport) -
             location: tool.location_of(first),
         });
     }
-    validate(tool, &call.arguments)?;
+    let instance = Value::Object(std::mem::take(&mut call.arguments));
+    validate(tool, &instance)?;
+    if let Value::Object(arguments) = instance {
+        call.arguments = arguments;
+    }
     Ok(call)
 }
 
@@ -299,9 +303,11 @@ fn reject_unknown(tool: &Tool, raw: &Map<String, Value>) -> Result<(), BindError
 }
 
 /// Checks bound arguments with the tool's compiled validator; the first problem becomes an error.
-fn validate(tool: &Tool, arguments: &Map<String, Value>) -> Result<(), BindError> {
-    let instance = Value::Object(arguments.clone());
-    let Some(error) = tool.validator().iter_errors(&instance).next() else {
+fn validate(tool: &Tool, instance: &Value) -> Result<(), BindError> {
+    if tool.validator().is_valid(instance) {
+        return Ok(());
+    }
+    let Some(error) = tool.validator().iter_errors(instance).next() else {
         return Ok(());
     };
     let pointer = error.instance_path().as_str().to_string();

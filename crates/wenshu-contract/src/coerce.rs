@@ -4,7 +4,8 @@ use serde::Serialize;
 use serde_json::{Map, Number, Value};
 use wenshu_lexicon::canonical::canonical;
 
-use crate::extensions::{EnumSynonyms, kind_of};
+use crate::enum_index::EnumIndex;
+use crate::extensions::kind_of;
 use crate::param::{ParamSpec, ParamType};
 
 /// One change made to a raw value so that it fits its parameter.
@@ -36,19 +37,20 @@ pub struct InvalidValue {
     pub reason: String,
 }
 
-/// Coerces `value` to fit `spec`, recording each change in `coercions`.
+/// Coerces `value` to fit `spec`, recording each change in `coercions`; `index` holds the enum's canonical
+/// spellings (built on the spot when `None`).
 pub fn coerce_value(
     spec: &ParamSpec,
     path: &str,
     value: Value,
-    synonyms: &[EnumSynonyms],
+    index: Option<&EnumIndex>,
     coercions: &mut Vec<Coercion>,
 ) -> Result<Value, Box<InvalidValue>> {
     let typed = coerce_type(spec, path, value, coercions)?;
     if spec.enum_values.is_empty() {
         return Ok(typed);
     }
-    match_enum(spec, path, typed, synonyms, coercions)
+    match_enum(spec, path, typed, index, coercions)
 }
 
 fn coerce_type(
@@ -139,7 +141,7 @@ fn coerce_object(
     let mut out = Map::new();
     for (key, item) in object {
         let item = match spec.property(&key) {
-            Some(child) if !item.is_null() => coerce_value(child, &format!("{path}.{key}"), item, &[], coercions)?,
+            Some(child) if !item.is_null() => coerce_value(child, &format!("{path}.{key}"), item, None, coercions)?,
             _ => item,
         };
         out.insert(key, item);
@@ -172,7 +174,7 @@ fn coerce_array(
     items
         .into_iter()
         .enumerate()
-        .map(|(i, item)| coerce_value(item_spec, &format!("{path}[{i}]"), item, &[], coercions))
+        .map(|(i, item)| coerce_value(item_spec, &format!("{path}[{i}]"), item, None, coercions))
         .collect::<Result<Vec<_>, _>>()
         .map(Value::Array)
 }
@@ -181,25 +183,21 @@ fn match_enum(
     spec: &ParamSpec,
     path: &str,
     value: Value,
-    synonyms: &[EnumSynonyms],
+    index: Option<&EnumIndex>,
     coercions: &mut Vec<Coercion>,
 ) -> Result<Value, Box<InvalidValue>> {
     if spec.enum_values.contains(&value) {
         return Ok(value);
     }
-    let found = value.as_str().and_then(|text| {
-        let key = canonical(text);
-        let normalized = spec
-            .enum_strings()
-            .find(|v| canonical(v) == key)
-            .map(|v| (v, "enum_normalized"));
-        normalized.or_else(|| {
-            synonyms
-                .iter()
-                .find(|s| s.synonyms.iter().any(|syn| canonical(syn) == key))
-                .map(|s| (s.value.as_str(), "enum_synonym"))
-        })
-    });
+    let built;
+    let index = match index {
+        Some(index) => index,
+        None => {
+            built = EnumIndex::build(spec, &[]);
+            &built
+        }
+    };
+    let found = value.as_str().and_then(|text| index.lookup(text));
     match found {
         Some((canonical_value, rule)) => {
             let to = Value::String(canonical_value.to_string());

@@ -9,6 +9,7 @@
 pub mod bind;
 pub mod catalog;
 pub mod coerce;
+pub mod enum_index;
 pub mod error;
 pub mod extensions;
 pub mod http;

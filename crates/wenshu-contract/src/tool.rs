@@ -3,6 +3,7 @@
 use serde_json::{Map, Value};
 
 use crate::catalog::{CatalogError, FieldError};
+use crate::enum_index::EnumIndex;
 use crate::extensions::{Extensions, expect_object, optional_string, read_extensions};
 use crate::http::route::HttpRoute;
 use crate::param::{Location, ParamSpec, ParamTable};
@@ -22,6 +23,7 @@ pub struct Tool {
     extensions: Extensions,
     validator: jsonschema::Validator,
     route: Option<HttpRoute>,
+    enum_indexes: Vec<Option<EnumIndex>>,
 }
 
 impl Tool {
@@ -55,6 +57,13 @@ impl Tool {
             }
         };
         let validator = compile_validator(&input_schema)?;
+        let enum_indexes = params
+            .iter()
+            .map(|spec| {
+                let has_enum = !spec.enum_values.is_empty();
+                has_enum.then(|| EnumIndex::build(spec, extensions.synonyms_of(&spec.name)))
+            })
+            .collect();
         Ok(Self {
             name: name.to_string(),
             title,
@@ -64,6 +73,7 @@ impl Tool {
             extensions,
             validator,
             route,
+            enum_indexes,
         })
     }
 
@@ -105,6 +115,17 @@ impl Tool {
     /// The compiled validator of the `inputSchema`.
     pub fn validator(&self) -> &jsonschema::Validator {
         &self.validator
+    }
+
+    /// The canonical spellings (values and synonyms) of a top-level enum parameter.
+    pub fn enum_index(&self, param: &str) -> Option<&EnumIndex> {
+        let position = self.params.iter().position(|spec| spec.name == param)?;
+        self.enum_index_at(position)
+    }
+
+    /// The enum index of the parameter at `position` in schema order.
+    pub fn enum_index_at(&self, position: usize) -> Option<&EnumIndex> {
+        self.enum_indexes.get(position).and_then(Option::as_ref)
     }
 
     /// The compiled HTTP route, for tools with `x-http`.
