@@ -2,7 +2,6 @@
 
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
-use wenshu_lexicon::canonical::canonical;
 
 use crate::enum_index::EnumIndex;
 use crate::extensions::kind_of;

@@ -1,10 +1,37 @@
 //! Canonical text: the one form every comparison of names and values goes through.
 
-/// Folds full-width characters to half-width, lowercases, and trims surrounding whitespace.
+use std::sync::OnceLock;
+
+/// The traditional → simplified table, one `繁简` pair per whitespace-separated token.
+const T2S_DATA: &str = include_str!("../data/t2s.txt");
+
+/// Sorted (traditional, simplified) pairs, built once from [`T2S_DATA`].
+fn t2s_table() -> &'static [(char, char)] {
+    static TABLE: OnceLock<Vec<(char, char)>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut pairs: Vec<(char, char)> = T2S_DATA
+            .lines()
+            .filter(|line| !line.starts_with('#'))
+            .flat_map(str::split_whitespace)
+            .filter_map(|token| {
+                let mut chars = token.chars();
+                match (chars.next(), chars.next(), chars.next()) {
+                    (Some(t), Some(s), None) => Some((t, s)),
+                    _ => None,
+                }
+            })
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup_by_key(|pair| pair.0);
+        pairs
+    })
+}
+
+/// Folds full-width characters to half-width, traditional to simplified, lowercases, and trims.
 pub fn canonical(text: &str) -> String {
     text.trim()
         .chars()
-        .map(to_half_width)
+        .map(|c| simplify_char(to_half_width(c)))
         .flat_map(char::to_lowercase)
         .collect::<String>()
         .trim()
@@ -20,6 +47,60 @@ pub fn to_half_width(c: char) -> char {
     }
 }
 
+/// Maps one traditional Chinese character to its simplified form (other characters unchanged).
+pub fn simplify_char(c: char) -> char {
+    if c.is_ascii() {
+        return c;
+    }
+    let table = t2s_table();
+    match table.binary_search_by_key(&c, |pair| pair.0) {
+        Ok(i) => table.get(i).map_or(c, |pair| pair.1),
+        Err(_) => c,
+    }
+}
+
+/// Converts traditional Chinese characters to simplified ones, leaving everything else as is.
+pub fn to_simplified(text: &str) -> String {
+    text.chars().map(simplify_char).collect()
+}
+
+/// Folds one character for matching: half-width, simplified, lowercase when that stays one character.
+pub fn fold_char(c: char) -> char {
+    let c = simplify_char(to_half_width(c));
+    if c.is_ascii() {
+        return c.to_ascii_lowercase();
+    }
+    let mut lower = c.to_lowercase();
+    match (lower.next(), lower.next()) {
+        (Some(l), None) => l,
+        _ => c,
+    }
+}
+
+/// Quote and bracket characters stripped from around names.
+const QUOTES: &[char] = &[
+    '《', '》', '「', '」', '『', '』', '“', '”', '‘', '’', '"', '\'', '〈', '〉', '【', '】',
+];
+
+/// Function words stripped from the end of names ("满江红的" → "满江红"), longest first.
+const TRAILING_WORDS: &[&str] = &["这部", "这个", "那部", "那个", "的"];
+
+/// Removes quotes (《》「」『』“”"'…) and trailing function words (的, 这部, 这个) from a name.
+pub fn strip_name_decorations(text: &str) -> String {
+    let mut name: String = text.chars().filter(|c| !QUOTES.contains(c)).collect();
+    loop {
+        let trimmed = name.trim_end();
+        let stripped = TRAILING_WORDS
+            .iter()
+            .find_map(|word| trimmed.strip_suffix(word).filter(|rest| !rest.trim().is_empty()));
+        match stripped {
+            Some(rest) => name = rest.to_string(),
+            None => break,
+        }
+    }
+    name.trim().to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -28,5 +109,42 @@ mod tests {
     fn folds_width_and_case() {
         assert_eq!(canonical("  ＡＢＣ１２３ "), "abc123");
         assert_eq!(canonical("East China"), "east china");
+    }
+
+    #[test]
+    fn folds_traditional() {
+        assert_eq!(canonical("這個月"), "这个月");
+        assert_eq!(canonical("上個禮拜"), "上个礼拜");
+        assert_eq!(canonical("華東區銷售額"), "华东区销售额");
+        assert_eq!(to_simplified("兩萬億後天號"), "两万亿后天号");
+        assert_eq!(to_simplified("電影評分 ABC"), "电影评分 ABC");
+        assert_eq!(canonical("訂單運輸中"), "订单运输中");
+    }
+
+    #[test]
+    fn table_is_well_formed() {
+        let table = t2s_table();
+        assert!(table.len() > 500, "{}", table.len());
+        for &(t, s) in table {
+            assert_ne!(t, s);
+            assert!(table.binary_search_by_key(&s, |p| p.0).is_err(), "{s} is itself mapped");
+        }
+    }
+
+    #[test]
+    fn fold_char_is_single() {
+        assert_eq!(fold_char('Ｑ'), 'q');
+        assert_eq!(fold_char('週'), '周');
+        assert_eq!(fold_char('a'), 'a');
+    }
+
+    #[test]
+    fn strips_decorations() {
+        assert_eq!(strip_name_decorations("《满江红》"), "满江红");
+        assert_eq!(strip_name_decorations("「流浪地球2」的"), "流浪地球2");
+        assert_eq!(strip_name_decorations("满江红这部"), "满江红");
+        assert_eq!(strip_name_decorations("“长津湖”这个"), "长津湖");
+        assert_eq!(strip_name_decorations("的"), "的");
+        assert_eq!(strip_name_decorations(""), "");
     }
 }
