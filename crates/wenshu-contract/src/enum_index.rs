@@ -1,44 +1,81 @@
-//! The canonical spellings of one parameter's enum values and synonyms, built once when the catalog loads.
+//! The spellings of one parameter's enum values — the values, their `x-enum-synonyms`, and `value(label)` labels
+//! in the description — indexed once when the catalog loads, for binding and for matching inside sentences.
 
 use std::collections::HashMap;
 
 use wenshu_lexicon::canonical::canonical;
+use wenshu_lexicon::synonym::{SynonymMatcher, description_labels};
 
 use crate::extensions::EnumSynonyms;
 use crate::param::ParamSpec;
 
-/// Canonical text → (enum value, the rule that maps it): `enum_normalized` or `enum_synonym`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// Canonical text → (enum value, the rule that maps it), plus a matcher for finding the values in sentences.
+#[derive(Debug, Clone, Default)]
 pub struct EnumIndex {
     keys: HashMap<String, (String, &'static str)>,
+    surfaces: Vec<(String, Vec<String>)>,
+    matcher: SynonymMatcher,
 }
 
 impl EnumIndex {
-    /// Indexes the string enum values of `spec` (case- and width-insensitive), then their synonyms.
+    /// Indexes the string enum values of `spec` (case-, width- and script-insensitive), then their synonyms and
+    /// description labels.
     pub fn build(spec: &ParamSpec, synonyms: &[EnumSynonyms]) -> Self {
         let mut keys = HashMap::new();
         for value in spec.enum_strings() {
             keys.entry(canonical(value))
                 .or_insert_with(|| (value.to_string(), "enum_normalized"));
         }
-        for entry in synonyms {
-            for synonym in &entry.synonyms {
-                keys.entry(canonical(synonym))
-                    .or_insert_with(|| (entry.value.clone(), "enum_synonym"));
+        let surfaces = enum_surfaces(spec, synonyms);
+        for (value, spellings) in &surfaces {
+            for spelling in spellings {
+                keys.entry(canonical(spelling))
+                    .or_insert_with(|| (value.clone(), "enum_synonym"));
             }
         }
-        Self { keys }
+        let matcher = SynonymMatcher::new(surfaces.clone());
+        Self {
+            keys,
+            surfaces,
+            matcher,
+        }
     }
 
-    /// The enum value a text denotes, with the rule that maps it.
+    /// The enum value a text denotes, with the rule that maps it (`enum_normalized` or `enum_synonym`).
     pub fn lookup(&self, text: &str) -> Option<(&str, &'static str)> {
         self.keys
             .get(&canonical(text))
             .map(|(value, rule)| (value.as_str(), *rule))
     }
 
-    /// Every spelling indexed, canonical, with its enum value (for matching inside sentences).
-    pub fn spellings(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.keys.iter().map(|(key, (value, _))| (key.as_str(), value.as_str()))
+    /// Each string enum value with its other spellings (synonyms, then description labels).
+    pub fn surfaces(&self) -> &[(String, Vec<String>)] {
+        &self.surfaces
     }
+
+    /// A matcher that finds the values, by any spelling, inside a sentence.
+    pub fn matcher(&self) -> &SynonymMatcher {
+        &self.matcher
+    }
+}
+
+/// Each string enum value of `spec` with its synonyms and the labels its description gives it (`summary(汇总)`).
+pub fn enum_surfaces(spec: &ParamSpec, synonyms: &[EnumSynonyms]) -> Vec<(String, Vec<String>)> {
+    let labels = description_labels(&spec.description);
+    spec.enum_strings()
+        .map(|value| {
+            let mut spellings: Vec<String> = synonyms
+                .iter()
+                .filter(|s| s.value == value)
+                .flat_map(|s| s.synonyms.iter().cloned())
+                .collect();
+            spellings.extend(
+                labels
+                    .iter()
+                    .filter(|(v, _)| v == value)
+                    .map(|(_, label)| label.clone()),
+            );
+            (value.to_string(), spellings)
+        })
+        .collect()
 }

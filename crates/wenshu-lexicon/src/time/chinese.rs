@@ -1,0 +1,618 @@
+//! The Chinese (and numeric) pieces of a point expression: 去年, 上个月, 第三季度, 3月3号, 周三, 下午三点 ….
+
+use super::calendar::{self, Unit};
+use super::spec::{Ctx, Edge, Spec};
+use crate::numeral::{self, Style};
+use crate::text::{Cursor, is_word_char};
+use jiff::civil::Date;
+
+/// One way to read a piece of a point expression; returns the fields it names.
+pub(crate) type Piece = fn(&mut Cursor, &Ctx, &Spec) -> Option<Spec>;
+
+/// Every Chinese and numeric piece.
+pub(crate) const PIECES: &[Piece] = &[
+    day_word,
+    year_word,
+    relative_unit,
+    bare_weekday,
+    explicit_year,
+    month,
+    day,
+    bare_day,
+    quarter,
+    half,
+    numeric_date,
+    holiday,
+    edge_word,
+    edge_suffix,
+    first_units,
+    clock,
+];
+
+/// Days named relative to today.
+const DAY_WORDS: &[(&str, i64)] = &[
+    ("大前天", -3),
+    ("大后天", 3),
+    ("前天", -2),
+    ("前日", -2),
+    ("昨天", -1),
+    ("昨日", -1),
+    ("昨儿", -1),
+    ("昨晚", -1),
+    ("昨夜", -1),
+    ("今天", 0),
+    ("今日", 0),
+    ("今儿", 0),
+    ("今晚", 0),
+    ("今早", 0),
+    ("今晨", 0),
+    ("今夜", 0),
+    ("当天", 0),
+    ("当日", 0),
+    ("明天", 1),
+    ("明日", 1),
+    ("明儿", 1),
+    ("明晚", 1),
+    ("明早", 1),
+    ("后天", 2),
+    ("后日", 2),
+];
+
+/// Years named relative to this one.
+const YEAR_WORDS: &[(&str, i32)] = &[
+    ("大前年", -3),
+    ("大后年", 3),
+    ("前年", -2),
+    ("去年", -1),
+    ("今年", 0),
+    ("明年", 1),
+    ("来年", 1),
+    ("后年", 2),
+];
+
+/// Prefixes that shift a unit (上个月: −1), longest first.
+pub(crate) const SHIFT_PREFIXES: &[(&str, i64)] = &[
+    ("上上个", -2),
+    ("上上", -2),
+    ("下下个", 2),
+    ("下下", 2),
+    ("上一个", -1),
+    ("上一", -1),
+    ("上个", -1),
+    ("上", -1),
+    ("下一个", 1),
+    ("下一", 1),
+    ("下个", 1),
+    ("下", 1),
+    ("这一个", 0),
+    ("这个", 0),
+    ("这一", 0),
+    ("这", 0),
+    ("本", 0),
+    ("当", 0),
+];
+
+/// Unit words after a shift prefix.
+const SHIFT_UNITS: &[(&str, Unit)] = &[
+    ("季度", Unit::Quarter),
+    ("季", Unit::Quarter),
+    ("星期", Unit::Week),
+    ("礼拜", Unit::Week),
+    ("周", Unit::Week),
+    ("月份", Unit::Month),
+    ("月度", Unit::Month),
+    ("月", Unit::Month),
+    ("年度", Unit::Year),
+    ("年", Unit::Year),
+];
+
+/// Words for a week.
+const WEEK_WORDS: &[&str] = &["星期", "礼拜", "周"];
+
+/// Fixed-date holidays: (name, month, day).
+const HOLIDAYS: &[(&str, u8, u8)] = &[
+    ("元旦", 1, 1),
+    ("情人节", 2, 14),
+    ("妇女节", 3, 8),
+    ("植树节", 3, 12),
+    ("愚人节", 4, 1),
+    ("劳动节", 5, 1),
+    ("青年节", 5, 4),
+    ("儿童节", 6, 1),
+    ("建党节", 7, 1),
+    ("建军节", 8, 1),
+    ("教师节", 9, 10),
+    ("国庆节", 10, 1),
+    ("国庆", 10, 1),
+    ("万圣节", 10, 31),
+    ("平安夜", 12, 24),
+    ("圣诞节", 12, 25),
+    ("圣诞", 12, 25),
+];
+
+/// Words naming an edge of the current period: (word, unit, edge).
+const EDGE_WORDS: &[(&str, Unit, Edge)] = &[
+    ("年初", Unit::Year, Edge::Start),
+    ("年底", Unit::Year, Edge::End),
+    ("年末", Unit::Year, Edge::End),
+    ("季度初", Unit::Quarter, Edge::Start),
+    ("季度末", Unit::Quarter, Edge::End),
+    ("季初", Unit::Quarter, Edge::Start),
+    ("季末", Unit::Quarter, Edge::End),
+    ("月初", Unit::Month, Edge::Start),
+    ("月底", Unit::Month, Edge::End),
+    ("月末", Unit::Month, Edge::End),
+    ("月中", Unit::Month, Edge::Xun(2)),
+    ("周初", Unit::Week, Edge::Start),
+];
+
+/// Suffixes picking part of the period just named (3月底, 去年年初, 上月中旬).
+const EDGE_SUFFIXES: &[(&str, Edge)] = &[
+    ("最后一天", Edge::End),
+    ("第一天", Edge::Start),
+    ("上旬", Edge::Xun(1)),
+    ("中旬", Edge::Xun(2)),
+    ("下旬", Edge::Xun(3)),
+    ("初", Edge::Start),
+    ("底", Edge::End),
+    ("末", Edge::End),
+];
+
+/// Unit words for counted periods (7天, 三个月, 两周), longest first.
+pub(crate) const COUNT_UNITS: &[(&str, Unit)] = &[
+    ("个星期", Unit::Week),
+    ("个礼拜", Unit::Week),
+    ("个季度", Unit::Quarter),
+    ("个月", Unit::Month),
+    ("个周", Unit::Week),
+    ("季度", Unit::Quarter),
+    ("星期", Unit::Week),
+    ("礼拜", Unit::Week),
+    ("天", Unit::Day),
+    ("日", Unit::Day),
+    ("周", Unit::Week),
+    ("月", Unit::Month),
+    ("年", Unit::Year),
+];
+
+/// Parts of the day (they do not change the date).
+const DAY_PARTS: &[&str] = &[
+    "凌晨", "早上", "早晨", "清晨", "上午", "中午", "下午", "午后", "傍晚", "晚上", "晚间", "夜里", "夜间", "半夜",
+    "深夜", "午夜", "白天",
+];
+
+/// Characters after 一 that make it part of a word (一共, 一起), not Monday.
+const NOT_MONDAY_AFTER: &[char] = &['共', '起', '下', '直', '样', '些', '般', '定', '切', '致', '同'];
+
+/// Characters that can start a Chinese or numeric time expression.
+pub(crate) const START_CHARS: &str = "今昨前明后大上下本这当去来近最过未接第季年月周星礼从自由元情妇植愚劳青儿建教国万平圣初底末半首凌早清中午傍晚夜深白一二三四五六七八九十两〇零";
+
+/// Fields for one day.
+pub(crate) fn day_spec(d: Date) -> Spec {
+    Spec {
+        year: Some(i32::from(d.year())),
+        month: u8::try_from(d.month()).ok(),
+        day: u8::try_from(d.day()).ok(),
+        ..Spec::default()
+    }
+}
+
+/// Fields for the `unit` period containing `d`.
+pub(crate) fn period_spec(d: Date, unit: Unit) -> Option<Spec> {
+    let year = Some(i32::from(d.year()));
+    let month = u8::try_from(d.month()).ok()?;
+    Some(match unit {
+        Unit::Day => day_spec(d),
+        Unit::Week => Spec {
+            week: Some(calendar::period_start(d, Unit::Week)?),
+            ..Spec::default()
+        },
+        Unit::Month => Spec {
+            year,
+            month: Some(month),
+            ..Spec::default()
+        },
+        Unit::Quarter => Spec {
+            year,
+            quarter: Some((month - 1) / 3 + 1),
+            ..Spec::default()
+        },
+        Unit::Half => Spec {
+            year,
+            half: Some((month - 1) / 6 + 1),
+            ..Spec::default()
+        },
+        Unit::Year => Spec {
+            year,
+            ..Spec::default()
+        },
+    })
+}
+
+/// 今天, 昨天, 大后天 ….
+fn day_word(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
+    let n = c.eat_table(DAY_WORDS)?;
+    Some(day_spec(calendar::add(ctx.today, Unit::Day, n)?))
+}
+
+/// 今年, 去年, 前年 ….
+fn year_word(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
+    let n = c.eat_table(YEAR_WORDS)?;
+    Some(Spec {
+        year: Some(i32::from(ctx.today.year()) + n),
+        ..Spec::default()
+    })
+}
+
+/// A weekday character after a week word: 一…六, 日/天/七, 1…7.
+fn weekday_char(c: &mut Cursor) -> Option<u8> {
+    let ch = c.peek()?;
+    let w = match ch {
+        '一' | '1' => 1,
+        '二' | '2' => 2,
+        '三' | '3' => 3,
+        '四' | '4' => 4,
+        '五' | '5' => 5,
+        '六' | '6' => 6,
+        '日' | '天' | '七' | '7' => 7,
+        _ => return None,
+    };
+    let next = c.peek_at(1);
+    let afternoon = next == Some('下') && c.peek_at(2) == Some('午');
+    if (ch == '一' && !afternoon && next.is_some_and(|n| NOT_MONDAY_AFTER.contains(&n)))
+        || (ch.is_ascii_digit() && next.is_some_and(|n| n.is_ascii_digit()))
+    {
+        return None;
+    }
+    c.pos += 1;
+    Some(w)
+}
+
+/// What may follow a week word: a weekday (周三) or 末 (周末).
+fn week_day_part(c: &mut Cursor) -> Option<Spec> {
+    if c.eat('末') {
+        return Some(Spec {
+            weekend: true,
+            ..Spec::default()
+        });
+    }
+    weekday_char(c).map(|w| Spec {
+        weekday: Some(w),
+        ..Spec::default()
+    })
+}
+
+/// 上个月, 本季度, 下下周三, 这周末, 本年度 ….
+fn relative_unit(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
+    let prefix_start = c.pos;
+    let n = c.eat_table(SHIFT_PREFIXES)?;
+    let unit = c.eat_table(SHIFT_UNITS)?;
+    if unit == Unit::Year && c.s.get(prefix_start) == Some(&'当') {
+        return None;
+    }
+    let period = calendar::shifted_period(ctx.today, unit, n)?;
+    let spec = period_spec(period.start, unit)?;
+    if unit == Unit::Week {
+        let mut after = *c;
+        if let Some(part) = week_day_part(&mut after) {
+            c.pos = after.pos;
+            return spec.merge(&part);
+        }
+    }
+    Some(spec)
+}
+
+/// 周三, 星期天, 礼拜五, 周末 (this week's unless anchored).
+fn bare_weekday(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
+    c.eat_any(WEEK_WORDS)?;
+    week_day_part(c)
+}
+
+/// A two-digit year: 98 → 1998, 15 → 2015 (the 20xx reading unless it is over ten years ahead).
+fn two_digit_year(v: u64, today: Date) -> Option<i32> {
+    let v = i32::try_from(v).ok()?;
+    let modern = 2000 + v;
+    Some(if modern <= i32::from(today.year()) + 10 {
+        modern
+    } else {
+        1900 + v
+    })
+}
+
+/// Whether a bare four-digit number can be a year: not followed by more of a number or a measure.
+fn may_end_bare_year(c: &Cursor) -> bool {
+    match c.peek() {
+        None => true,
+        Some(ch) => {
+            !(ch.is_ascii_digit()
+                || matches!(ch, ',' | '.' | '%' | '/' | ':')
+                || numeral::is_chinese_numeral_char(ch)
+                || is_word_char(ch) && ch != 'q' && ch != 'h')
+        }
+    }
+}
+
+/// 2025年, 二零二五年, 两千零二十五年, 13年, 2025年度; a bare 2025 when allowed.
+fn explicit_year(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
+    let first = c.peek()?;
+    if first.is_ascii_digit() {
+        if c.prev().is_some_and(|p| p.is_ascii_digit()) {
+            return None;
+        }
+        let (v, n) = c.digits()?;
+        let year = match n {
+            4 => i32::try_from(v).ok()?,
+            2 => two_digit_year(v, ctx.today)?,
+            _ => return None,
+        };
+        if c.eat_any(&["年度", "年份", "年"]).is_some() {
+            return Some(Spec {
+                year: Some(year),
+                ..Spec::default()
+            });
+        }
+        if n == 4 && year >= 1000 && may_end_bare_year(c) {
+            return Some(Spec {
+                year: Some(year),
+                bare_year: true,
+                ..Spec::default()
+            });
+        }
+        return None;
+    }
+    let read = numeral::chinese(c)?;
+    let year = match (read.style, read.len) {
+        (Style::Positional, 4) => read.value as i32,
+        (Style::Positional, 2) => two_digit_year(read.value as u64, ctx.today)?,
+        (Style::Chinese, _) if (1000.0..=9999.0).contains(&read.value) && read.value.fract() == 0.0 => {
+            read.value as i32
+        }
+        _ => return None,
+    };
+    c.eat_any(&["年度", "年份", "年"])?;
+    Some(Spec {
+        year: Some(year),
+        ..Spec::default()
+    })
+}
+
+/// 3月, 十月份, 十二月.
+fn month(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
+    let m = numeral::count(c, 12)?;
+    c.eat_any(&["月份", "月"])?;
+    Some(Spec {
+        month: u8::try_from(m).ok(),
+        ..Spec::default()
+    })
+}
+
+/// 3日, 3号, 二十八日.
+fn day(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
+    let d = numeral::count(c, 31)?;
+    c.eat_any(&["日", "号"])?;
+    Some(Spec {
+        day: u8::try_from(d).ok(),
+        ..Spec::default()
+    })
+}
+
+/// Characters after a number that make it something other than a day (3个, 3天, 3点).
+const NOT_A_DAY_AFTER: &str = "个天周年月季点时分秒万千百亿%.,:/-名件条位家元块次号日";
+
+/// A day number right after a month, without 日/号: 6月3, 三月三.
+fn bare_day(c: &mut Cursor, _: &Ctx, spec: &Spec) -> Option<Spec> {
+    if spec.month.is_none() || spec.day.is_some() {
+        return None;
+    }
+    let d = numeral::count(c, 31)?;
+    let next = c.peek();
+    if next.is_some_and(|n| {
+        n.is_ascii_alphanumeric() || numeral::is_chinese_numeral_char(n) || NOT_A_DAY_AFTER.contains(n)
+    }) {
+        return None;
+    }
+    Some(Spec {
+        day: u8::try_from(d).ok(),
+        ..Spec::default()
+    })
+}
+
+/// 第三季度, 三季度, 第一季, Q3, q4.
+fn quarter(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
+    let q = if c.peek() == Some('q') {
+        if c.prev().is_some_and(|p| p.is_ascii_alphabetic()) {
+            return None;
+        }
+        c.pos += 1;
+        let q = c.peek().and_then(|d| d.to_digit(10)).filter(|d| (1..=4).contains(d))?;
+        c.pos += 1;
+        if c.peek().is_some_and(is_word_char) {
+            return None;
+        }
+        q
+    } else if c.eat('第') {
+        let q = numeral::count(c, 4)?;
+        c.eat_any(&["季度", "季"])?;
+        q
+    } else {
+        let q = numeral::count(c, 4)?;
+        c.eat_str("季度").then_some(())?;
+        q
+    };
+    Some(Spec {
+        quarter: u8::try_from(q).ok(),
+        ..Spec::default()
+    })
+}
+
+/// 上半年, 下半年, H1, h2.
+fn half(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
+    let h = if c.peek() == Some('h') {
+        if c.prev().is_some_and(|p| p.is_ascii_alphabetic()) {
+            return None;
+        }
+        c.pos += 1;
+        let h = c.peek().and_then(|d| d.to_digit(10)).filter(|d| (1..=2).contains(d))?;
+        c.pos += 1;
+        if c.peek().is_some_and(is_word_char) {
+            return None;
+        }
+        h
+    } else {
+        let h = c.eat_table(&[("上半年", 1), ("下半年", 2)])?;
+        c.eat('度');
+        h
+    };
+    Some(Spec {
+        half: u8::try_from(h).ok(),
+        ..Spec::default()
+    })
+}
+
+/// 2026-03-03, 2026/3/3, 2026.03.03, 20260303, 2026-03; 3/3 and 3-3 only in a whole expression.
+fn numeric_date(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
+    if c.prev().is_some_and(|p| p.is_ascii_digit()) {
+        return None;
+    }
+    let (first, n) = c.digits()?;
+    let to_u8 = |v: u64| u8::try_from(v).ok();
+    if n == 8 {
+        let spec = Spec {
+            year: i32::try_from(first / 10000).ok(),
+            month: to_u8(first / 100 % 100),
+            day: to_u8(first % 100),
+            ..Spec::default()
+        };
+        return (!c.peek().is_some_and(|ch| ch.is_ascii_digit())).then_some(spec);
+    }
+    let sep = c.peek().filter(|s| matches!(s, '-' | '/' | '.'))?;
+    c.pos += 1;
+    let (second, n2) = c.digits()?;
+    if n2 > 2 || !(1..=12).contains(&second) {
+        return None;
+    }
+    if n == 4 {
+        let mut spec = Spec {
+            year: i32::try_from(first).ok(),
+            month: to_u8(second),
+            ..Spec::default()
+        };
+        let save = c.pos;
+        if c.eat(sep) {
+            match c.digits() {
+                Some((third, n3)) if n3 <= 2 => spec.day = to_u8(third),
+                _ => c.pos = save,
+            }
+        }
+        c.eat_any(&["日", "号"]);
+        return (!c.peek().is_some_and(|ch| ch.is_ascii_digit())).then_some(spec);
+    }
+    if n <= 2 && ctx.whole && (1..=12).contains(&first) && !c.peek().is_some_and(|ch| ch.is_ascii_digit() || ch == sep)
+    {
+        let (day, month) = (second, first);
+        if day > 31 {
+            return None;
+        }
+        return Some(Spec {
+            month: to_u8(month),
+            day: to_u8(day),
+            ..Spec::default()
+        });
+    }
+    None
+}
+
+/// 元旦, 国庆节, 圣诞节 ….
+fn holiday(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
+    let (_, m, d) = HOLIDAYS.iter().find(|(name, _, _)| c.eat_str(name))?;
+    Some(Spec {
+        month: Some(*m),
+        day: Some(*d),
+        ..Spec::default()
+    })
+}
+
+/// 年初, 月底, 季末 … of the period already named, or of the current one.
+fn edge_word(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
+    let (_, unit, edge) = EDGE_WORDS.iter().find(|(w, _, _)| c.eat_str(w))?;
+    let named = match unit {
+        Unit::Year => spec.year.is_some() && spec.month.is_none() && spec.quarter.is_none(),
+        Unit::Quarter => spec.quarter.is_some(),
+        Unit::Month => spec.month.is_some(),
+        _ => spec.week.is_some(),
+    };
+    let edge = Spec {
+        edge: Some(*edge),
+        ..Spec::default()
+    };
+    if named {
+        return Some(edge);
+    }
+    period_spec(ctx.today, *unit)?.merge(&edge)
+}
+
+/// 初, 底, 末, 上旬 … after a named period (3月底, 上月中旬).
+fn edge_suffix(c: &mut Cursor, _: &Ctx, spec: &Spec) -> Option<Spec> {
+    if spec.is_empty() {
+        return None;
+    }
+    let edge = c.eat_table(EDGE_SUFFIXES)?;
+    Some(Spec {
+        edge: Some(edge),
+        ..Spec::default()
+    })
+}
+
+/// 前三季度, 前两个月 after a named year or month (今年前三季度).
+fn first_units(c: &mut Cursor, _: &Ctx, spec: &Spec) -> Option<Spec> {
+    if spec.year.is_none() && spec.month.is_none() {
+        return None;
+    }
+    c.eat('前').then_some(())?;
+    let n = numeral::count(c, 400)?;
+    let unit = c.eat_table(COUNT_UNITS)?;
+    (unit != Unit::Year).then_some(Spec {
+        first: Some((unit, n)),
+        ..Spec::default()
+    })
+}
+
+/// A time of day: 下午, 三点, 下午3点半, 15:30, 十点一刻 (it does not change the date).
+fn clock(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
+    let mut any = c.eat_any(DAY_PARTS).is_some();
+    let save = c.pos;
+    let hour = if c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
+        c.digits().map(|(v, _)| v)
+    } else {
+        numeral::count(c, 24).map(u64::from)
+    };
+    match hour {
+        Some(h) if h <= 24 && (c.eat('点') || c.eat('时')) => {
+            any = true;
+            c.eat('钟');
+            let minutes_word = c.eat('半') || c.eat('整') || c.eat_str("一刻") || c.eat_str("三刻");
+            if !minutes_word && (numeral::count(c, 59).is_some() || c.eat('零') && numeral::count(c, 9).is_some()) {
+                c.eat('分');
+                let save_sec = c.pos;
+                if !(numeral::count(c, 59).is_some() && c.eat('秒')) {
+                    c.pos = save_sec;
+                }
+            }
+        }
+        Some(h) if h <= 24 && c.eat(':') => match c.digits() {
+            Some((m, 2)) if m < 60 => {
+                any = true;
+                let save_sec = c.pos;
+                if !(c.eat(':') && matches!(c.digits(), Some((_, 2)))) {
+                    c.pos = save_sec;
+                }
+            }
+            _ => c.pos = save,
+        },
+        _ => c.pos = save,
+    }
+    any.then_some(Spec {
+        clock: true,
+        ..Spec::default()
+    })
+}

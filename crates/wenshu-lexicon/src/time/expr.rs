@@ -1,0 +1,366 @@
+//! Whole time expressions: points, rolling windows, "N天前", previous periods, ranges and to-date spans.
+
+use super::calendar::{self, Unit};
+use super::chinese::{self, COUNT_UNITS};
+use super::english;
+use super::spec::{Ctx, Spec};
+use super::{DateRange, TimeKind};
+use crate::numeral;
+use crate::text::Cursor;
+
+/// A time expression read from characters `start..end`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Found {
+    /// Index just past the expression.
+    pub end: usize,
+    /// The dates it denotes.
+    pub range: DateRange,
+    /// What kind of expression it was.
+    pub kind: TimeKind,
+}
+
+/// The result of reading at one position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// A time expression.
+    Found(Found),
+    /// Something shaped like a date that is not one (2月30日), ending at the index.
+    Invalid(usize),
+    /// Nothing here.
+    NoMatch,
+}
+
+impl Outcome {
+    /// Where the outcome ends (0 for no match).
+    fn end(&self) -> usize {
+        match self {
+            Outcome::Found(f) => f.end,
+            Outcome::Invalid(end) => *end,
+            Outcome::NoMatch => 0,
+        }
+    }
+
+    /// The longer of two outcomes, a found one winning ties.
+    fn or_longer(self, other: Outcome) -> Outcome {
+        match (self.end().cmp(&other.end()), &self, &other) {
+            (_, Outcome::NoMatch, _) => other,
+            (_, _, Outcome::NoMatch) => self,
+            (std::cmp::Ordering::Less, _, _) => other,
+            (std::cmp::Ordering::Equal, Outcome::Invalid(_), Outcome::Found(_)) => other,
+            _ => self,
+        }
+    }
+}
+
+/// Wraps an optional range into an outcome ending at `end`.
+fn found(range: Option<DateRange>, end: usize, kind: TimeKind) -> Outcome {
+    match range {
+        Some(range) if range.start <= range.end => Outcome::Found(Found { end, range, kind }),
+        _ => Outcome::Invalid(end),
+    }
+}
+
+/// Words before a rolling window (最近7天); the bool says it looks forward (未来7天).
+const CN_WINDOW_PREFIXES: &[(&str, bool)] = &[
+    ("最近的", false),
+    ("最近", false),
+    ("过去的", false),
+    ("过去", false),
+    ("近", false),
+    ("未来的", true),
+    ("未来", true),
+    ("接下来的", true),
+    ("接下来", true),
+    ("今后", true),
+];
+
+/// Words after a window (7天内, 三个月以来).
+const WINDOW_SUFFIXES: &[&str] = &["以内", "之内", "以来", "内", "里", "来"];
+
+/// Connectors between the two ends of a range.
+const CN_CONNECTORS: &[&str] = &["到", "至", "迄", "~", "〜", "—", "–", "-", "−"];
+
+/// English connectors between the two ends of a range.
+const EN_CONNECTORS: &[&str] = &["to", "through", "thru", "until", "till"];
+
+/// Words meaning "now" at the right end of a range (至今, 到现在).
+const NOW_WORDS: &[&str] = &["现在", "目前", "当前", "当下", "此刻", "今", "now", "present"];
+
+/// A count and unit: 7天, 三个月, 两周, 半年 (half a year is six months).
+fn counted_unit(c: &mut Cursor) -> Option<(Unit, u32)> {
+    let save = c.pos;
+    if c.eat('半') {
+        let unit = match c.eat_table(&[("个月", Unit::Month), ("月", Unit::Month), ("年", Unit::Year)]) {
+            Some(Unit::Year) => (Unit::Month, 6),
+            Some(_) => (Unit::Day, 15),
+            None => {
+                c.pos = save;
+                return None;
+            }
+        };
+        return Some(unit);
+    }
+    let n = numeral::count(c, 100_000)?;
+    match c.eat_table(COUNT_UNITS) {
+        Some(unit) => Some((unit, n)),
+        None => {
+            c.pos = save;
+            None
+        }
+    }
+}
+
+/// 最近7天, 近三个月, 过去一周, 未来7天, 30天内.
+fn cn_window(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
+    let mut c = Cursor::new(s, pos);
+    let forward = c.eat_table(CN_WINDOW_PREFIXES);
+    let Some((unit, n)) = counted_unit(&mut c) else {
+        return Outcome::NoMatch;
+    };
+    let suffix = c.eat_any(WINDOW_SUFFIXES).is_some();
+    let n = i64::from(n);
+    match forward {
+        Some(true) => found(calendar::full_periods(ctx.today, unit, -n), c.pos, TimeKind::Next),
+        Some(false) => found(calendar::rolling(ctx.today, unit, n), c.pos, TimeKind::Rolling),
+        // Without 最近/近/过去 only a small count reads as a window (30天内), never a year (2025年以来).
+        None if suffix && n < 1000 => found(calendar::rolling(ctx.today, unit, n), c.pos, TimeKind::Rolling),
+        None => Outcome::NoMatch,
+    }
+}
+
+/// 三天前, 两个月前, 一年后: the period that many units away.
+fn cn_ago(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
+    let mut c = Cursor::new(s, pos);
+    let Some((unit, n)) = counted_unit(&mut c) else {
+        return Outcome::NoMatch;
+    };
+    let Some(sign) = c.eat_table(&[
+        ("以前", -1),
+        ("之前", -1),
+        ("前", -1),
+        ("以后", 1),
+        ("之后", 1),
+        ("后", 1),
+    ]) else {
+        return Outcome::NoMatch;
+    };
+    let day = calendar::add(ctx.today, unit, sign * i64::from(n));
+    let kind = if unit == Unit::Day {
+        TimeKind::Day
+    } else {
+        kind_of(unit)
+    };
+    found(day.and_then(|d| calendar::period_containing(d, unit)), c.pos, kind)
+}
+
+/// 上两个月, 前两年, 前7天: the N whole periods before the current one; 后三天, 下两周 after it.
+fn cn_full_periods(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
+    let mut c = Cursor::new(s, pos);
+    let Some(sign) = c.eat_table(&[("前", 1), ("上", 1), ("后", -1), ("下", -1)]) else {
+        return Outcome::NoMatch;
+    };
+    let Some((unit, n)) = counted_unit(&mut c) else {
+        return Outcome::NoMatch;
+    };
+    let kind = if sign > 0 { TimeKind::Previous } else { TimeKind::Next };
+    found(
+        calendar::full_periods(ctx.today, unit, sign * i64::from(n)),
+        c.pos,
+        kind,
+    )
+}
+
+/// English windows, "N days ago" and to-date words.
+fn en_forms(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
+    if !s.get(pos).is_some_and(|ch| ch.is_ascii_alphanumeric()) {
+        return Outcome::NoMatch;
+    }
+    let mut c = Cursor::new(s, pos);
+    if let Some((unit, n, forward)) = english::window(&mut c) {
+        let n = i64::from(n);
+        return if forward {
+            found(calendar::full_periods(ctx.today, unit, -n), c.pos, TimeKind::Next)
+        } else {
+            found(calendar::rolling(ctx.today, unit, n), c.pos, TimeKind::Rolling)
+        };
+    }
+    if let Some((unit, n)) = english::ago(&mut c) {
+        let day = calendar::add(ctx.today, unit, -i64::from(n));
+        return found(
+            day.and_then(|d| calendar::period_containing(d, unit)),
+            c.pos,
+            kind_of(unit),
+        );
+    }
+    if let Some(unit) = english::to_date(&mut c) {
+        let start = calendar::period_start(ctx.today, unit);
+        return found(
+            start.map(|start| DateRange { start, end: ctx.today }),
+            c.pos,
+            TimeKind::ToDate,
+        );
+    }
+    Outcome::NoMatch
+}
+
+/// The kind of a whole period of `unit`.
+fn kind_of(unit: Unit) -> TimeKind {
+    match unit {
+        Unit::Day => TimeKind::Day,
+        Unit::Week => TimeKind::Week,
+        Unit::Month => TimeKind::Month,
+        Unit::Quarter => TimeKind::Quarter,
+        Unit::Half => TimeKind::HalfYear,
+        Unit::Year => TimeKind::Year,
+    }
+}
+
+/// Reads one piece at the cursor, the longest reading of all pieces; returns its fields.
+fn piece(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
+    let start = c.pos;
+    let mut best: Option<(usize, Spec)> = None;
+    let english = c.peek().is_some_and(|ch| ch.is_ascii_alphanumeric());
+    let pieces = chinese::PIECES
+        .iter()
+        .chain(if english { english::PIECES } else { &[] });
+    for read in pieces {
+        let mut probe = Cursor::new(c.s, start);
+        if let Some(fields) = read(&mut probe, ctx, spec)
+            && probe.pos > start
+            && best.is_none_or(|(end, _)| probe.pos > end)
+        {
+            best = Some((probe.pos, fields));
+        }
+    }
+    let (end, fields) = best?;
+    c.pos = end;
+    Some(fields)
+}
+
+/// Separators allowed between pieces: spaces, 的, a comma or "of" in English.
+fn separator(c: &mut Cursor) {
+    c.skip_ws();
+    if c.eat('的') || c.eat(',') || c.eat_word("of") || c.eat_word("in") {
+        c.skip_ws();
+    }
+}
+
+/// A point expression: pieces naming one day, week, month, quarter, half or year.
+fn point(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
+    let mut spec = Spec::default();
+    let mut end = pos;
+    loop {
+        let mut c = Cursor::new(s, end);
+        if end > pos {
+            separator(&mut c);
+        }
+        let Some(fields) = piece(&mut c, ctx, &spec) else {
+            break;
+        };
+        match spec.merge(&fields) {
+            Some(merged) => {
+                spec = merged;
+                end = c.pos;
+            }
+            None => break,
+        }
+    }
+    if end == pos {
+        return Outcome::NoMatch;
+    }
+    match spec.resolve(ctx) {
+        Some((range, kind)) => found(Some(range), end, kind),
+        None if spec.is_empty() || spec.clock && ctx.anchor.is_none() && !ctx.whole || spec.bare_year && !ctx.whole => {
+            Outcome::NoMatch
+        }
+        None => Outcome::Invalid(end),
+    }
+}
+
+/// One way to read a single expression at a position.
+type Form = fn(&[char], usize, &Ctx) -> Outcome;
+
+/// The longest single expression at `pos`: a point, a window, an "ago", previous periods, English forms.
+fn simple(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
+    let forms: [Form; 5] = [point, cn_window, cn_ago, cn_full_periods, en_forms];
+    forms
+        .iter()
+        .fold(Outcome::NoMatch, |best, form| best.or_longer(form(s, pos, ctx)))
+}
+
+/// A whole expression at `pos`: [从] A [到 B | 以来 | 至今].
+pub(crate) fn expression(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
+    let mut c = Cursor::new(s, pos);
+    let mut since = false;
+    if c.eat_any(&["从", "自从", "自"]).is_some() || c.eat_word("from") || c.eat_word("between") {
+        c.skip_ws();
+    } else if c.eat_word("since") {
+        since = true;
+        c.skip_ws();
+    }
+    let left = match simple(s, c.pos, ctx) {
+        Outcome::Found(f) => f,
+        other => return other,
+    };
+    let mut c = Cursor::new(s, left.end);
+    c.skip_ws();
+    let connected =
+        c.eat_any(CN_CONNECTORS).is_some() || EN_CONNECTORS.iter().any(|w| c.eat_word(w)) || c.eat_word("and");
+    if connected && !since {
+        c.skip_ws();
+        if let Some(range) = right_end(&mut c, ctx, left) {
+            c.eat_any(&["为止", "之间", "期间"]);
+            return found(Some(range), c.pos, TimeKind::Range);
+        }
+    }
+    let mut c = Cursor::new(s, left.end);
+    if c.eat_any(&["以来", "至今"]).is_some() || since {
+        c.eat_str("为止");
+        let range = DateRange {
+            start: left.range.start,
+            end: ctx.today,
+        };
+        return found(Some(range), c.pos, TimeKind::ToDate);
+    }
+    Outcome::Found(left)
+}
+
+/// The right end of a range after its connector, its missing fields taken from the left end.
+fn right_end(c: &mut Cursor, ctx: &Ctx, left: Found) -> Option<DateRange> {
+    let anchored = Ctx {
+        anchor: Some(left.range.start),
+        ..*ctx
+    };
+    let mut right = match simple(c.s, c.pos, &anchored) {
+        Outcome::Found(f) => f,
+        _ => {
+            c.eat_any(NOW_WORDS)?;
+            return Some(DateRange {
+                start: left.range.start,
+                end: ctx.today,
+            });
+        }
+    };
+    if right.range.end < left.range.start {
+        // 12月到1月: the right end is in the next week, month or year.
+        right = [Unit::Week, Unit::Month, Unit::Year].iter().find_map(|unit| {
+            let anchor = calendar::add(left.range.start, *unit, 1)?;
+            match simple(
+                c.s,
+                c.pos,
+                &Ctx {
+                    anchor: Some(anchor),
+                    ..*ctx
+                },
+            ) {
+                Outcome::Found(f) if f.range != right.range && f.range.end >= left.range.start => Some(f),
+                _ => None,
+            }
+        })?;
+    }
+    c.pos = right.end;
+    Some(DateRange {
+        start: left.range.start,
+        end: right.range.end,
+    })
+}
