@@ -16,7 +16,8 @@ pub struct QuestionFacts {
     /// The question in canonical form (width, case, script folded), for containment checks.
     pub canonical: String,
     /// The day the question is asked.
-    pub today: String,
+    #[serde(serialize_with = "iso_date")]
+    pub today: Date,
     /// Every time expression, in order.
     #[serde(skip)]
     pub times: Vec<TimeSpan>,
@@ -34,7 +35,7 @@ impl QuestionFacts {
         Self {
             question: question.to_string(),
             canonical: canonical(question),
-            today: today.to_string(),
+            today,
             times: scan_times(question, today),
             spans: scan(question, today),
             places: scan_places(question),
@@ -79,4 +80,8 @@ impl QuestionFacts {
         let needle = canonical(text);
         !needle.is_empty() && self.canonical.contains(&needle)
     }
+}
+
+fn iso_date<S: serde::Serializer>(date: &Date, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(date)
 }
