@@ -289,6 +289,23 @@ pub fn bind_with(tool: &Tool, raw: &Map<String, Value>, report: MissingReport) -
     Ok(call)
 }
 
+/// Checks names and coerces every supplied (non-null) value, without defaults, the required check or the schema
+/// validator: what a model's answer holds, ready to be checked against the question before it is bound.
+pub fn coerce_values(tool: &Tool, raw: &Map<String, Value>) -> Result<(Map<String, Value>, Vec<Coercion>), BindError> {
+    reject_unknown(tool, raw)?;
+    let mut values = Map::new();
+    let mut coercions = Vec::new();
+    for (position, spec) in tool.params().iter().enumerate() {
+        if let Some(value) = raw.get(&spec.name).filter(|v| !v.is_null()) {
+            let index = tool.enum_index_at(position);
+            let coerced =
+                coerce_value(spec, &spec.name, value.clone(), index, &mut coercions).map_err(|e| invalid(tool, *e))?;
+            values.insert(spec.name.clone(), coerced);
+        }
+    }
+    Ok((values, coercions))
+}
+
 fn reject_unknown(tool: &Tool, raw: &Map<String, Value>) -> Result<(), BindError> {
     let unknown: Vec<String> = raw.keys().filter(|k| tool.param(k).is_none()).cloned().collect();
     if unknown.is_empty() {

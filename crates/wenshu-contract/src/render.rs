@@ -86,6 +86,11 @@ const EN: Labels = Labels {
 
 /// Renders a tool as readable text: ID, title, description, and one line per parameter (nested ones indented).
 pub fn render_tool(tool: &Tool, lang: Lang) -> String {
+    render_tool_without(tool, lang, &[])
+}
+
+/// Renders a tool leaving out the parameters named in `hidden` (those code fills: subject IDs, routed dates).
+pub fn render_tool_without(tool: &Tool, lang: Lang, hidden: &[&str]) -> String {
     let labels = match lang {
         Lang::Zh => &ZH,
         Lang::En => &EN,
@@ -97,10 +102,11 @@ pub fn render_tool(tool: &Tool, lang: Lang) -> String {
     }
     out.push_str(&format!("{}{sep}{}\n", labels.description, tool.description()));
     out.push_str(&format!("{}:\n", labels.params));
-    if tool.params().is_empty() {
+    let shown: Vec<&ParamSpec> = tool.params().iter().filter(|p| !hidden.contains(&p.name.as_str())).collect();
+    if shown.is_empty() {
         out.push_str(&format!("  {}\n", labels.none));
     }
-    for spec in tool.params().iter() {
+    for spec in shown {
         render_param(&mut out, spec, 1, labels);
     }
     out

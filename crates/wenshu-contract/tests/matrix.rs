@@ -109,3 +109,16 @@ fn huge_and_fractional_numbers_are_not_forced_into_integers() {
         json!(9007199254740992_i64)
     );
 }
+
+#[test]
+fn coerce_values_coerces_without_filling_defaults_or_requiring() {
+    let catalog = catalog();
+    let tool = catalog.get("matrix").unwrap();
+    let (values, coercions) =
+        wenshu_contract::bind::coerce_values(tool, json!({"optNoDefault": "2", "mode": "fast", "tags": null}).as_object().unwrap())
+            .unwrap();
+    assert_eq!(Value::Object(values), json!({"optNoDefault": 2, "mode": "Fast"}));
+    assert_eq!(coercions.len(), 2);
+    let e = wenshu_contract::bind::coerce_values(tool, json!({"nope": 1}).as_object().unwrap()).unwrap_err();
+    assert_eq!(e.code(), "unknown_field");
+}
