@@ -4,6 +4,8 @@
 //! (`POST /v1/chat/completions`) and answers from a script, one [`Reply`] per request, in order. It records every
 //! request it receives so tests can assert on what a client sent. Tests never reach beyond loopback.
 
+#![warn(missing_docs)]
+
 mod reply;
 mod server;
 
