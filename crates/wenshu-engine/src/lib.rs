@@ -1,7 +1,9 @@
 //! The wenshu pipeline: from a sentence to a checked, bound call of a tool, with a trace of every step.
 //!
 //! - [`facts`]: what the language knowledge finds in a question (times, numerals, places, yes/no), computed once.
+//! - [`fill`]: parameters code fills (subject IDs, date ranges), never the model.
 //! - [`extract`]: parameters the question states directly — by a chat model, checked and grounded in the question.
 
 pub mod extract;
 pub mod facts;
+pub mod fill;

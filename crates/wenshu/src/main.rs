@@ -2,7 +2,9 @@
 
 mod bind_cmd;
 mod catalog_arg;
+mod config;
 mod eval_cmd;
+mod extract_cmd;
 mod parse_cmd;
 mod tools_cmd;
 
@@ -30,6 +32,8 @@ enum Command {
     },
     /// Bind raw parameters (or a raw HTTP request) to one validated call of a tool.
     Bind(bind_cmd::BindArgs),
+    /// Extract the parameters a question states for one tool (outcome and trace as JSON).
+    Extract(Box<extract_cmd::ExtractArgs>),
     /// Parse dates, numbers and every span of a sentence with the language knowledge.
     Parse {
         #[command(subcommand)]
@@ -45,6 +49,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Tools { command } => tools_cmd::run(command),
         Command::Bind(args) => bind_cmd::run(args),
+        Command::Extract(args) => extract_cmd::run(*args),
         Command::Parse { command } => parse_cmd::run(command),
         Command::Eval(args) => eval_cmd::run(args),
     };

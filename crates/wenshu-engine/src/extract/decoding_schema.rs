@@ -9,15 +9,24 @@ use wenshu_contract::{ParamSpec, ParamType, Tool};
 /// The decoding schema of `tool` without the parameters in `hidden`; `strict` makes every property required and
 /// nullable and closes every object.
 pub fn decoding_schema(tool: &Tool, hidden: &[&str], strict: bool) -> Value {
-    let specs: Vec<&ParamSpec> = tool.params().iter().filter(|p| !hidden.contains(&p.name.as_str())).collect();
+    let specs: Vec<&ParamSpec> = tool
+        .params()
+        .iter()
+        .filter(|p| !hidden.contains(&p.name.as_str()))
+        .collect();
     object_schema(&specs, strict)
 }
 
 fn object_schema(specs: &[&ParamSpec], strict: bool) -> Value {
-    let properties: Map<String, Value> =
-        specs.iter().map(|spec| (spec.name.clone(), property_schema(spec, strict, strict))).collect();
-    let required: Vec<&str> =
-        specs.iter().filter(|spec| strict || spec.required).map(|spec| spec.name.as_str()).collect();
+    let properties: Map<String, Value> = specs
+        .iter()
+        .map(|spec| (spec.name.clone(), property_schema(spec, strict, strict)))
+        .collect();
+    let required: Vec<&str> = specs
+        .iter()
+        .filter(|spec| strict || spec.required)
+        .map(|spec| spec.name.as_str())
+        .collect();
     json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
 }
 
@@ -28,7 +37,10 @@ fn property_schema(spec: &ParamSpec, strict: bool, nullable: bool) -> Value {
             object_schema(&children, strict)
         }
         ParamType::Array => {
-            let items = spec.items.as_deref().map_or_else(|| json!({}), |items| property_schema(items, strict, false));
+            let items = spec
+                .items
+                .as_deref()
+                .map_or_else(|| json!({}), |items| property_schema(items, strict, false));
             json!({"type": "array", "items": items})
         }
         ParamType::Any => json!({"type": ["string", "number", "boolean"]}),
@@ -72,10 +84,16 @@ mod tests {
     fn strict_schemas_require_every_property_and_allow_null() {
         let catalog = demo_catalog().unwrap();
         let schema = decoding_schema(catalog.get("sales_query").unwrap(), &[], true);
-        assert_eq!(schema["required"], json!(["region", "period", "product", "salesPerson", "queryType", "limit"]));
+        assert_eq!(
+            schema["required"],
+            json!(["region", "period", "product", "salesPerson", "queryType", "limit"])
+        );
         assert_eq!(schema["additionalProperties"], false);
         assert_eq!(schema["properties"]["limit"]["type"], json!(["integer", "null"]));
-        assert_eq!(schema["properties"]["region"]["enum"], json!(["华东", "华南", "华北", "西南", "西北", null]));
+        assert_eq!(
+            schema["properties"]["region"]["enum"],
+            json!(["华东", "华南", "华北", "西南", "西北", null])
+        );
     }
 
     #[test]
@@ -86,7 +104,10 @@ mod tests {
         assert!(schema["properties"].get("movieId").is_none());
         let schema = decoding_schema(catalog.get("query_order").unwrap(), &[], true);
         let address = &schema["properties"]["address"];
-        assert_eq!((address["type"].clone(), address["additionalProperties"].clone()), (json!(["object", "null"]), json!(false)));
+        assert_eq!(
+            (address["type"].clone(), address["additionalProperties"].clone()),
+            (json!(["object", "null"]), json!(false))
+        );
         assert_eq!(address["required"], json!(["province", "city"]));
         assert_eq!(address["properties"]["city"]["type"], json!(["string", "null"]));
     }

@@ -2,3 +2,40 @@
 
 pub mod decoding_schema;
 pub mod grounding;
+pub mod model;
+mod outcome;
+
+use jiff::civil::{Date, Weekday};
+use serde_json::{Map, Value};
+use wenshu_contract::Tool;
+
+pub use model::ModelExtractor;
+pub use outcome::{ExtractOutcome, ExtractTrace, Extraction, ModelCall};
+
+/// What to extract from: the tool, the question, when and where it is asked, and what code already filled.
+#[derive(Debug, Clone)]
+pub struct ExtractRequest<'a> {
+    /// The tool to fill.
+    pub tool: &'a Tool,
+    /// The user's own words.
+    pub question: &'a str,
+    /// The day the question is asked.
+    pub today: Date,
+    /// The IANA time zone the day is reckoned in (stated in the prompt).
+    pub timezone: &'a str,
+    /// Parameters code fills (subject ID, routed dates): hidden from the model, merged before binding.
+    pub fixed: Map<String, Value>,
+}
+
+/// The Chinese name of a weekday (星期一 … 星期日), for prompts.
+pub fn chinese_weekday(date: Date) -> &'static str {
+    match date.weekday() {
+        Weekday::Monday => "星期一",
+        Weekday::Tuesday => "星期二",
+        Weekday::Wednesday => "星期三",
+        Weekday::Thursday => "星期四",
+        Weekday::Friday => "星期五",
+        Weekday::Saturday => "星期六",
+        Weekday::Sunday => "星期日",
+    }
+}

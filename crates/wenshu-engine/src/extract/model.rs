@@ -1,0 +1,253 @@
+//! The model-backed extractor (seed 000): the question and the tool's readable definition go to a chat model; the
+//! JSON object that comes back is coerced, grounded in the question, and bound — with one corrective re-ask.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::{Map, Value};
+use wenshu_contract::bind::{BindError, bind, coerce_values};
+use wenshu_contract::render::{Lang, render_tool_without};
+use wenshu_llm::answer::extract_json_object;
+use wenshu_llm::client::{ChatClient, ChatRequest, Message};
+use wenshu_llm::prompt::{ExtractRetryContext, ExtractSystemContext, ExtractUserContext, PromptTemplates};
+
+use super::decoding_schema::decoding_schema;
+use super::grounding::ground;
+use super::outcome::{ExtractOutcome, ExtractTrace, Extraction, ModelCall};
+use super::{ExtractRequest, chinese_weekday};
+use crate::facts::QuestionFacts;
+
+/// How many times a model is asked for one extraction: the first ask and one corrective re-ask.
+pub const MAX_ASKS: usize = 2;
+
+/// Extracts parameters with a chat model.
+#[derive(Debug, Clone)]
+pub struct ModelExtractor {
+    client: Arc<ChatClient>,
+    prompts: Arc<PromptTemplates>,
+    strict_schema: bool,
+}
+
+/// Why one ask did not give a usable answer, and whether asking again may help.
+enum AskFailure {
+    /// Worth one re-ask with this message.
+    Correctable(String),
+    /// Final: the outcome to report.
+    Final(ExtractOutcome),
+}
+
+impl ModelExtractor {
+    /// An extractor over `client`, rendering prompts with `prompts`; `strict_schema` asks for strict structured
+    /// output (every property required and nullable).
+    pub fn new(client: Arc<ChatClient>, prompts: Arc<PromptTemplates>, strict_schema: bool) -> Self {
+        Self {
+            client,
+            prompts,
+            strict_schema,
+        }
+    }
+
+    /// Runs one extraction: ask, check, ground, bind; re-ask once with the exact error when the answer is unusable.
+    pub async fn extract(&self, request: &ExtractRequest<'_>) -> Extraction {
+        let mut trace = ExtractTrace {
+            engine: "model",
+            fixed: request.fixed.clone(),
+            ..ExtractTrace::default()
+        };
+        let facts = QuestionFacts::new(request.question, request.today);
+        let mut messages = match self.first_messages(request) {
+            Ok(messages) => messages,
+            Err(reason) => {
+                return Extraction {
+                    outcome: ExtractOutcome::Failed { reason },
+                    trace,
+                };
+            }
+        };
+        let hidden: Vec<&str> = request.fixed.keys().map(String::as_str).collect();
+        let schema = decoding_schema(request.tool, &hidden, self.strict_schema);
+        for ask in 0..MAX_ASKS {
+            let chat = ChatRequest {
+                messages: messages.clone(),
+                schema: Some((request.tool.name().to_string(), schema.clone())),
+            };
+            let (call, answer) = self.ask(&chat).await;
+            trace.calls.push(call);
+            let failure = match answer {
+                Err(outcome) => AskFailure::Final(outcome),
+                Ok(text) => match extract_json_object(&text) {
+                    Err(e) => AskFailure::Correctable(format!("your answer is not one JSON object: {e}")),
+                    Ok(object) => {
+                        if let Some(call) = trace.calls.last_mut() {
+                            call.parsed = Some(object.clone());
+                        }
+                        match check(request, &facts, &object, &mut trace) {
+                            Ok(outcome) => return Extraction { outcome, trace },
+                            Err(failure) => failure,
+                        }
+                    }
+                },
+            };
+            let retry_message = match failure {
+                AskFailure::Final(outcome) => return Extraction { outcome, trace },
+                AskFailure::Correctable(message) if ask + 1 < MAX_ASKS => message,
+                AskFailure::Correctable(message) => {
+                    let outcome = ExtractOutcome::Failed {
+                        reason: format!("after one re-ask: {message}"),
+                    };
+                    return Extraction { outcome, trace };
+                }
+            };
+            if let Some(call) = trace.calls.last_mut() {
+                call.error = Some(retry_message.clone());
+            }
+            let previous = trace
+                .calls
+                .last()
+                .and_then(|c| c.raw_answer.clone())
+                .unwrap_or_default();
+            match self.prompts.extract_retry(&ExtractRetryContext {
+                error: retry_message,
+                previous_answer: previous.clone(),
+            }) {
+                Ok(text) => {
+                    messages.push(Message::assistant(previous));
+                    messages.push(Message::user(text));
+                }
+                Err(e) => {
+                    return Extraction {
+                        outcome: ExtractOutcome::Failed { reason: e.to_string() },
+                        trace,
+                    };
+                }
+            }
+        }
+        Extraction {
+            outcome: ExtractOutcome::Failed {
+                reason: "no answer".into(),
+            },
+            trace,
+        }
+    }
+
+    fn first_messages(&self, request: &ExtractRequest<'_>) -> Result<Vec<Message>, String> {
+        let context = ExtractSystemContext {
+            today: request.today.to_string(),
+            weekday: chinese_weekday(request.today).to_string(),
+            timezone: request.timezone.to_string(),
+        };
+        let system = match &request.tool.extensions().param_prompt {
+            Some(template) => self.prompts.render_custom(template, &context),
+            None => self.prompts.extract_system(&context),
+        }
+        .map_err(|e| e.to_string())?;
+        let hidden: Vec<&str> = request.fixed.keys().map(String::as_str).collect();
+        let definition = render_tool_without(request.tool, Lang::Zh, &hidden);
+        let user = self
+            .prompts
+            .extract_user(&ExtractUserContext {
+                tool_definition: definition,
+                question: request.question.to_string(),
+            })
+            .map_err(|e| e.to_string())?;
+        Ok(vec![Message::system(system), Message::user(user)])
+    }
+
+    /// One model call; the text of the answer, or the final outcome when the call failed.
+    async fn ask(&self, chat: &ChatRequest) -> (ModelCall, Result<String, ExtractOutcome>) {
+        let started = Instant::now();
+        let mut call = ModelCall {
+            messages: chat.messages.clone(),
+            ..ModelCall::default()
+        };
+        let result = self.client.complete(chat).await;
+        call.latency_ms = started.elapsed().as_secs_f64() * 1000.0;
+        match result {
+            Ok(response) => {
+                call.raw_answer = Some(response.text.clone());
+                call.provider = Some(response.provider);
+                call.model = Some(response.model);
+                call.usage = response.usage;
+                call.attempts = response.attempts;
+                (call, Ok(response.text))
+            }
+            Err(e) => {
+                call.error = Some(e.to_string());
+                call.attempts = e.attempts().to_vec();
+                (
+                    call,
+                    Err(ExtractOutcome::Failed {
+                        reason: format!("the model call failed: {e}"),
+                    }),
+                )
+            }
+        }
+    }
+}
+
+/// Coerces, grounds and binds one parsed answer.
+fn check(
+    request: &ExtractRequest<'_>,
+    facts: &QuestionFacts,
+    answer: &Map<String, Value>,
+    trace: &mut ExtractTrace,
+) -> Result<ExtractOutcome, AskFailure> {
+    let tool = request.tool;
+    let answer: Map<String, Value> = answer
+        .iter()
+        .filter(|(k, _)| !request.fixed.contains_key(*k))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let (values, coercions) = match coerce_values(tool, &answer) {
+        Ok(pair) => pair,
+        Err(BindError::Invalid(invalid)) if invalid.code == "enum_out_of_range" && stated(facts, &invalid.value) => {
+            let value = invalid
+                .value
+                .as_str()
+                .map_or_else(|| invalid.value.to_string(), str::to_string);
+            return Ok(ExtractOutcome::Unsupported {
+                param: invalid.param,
+                value,
+            });
+        }
+        Err(e) => {
+            if let BindError::UnknownFields { names, .. } = &e {
+                trace.unknown_keys = names.clone();
+            }
+            return Err(correctable_or_final(e));
+        }
+    };
+    trace.coercions = coercions;
+    let hidden: Vec<&str> = request.fixed.keys().map(String::as_str).collect();
+    let grounding = ground(tool, facts, &values, &hidden);
+    trace.grounding = grounding.checks;
+    if let Some(unsupported) = grounding.unsupported {
+        return Ok(ExtractOutcome::Unsupported {
+            param: unsupported.param,
+            value: unsupported.value,
+        });
+    }
+    let mut merged = grounding.kept;
+    merged.extend(request.fixed.clone());
+    trace.bound_from = Some(merged.clone());
+    match bind(tool, &merged) {
+        Ok(call) => Ok(ExtractOutcome::Ok { params: call.arguments }),
+        Err(BindError::Missing { names, .. }) => Ok(ExtractOutcome::Missing { params: names }),
+        Err(e) => Err(correctable_or_final(e)),
+    }
+}
+
+/// Whether the question itself states a value (then a value the tool refuses is the user's, not the model's).
+fn stated(facts: &QuestionFacts, value: &Value) -> bool {
+    value.as_str().is_some_and(|text| facts.contains(text))
+}
+
+/// Binding errors a model can fix on a re-ask (a wrong value or key) are correctable; the last one stands.
+fn correctable_or_final(error: BindError) -> AskFailure {
+    match &error {
+        BindError::Invalid(_) | BindError::UnknownFields { .. } => AskFailure::Correctable(error.to_string()),
+        _ => AskFailure::Final(ExtractOutcome::Failed {
+            reason: error.to_string(),
+        }),
+    }
+}

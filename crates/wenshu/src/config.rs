@@ -1,0 +1,199 @@
+//! The configuration file (`wenshu.toml`): model providers, retry and breaker settings, prompt overrides.
+//!
+//! Looked up in `--config`, then `WENSHU_CONFIG`, then `./wenshu.toml`; every field is optional. Model settings
+//! from flags and the environment (`WENSHU_LLM_BASE_URL`, `WENSHU_LLM_API_KEY`, `WENSHU_LLM_MODEL`) replace the
+//! first provider's, or make one when the file has none.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use serde::Deserialize;
+use wenshu_llm::config::{ApiKey, BreakerConfig, OutputMode, ProviderConfig, RetryConfig};
+
+/// The whole file.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Chat model settings.
+    #[serde(default)]
+    pub llm: LlmSection,
+    /// The IANA time zone "today" is reckoned in (default Asia/Shanghai).
+    pub timezone: Option<String>,
+}
+
+/// `[llm]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LlmSection {
+    /// Providers in failover order.
+    #[serde(default)]
+    pub providers: Vec<ProviderSection>,
+    /// Ask for strict structured output (every property required and nullable); default true.
+    pub strict_schema: Option<bool>,
+    /// A folder whose template files replace the shipped prompts of the same names.
+    pub prompts_dir: Option<PathBuf>,
+    /// Retries per provider.
+    pub max_retries: Option<u32>,
+    /// Consecutive failed calls that open a provider's circuit breaker.
+    pub breaker_failures: Option<u32>,
+    /// Seconds an open breaker waits before a trial call.
+    pub breaker_cool_down_secs: Option<u64>,
+}
+
+/// `[[llm.providers]]`.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProviderSection {
+    /// A name for logs and traces.
+    pub name: Option<String>,
+    /// The OpenAI-compatible base URL, e.g. `https://api.deepseek.com/v1`.
+    pub base_url: Option<String>,
+    /// The model name.
+    pub model: Option<String>,
+    /// The name of an environment variable holding the API key (keys are not written in files).
+    pub api_key_env: Option<String>,
+    /// Sampling temperature.
+    pub temperature: Option<f32>,
+    /// The most tokens to generate.
+    pub max_tokens: Option<u32>,
+    /// Seconds before a call times out.
+    pub timeout_secs: Option<u64>,
+    /// `json_schema`, `json_schema_loose`, `json_object`, `plain` or `tool_call`.
+    pub output_mode: Option<String>,
+}
+
+/// Model settings given on the command line.
+#[derive(Debug, Default, Clone, clap::Args)]
+pub struct ModelFlags {
+    /// The configuration file (default: `WENSHU_CONFIG`, then `./wenshu.toml` if present).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// OpenAI-compatible base URL (env `WENSHU_LLM_BASE_URL`).
+    #[arg(long, env = "WENSHU_LLM_BASE_URL")]
+    pub llm_base_url: Option<String>,
+    /// Model name (env `WENSHU_LLM_MODEL`).
+    #[arg(long, env = "WENSHU_LLM_MODEL")]
+    pub llm_model: Option<String>,
+    /// Output mode: json_schema, json_schema_loose, json_object, plain or tool_call.
+    #[arg(long)]
+    pub llm_output_mode: Option<String>,
+    /// Seconds before a model call times out.
+    #[arg(long)]
+    pub llm_timeout_secs: Option<u64>,
+}
+
+impl Config {
+    /// Reads the configuration named by `flags` (or found by default); an absent default file is an empty config.
+    pub fn load(flags: &ModelFlags) -> anyhow::Result<Self> {
+        let explicit = flags
+            .config
+            .clone()
+            .or_else(|| std::env::var_os("WENSHU_CONFIG").map(PathBuf::from));
+        match explicit {
+            Some(path) => Self::read(&path),
+            None if Path::new("wenshu.toml").exists() => Self::read(Path::new("wenshu.toml")),
+            None => Ok(Self::default()),
+        }
+    }
+
+    fn read(path: &Path) -> anyhow::Result<Self> {
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read config {}", path.display()))?;
+        toml::from_str(&text).with_context(|| format!("config {}", path.display()))
+    }
+
+    /// The providers in failover order, with flags and environment applied to the first.
+    pub fn providers(&self, flags: &ModelFlags) -> anyhow::Result<Vec<ProviderConfig>> {
+        let mut sections = self.llm.providers.clone();
+        let overridden = flags.llm_base_url.is_some() || flags.llm_model.is_some() || flags.llm_output_mode.is_some();
+        if sections.is_empty() && overridden {
+            sections.push(ProviderSection::default());
+        }
+        if let Some(first) = sections.first_mut() {
+            first.base_url = flags.llm_base_url.clone().or(first.base_url.take());
+            first.model = flags.llm_model.clone().or(first.model.take());
+            first.output_mode = flags.llm_output_mode.clone().or(first.output_mode.take());
+            first.timeout_secs = flags.llm_timeout_secs.or(first.timeout_secs);
+        }
+        let env_key = std::env::var("WENSHU_LLM_API_KEY").ok().filter(|k| !k.is_empty());
+        sections
+            .iter()
+            .enumerate()
+            .map(|(i, section)| provider(section, i, env_key.as_deref()))
+            .collect()
+    }
+
+    /// Retry settings.
+    pub fn retry(&self) -> RetryConfig {
+        let mut retry = RetryConfig::default();
+        if let Some(n) = self.llm.max_retries {
+            retry.max_retries = n;
+        }
+        retry
+    }
+
+    /// Circuit breaker settings.
+    pub fn breaker(&self) -> BreakerConfig {
+        let mut breaker = BreakerConfig::default();
+        if let Some(n) = self.llm.breaker_failures {
+            breaker.failure_threshold = n;
+        }
+        if let Some(secs) = self.llm.breaker_cool_down_secs {
+            breaker.cool_down = Duration::from_secs(secs);
+        }
+        breaker
+    }
+
+    /// The time zone "today" is reckoned in.
+    pub fn timezone(&self) -> &str {
+        self.timezone.as_deref().unwrap_or("Asia/Shanghai")
+    }
+}
+
+fn provider(section: &ProviderSection, position: usize, env_key: Option<&str>) -> anyhow::Result<ProviderConfig> {
+    let name = section
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("provider{}", position + 1));
+    let Some(base_url) = section.base_url.clone() else {
+        bail!("model provider `{name}`: base_url is not set (flag --llm-base-url, env WENSHU_LLM_BASE_URL or config)")
+    };
+    let Some(model) = section.model.clone() else {
+        bail!("model provider `{name}`: model is not set (flag --llm-model, env WENSHU_LLM_MODEL or config)")
+    };
+    let mut config = ProviderConfig::new(name.clone(), base_url, model);
+    let key = match &section.api_key_env {
+        Some(var) => std::env::var(var).ok().filter(|k| !k.is_empty()),
+        None if position == 0 => env_key.map(str::to_string),
+        None => None,
+    };
+    if let Some(key) = key {
+        config = config.with_api_key(ApiKey::new(key));
+    }
+    if let Some(t) = section.temperature {
+        config = config.with_temperature(t);
+    }
+    if let Some(n) = section.max_tokens {
+        config = config.with_max_tokens(n);
+    }
+    if let Some(secs) = section.timeout_secs {
+        config = config.with_timeout(Duration::from_secs(secs));
+    }
+    if let Some(mode) = &section.output_mode {
+        config = config.with_output_mode(output_mode(mode).with_context(|| format!("model provider `{name}`"))?);
+    }
+    Ok(config)
+}
+
+fn output_mode(name: &str) -> anyhow::Result<OutputMode> {
+    Ok(match name {
+        "json_schema" => OutputMode::JsonSchema { strict: true },
+        "json_schema_loose" => OutputMode::JsonSchema { strict: false },
+        "json_object" => OutputMode::JsonObject,
+        "plain" => OutputMode::Plain,
+        "tool_call" => OutputMode::ToolCall,
+        other => {
+            bail!("output_mode `{other}` is not one of json_schema, json_schema_loose, json_object, plain, tool_call")
+        }
+    })
+}
