@@ -102,7 +102,11 @@ pub fn render_tool_without(tool: &Tool, lang: Lang, hidden: &[&str]) -> String {
     }
     out.push_str(&format!("{}{sep}{}\n", labels.description, tool.description()));
     out.push_str(&format!("{}:\n", labels.params));
-    let shown: Vec<&ParamSpec> = tool.params().iter().filter(|p| !hidden.contains(&p.name.as_str())).collect();
+    let shown: Vec<&ParamSpec> = tool
+        .params()
+        .iter()
+        .filter(|p| !hidden.contains(&p.name.as_str()))
+        .collect();
     if shown.is_empty() {
         out.push_str(&format!("  {}\n", labels.none));
     }

@@ -114,9 +114,13 @@ fn huge_and_fractional_numbers_are_not_forced_into_integers() {
 fn coerce_values_coerces_without_filling_defaults_or_requiring() {
     let catalog = catalog();
     let tool = catalog.get("matrix").unwrap();
-    let (values, coercions) =
-        wenshu_contract::bind::coerce_values(tool, json!({"optNoDefault": "2", "mode": "fast", "tags": null}).as_object().unwrap())
-            .unwrap();
+    let (values, coercions) = wenshu_contract::bind::coerce_values(
+        tool,
+        json!({"optNoDefault": "2", "mode": "fast", "tags": null})
+            .as_object()
+            .unwrap(),
+    )
+    .unwrap();
     assert_eq!(Value::Object(values), json!({"optNoDefault": 2, "mode": "Fast"}));
     assert_eq!(coercions.len(), 2);
     let e = wenshu_contract::bind::coerce_values(tool, json!({"nope": 1}).as_object().unwrap()).unwrap_err();

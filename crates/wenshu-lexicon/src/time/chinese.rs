@@ -2,6 +2,7 @@
 
 use super::calendar::{self, Unit};
 use super::spec::{Ctx, Edge, Spec};
+use super::{clock, holiday};
 use crate::numeral::{self, Style};
 use crate::text::{Cursor, is_word_char};
 use jiff::civil::Date;
@@ -11,8 +12,10 @@ pub(crate) type Piece = fn(&mut Cursor, &Ctx, &Spec) -> Option<Spec>;
 
 /// Every Chinese and numeric piece.
 pub(crate) const PIECES: &[Piece] = &[
+    same_day,
     day_word,
     year_word,
+    whole_period,
     relative_unit,
     bare_weekday,
     explicit_year,
@@ -22,11 +25,11 @@ pub(crate) const PIECES: &[Piece] = &[
     quarter,
     half,
     numeric_date,
-    holiday,
+    holiday::holiday,
     edge_word,
     edge_suffix,
     first_units,
-    clock,
+    clock::chinese,
 ];
 
 /// Days named relative to today.
@@ -90,6 +93,7 @@ pub(crate) const SHIFT_PREFIXES: &[(&str, i64)] = &[
     ("这", 0),
     ("本", 0),
     ("当", 0),
+    ("该", 0),
 ];
 
 /// Unit words after a shift prefix.
@@ -109,27 +113,6 @@ const SHIFT_UNITS: &[(&str, Unit)] = &[
 /// Words for a week.
 const WEEK_WORDS: &[&str] = &["星期", "礼拜", "周"];
 
-/// Fixed-date holidays: (name, month, day).
-const HOLIDAYS: &[(&str, u8, u8)] = &[
-    ("元旦", 1, 1),
-    ("情人节", 2, 14),
-    ("妇女节", 3, 8),
-    ("植树节", 3, 12),
-    ("愚人节", 4, 1),
-    ("劳动节", 5, 1),
-    ("青年节", 5, 4),
-    ("儿童节", 6, 1),
-    ("建党节", 7, 1),
-    ("建军节", 8, 1),
-    ("教师节", 9, 10),
-    ("国庆节", 10, 1),
-    ("国庆", 10, 1),
-    ("万圣节", 10, 31),
-    ("平安夜", 12, 24),
-    ("圣诞节", 12, 25),
-    ("圣诞", 12, 25),
-];
-
 /// Words naming an edge of the current period: (word, unit, edge).
 const EDGE_WORDS: &[(&str, Unit, Edge)] = &[
     ("年初", Unit::Year, Edge::Start),
@@ -144,6 +127,11 @@ const EDGE_WORDS: &[(&str, Unit, Edge)] = &[
     ("月末", Unit::Month, Edge::End),
     ("月中", Unit::Month, Edge::Xun(2)),
     ("周初", Unit::Week, Edge::Start),
+    ("上旬", Unit::Month, Edge::Xun(1)),
+    ("中旬", Unit::Month, Edge::Xun(2)),
+    ("下旬", Unit::Month, Edge::Xun(3)),
+    ("上半月", Unit::Month, Edge::HalfMonth(1)),
+    ("下半月", Unit::Month, Edge::HalfMonth(2)),
 ];
 
 /// Suffixes picking part of the period just named (3月底, 去年年初, 上月中旬).
@@ -175,17 +163,11 @@ pub(crate) const COUNT_UNITS: &[(&str, Unit)] = &[
     ("年", Unit::Year),
 ];
 
-/// Parts of the day (they do not change the date).
-const DAY_PARTS: &[&str] = &[
-    "凌晨", "早上", "早晨", "清晨", "上午", "中午", "下午", "午后", "傍晚", "晚上", "晚间", "夜里", "夜间", "半夜",
-    "深夜", "午夜", "白天",
-];
-
 /// Characters after 一 that make it part of a word (一共, 一起), not Monday.
 const NOT_MONDAY_AFTER: &[char] = &['共', '起', '下', '直', '样', '些', '般', '定', '切', '致', '同'];
 
 /// Characters that can start a Chinese or numeric time expression.
-pub(crate) const START_CHARS: &str = "今昨前明后大上下本这当去来近最过未接第季年月周星礼从自由元情妇植愚劳青儿建教国万平圣初底末半首凌早清中午傍晚夜深白一二三四五六七八九十两〇零";
+pub(crate) const START_CHARS: &str = "今昨前明后大上下本这当该全整去来近最过未接第季年月周星礼从自由元情妇植愚劳青儿建教国万平圣初底末半首凌早清中午傍晚夜深白一二三四五六七八九十两〇零";
 
 /// Fields for one day.
 pub(crate) fn day_spec(d: Date) -> Spec {
@@ -233,6 +215,78 @@ pub(crate) fn period_spec(d: Date, unit: Unit) -> Option<Spec> {
 fn day_word(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
     let n = c.eat_table(DAY_WORDS)?;
     Some(day_spec(calendar::add(ctx.today, Unit::Day, n)?))
+}
+
+/// Words for "today" after a named year, month or week (去年的今天, 上个月的今天, 上周的今天).
+pub(crate) const TODAY_WORDS: &[&str] = &["今天", "今日", "当天", "当日", "这一天", "这天"];
+
+/// 今天 after a year, month or week: the day of that period matching today (month-ends clamp).
+fn same_day(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
+    let today = ctx.today;
+    let only = |s: Spec| s == *spec;
+    let fields = if let (Some(y), Some(m)) = (spec.year, spec.month) {
+        only(Spec {
+            year: Some(y),
+            month: Some(m),
+            ..Spec::default()
+        })
+        .then_some(())?;
+        let first = calendar::date(y, i32::from(m), 1)?;
+        let last = calendar::add(calendar::add(first, Unit::Month, 1)?, Unit::Day, -1)?;
+        Spec {
+            day: u8::try_from(today.day().min(last.day())).ok(),
+            ..Spec::default()
+        }
+    } else if let Some(y) = spec.year {
+        only(Spec {
+            year: Some(y),
+            bare_year: spec.bare_year,
+            ..Spec::default()
+        })
+        .then_some(())?;
+        let same = calendar::add(today, Unit::Year, i64::from(y) - i64::from(today.year()))?;
+        Spec {
+            month: u8::try_from(same.month()).ok(),
+            day: u8::try_from(same.day()).ok(),
+            ..Spec::default()
+        }
+    } else if let Some(week) = spec.week {
+        only(Spec {
+            week: Some(week),
+            ..Spec::default()
+        })
+        .then_some(())?;
+        Spec {
+            weekday: u8::try_from(today.weekday().to_monday_one_offset()).ok(),
+            ..Spec::default()
+        }
+    } else {
+        return None;
+    };
+    c.eat_any(TODAY_WORDS)?;
+    Some(fields)
+}
+
+/// 全年, 整年, 全月: the whole year or month already named, else the current one.
+fn whole_period(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
+    let unit = c.eat_table(&[
+        ("全年度", Unit::Year),
+        ("全年", Unit::Year),
+        ("整年", Unit::Year),
+        ("全月", Unit::Month),
+        ("整月", Unit::Month),
+    ])?;
+    let named = match unit {
+        Unit::Year => spec.year.is_some() && spec.date_fields() == 1,
+        _ => spec.month.is_some() && spec.day.is_none(),
+    };
+    if named {
+        return Some(Spec::default());
+    }
+    if !spec.is_empty() {
+        return None;
+    }
+    calendar::period_containing(ctx.today, unit).and_then(|p| period_spec(p.start, unit))
 }
 
 /// 今年, 去年, 前年 ….
@@ -284,12 +338,8 @@ fn week_day_part(c: &mut Cursor) -> Option<Spec> {
 
 /// 上个月, 本季度, 下下周三, 这周末, 本年度 ….
 fn relative_unit(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
-    let prefix_start = c.pos;
     let n = c.eat_table(SHIFT_PREFIXES)?;
     let unit = c.eat_table(SHIFT_UNITS)?;
-    if unit == Unit::Year && c.s.get(prefix_start) == Some(&'当') {
-        return None;
-    }
     let period = calendar::shifted_period(ctx.today, unit, n)?;
     let spec = period_spec(period.start, unit)?;
     if unit == Unit::Week {
@@ -333,7 +383,7 @@ fn may_end_bare_year(c: &Cursor) -> bool {
 }
 
 /// 2025年, 二零二五年, 两千零二十五年, 13年, 2025年度; a bare 2025 when allowed.
-fn explicit_year(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
+pub(crate) fn explicit_year(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
     let first = c.peek()?;
     if first.is_ascii_digit() {
         if c.prev().is_some_and(|p| p.is_ascii_digit()) {
@@ -397,7 +447,7 @@ fn day(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
 }
 
 /// Characters after a number that make it something other than a day (3个, 3天, 3点).
-const NOT_A_DAY_AFTER: &str = "个天周年月季点时分秒万千百亿%.,:/-名件条位家元块次号日";
+const NOT_A_DAY_AFTER: &str = "个天周年月季点时分秒万千百亿%.,:/-名件条位家元块次号日折倍";
 
 /// A day number right after a month, without 日/号: 6月3, 三月三.
 fn bare_day(c: &mut Cursor, _: &Ctx, spec: &Spec) -> Option<Spec> {
@@ -488,7 +538,8 @@ fn numeric_date(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
     let sep = c.peek().filter(|s| matches!(s, '-' | '/' | '.'))?;
     c.pos += 1;
     let (second, n2) = c.digits()?;
-    if n2 > 2 || !(1..=12).contains(&second) {
+    let second_max = if n == 4 { 12 } else { 31 };
+    if n2 > 2 || !(1..=second_max).contains(&second) {
         return None;
     }
     if n == 4 {
@@ -507,29 +558,17 @@ fn numeric_date(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
         c.eat_any(&["日", "号"]);
         return (!c.peek().is_some_and(|ch| ch.is_ascii_digit())).then_some(spec);
     }
-    if n <= 2 && ctx.whole && (1..=12).contains(&first) && !c.peek().is_some_and(|ch| ch.is_ascii_digit() || ch == sep)
-    {
-        let (day, month) = (second, first);
-        if day > 31 {
-            return None;
-        }
+    let measured = c
+        .peek()
+        .is_some_and(|ch| ch.is_ascii_digit() || ch == sep || NOT_A_DAY_AFTER.contains(ch));
+    if n <= 2 && ctx.whole && (1..=12).contains(&first) && !measured {
         return Some(Spec {
-            month: to_u8(month),
-            day: to_u8(day),
+            month: to_u8(first),
+            day: to_u8(second),
             ..Spec::default()
         });
     }
     None
-}
-
-/// 元旦, 国庆节, 圣诞节 ….
-fn holiday(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
-    let (_, m, d) = HOLIDAYS.iter().find(|(name, _, _)| c.eat_str(name))?;
-    Some(Spec {
-        month: Some(*m),
-        day: Some(*d),
-        ..Spec::default()
-    })
 }
 
 /// 年初, 月底, 季末 … of the period already named, or of the current one.
@@ -573,46 +612,6 @@ fn first_units(c: &mut Cursor, _: &Ctx, spec: &Spec) -> Option<Spec> {
     let unit = c.eat_table(COUNT_UNITS)?;
     (unit != Unit::Year).then_some(Spec {
         first: Some((unit, n)),
-        ..Spec::default()
-    })
-}
-
-/// A time of day: 下午, 三点, 下午3点半, 15:30, 十点一刻 (it does not change the date).
-fn clock(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
-    let mut any = c.eat_any(DAY_PARTS).is_some();
-    let save = c.pos;
-    let hour = if c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
-        c.digits().map(|(v, _)| v)
-    } else {
-        numeral::count(c, 24).map(u64::from)
-    };
-    match hour {
-        Some(h) if h <= 24 && (c.eat('点') || c.eat('时')) => {
-            any = true;
-            c.eat('钟');
-            let minutes_word = c.eat('半') || c.eat('整') || c.eat_str("一刻") || c.eat_str("三刻");
-            if !minutes_word && (numeral::count(c, 59).is_some() || c.eat('零') && numeral::count(c, 9).is_some()) {
-                c.eat('分');
-                let save_sec = c.pos;
-                if !(numeral::count(c, 59).is_some() && c.eat('秒')) {
-                    c.pos = save_sec;
-                }
-            }
-        }
-        Some(h) if h <= 24 && c.eat(':') => match c.digits() {
-            Some((m, 2)) if m < 60 => {
-                any = true;
-                let save_sec = c.pos;
-                if !(c.eat(':') && matches!(c.digits(), Some((_, 2)))) {
-                    c.pos = save_sec;
-                }
-            }
-            _ => c.pos = save,
-        },
-        _ => c.pos = save,
-    }
-    any.then_some(Spec {
-        clock: true,
         ..Spec::default()
     })
 }

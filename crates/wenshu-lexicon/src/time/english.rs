@@ -2,7 +2,8 @@
 
 use super::calendar::{self, Unit};
 use super::chinese::{Piece, day_spec, period_spec};
-use super::spec::{Ctx, Spec};
+use super::clock;
+use super::spec::{Ctx, Edge, Spec};
 use crate::text::Cursor;
 
 /// Every English piece of a point expression.
@@ -13,6 +14,8 @@ pub(crate) const PIECES: &[Piece] = &[
     day_month,
     ordinal_period,
     weekday_name,
+    edge_of,
+    clock::english,
 ];
 
 /// Days named relative to today (phrases are matched word by word).
@@ -21,6 +24,10 @@ const DAY_WORDS: &[(&str, i64)] = &[
     ("day before yesterday", -2),
     ("the day after tomorrow", 2),
     ("day after tomorrow", 2),
+    ("this morning", 0),
+    ("this afternoon", 0),
+    ("this evening", 0),
+    ("last night", -1),
     ("today", 0),
     ("tonight", 0),
     ("yesterday", -1),
@@ -290,6 +297,55 @@ fn weekday_name(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
     })
 }
 
+/// Words for the edges of a period: (phrase, edge).
+const EDGES: &[(&str, Edge)] = &[
+    ("the end of", Edge::End),
+    ("the beginning of", Edge::Start),
+    ("the start of", Edge::Start),
+    ("end of", Edge::End),
+    ("beginning of", Edge::Start),
+    ("start of", Edge::Start),
+];
+
+/// Bare units after an edge phrase, meaning the current period (end of the month).
+const EDGE_UNITS: &[(&str, Unit)] = &[
+    ("the week", Unit::Week),
+    ("the month", Unit::Month),
+    ("the quarter", Unit::Quarter),
+    ("the year", Unit::Year),
+    ("week", Unit::Week),
+    ("month", Unit::Month),
+    ("quarter", Unit::Quarter),
+    ("year", Unit::Year),
+];
+
+/// end of the month, beginning of next year, start of March, end of 2025: the first or last day.
+fn edge_of(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
+    let save = c.pos;
+    let edge = eat_phrase_table(c, EDGES)?;
+    c.skip_ws();
+    let period = match eat_phrase_table(c, EDGE_UNITS) {
+        Some(unit) => calendar::period_containing(ctx.today, unit).and_then(|p| period_spec(p.start, unit)),
+        None => {
+            let start = c.pos;
+            [relative_unit as Piece, month_name, super::chinese::explicit_year]
+                .iter()
+                .find_map(|read| {
+                    c.pos = start;
+                    read(c, ctx, spec).filter(|s| s.day.is_none() && s.weekday.is_none() && !s.weekend)
+                })
+        }
+    };
+    let Some(period) = period else {
+        c.pos = save;
+        return None;
+    };
+    period.merge(&Spec {
+        edge: Some(edge),
+        ..Spec::default()
+    })
+}
+
 /// Words that open a rolling window ending today.
 const WINDOW_PREFIXES: &[&str] = &[
     "in the last",
@@ -358,6 +414,71 @@ pub(crate) fn ago(c: &mut Cursor) -> Option<(Unit, u32)> {
             None
         }
     }
+}
+
+/// in N days|weeks|months|years, N days later, N days from now. Returns (unit, n).
+pub(crate) fn later(c: &mut Cursor) -> Option<(Unit, u32)> {
+    let save = c.pos;
+    let opened = eat_phrase(c, "in") || eat_phrase(c, "after");
+    c.skip_ws();
+    let read = count(c).and_then(|n| {
+        c.skip_ws();
+        Some((c.eat_word_table(UNITS)?, n))
+    });
+    let Some(read) = read else {
+        c.pos = save;
+        return None;
+    };
+    if opened {
+        return Some(read);
+    }
+    c.skip_ws();
+    if eat_phrase(c, "later") || eat_phrase(c, "from now") {
+        return Some(read);
+    }
+    c.pos = save;
+    None
+}
+
+/// Hour and minute units in English.
+const SMALL_UNITS: &[(&str, u32)] = &[
+    ("hours", 3600),
+    ("hour", 3600),
+    ("hrs", 3600),
+    ("hr", 3600),
+    ("minutes", 60),
+    ("minute", 60),
+    ("mins", 60),
+    ("min", 60),
+    ("seconds", 1),
+    ("second", 1),
+];
+
+/// N hours ago, in N minutes, N hours later: the day that many seconds away, as (seconds, sign).
+pub(crate) fn hours_away(c: &mut Cursor) -> Option<(u64, i64)> {
+    let save = c.pos;
+    let opened = eat_phrase(c, "in") || eat_phrase(c, "after");
+    c.skip_ws();
+    let read = count(c).and_then(|n| {
+        c.skip_ws();
+        Some(u64::from(c.eat_word_table(SMALL_UNITS)?) * u64::from(n))
+    });
+    let Some(seconds) = read else {
+        c.pos = save;
+        return None;
+    };
+    if opened {
+        return Some((seconds, 1));
+    }
+    c.skip_ws();
+    if c.eat_word("ago") {
+        return Some((seconds, -1));
+    }
+    if eat_phrase(c, "later") || eat_phrase(c, "from now") {
+        return Some((seconds, 1));
+    }
+    c.pos = save;
+    None
 }
 
 /// To-date words: ytd, year to date, mtd, month-to-date, qtd, wtd.

@@ -86,7 +86,8 @@ const EN_CONNECTORS: &[&str] = &["to", "through", "thru", "until", "till"];
 /// Words meaning "now" at the right end of a range (至今, 到现在).
 const NOW_WORDS: &[&str] = &["现在", "目前", "当前", "当下", "此刻", "今", "now", "present"];
 
-/// A count and unit: 7天, 三个月, 两周, 半年 (half a year is six months).
+/// A count and unit: 7天, 三个月, 两周, 半年 (six months), 半个月 (15 days), 一年半 (18 months),
+/// 一个半月 (45 days).
 fn counted_unit(c: &mut Cursor) -> Option<(Unit, u32)> {
     let save = c.pos;
     if c.eat('半') {
@@ -101,13 +102,70 @@ fn counted_unit(c: &mut Cursor) -> Option<(Unit, u32)> {
         return Some(unit);
     }
     let n = numeral::count(c, 100_000)?;
+    if c.eat_str("个半月") {
+        return Some((Unit::Day, n.checked_mul(30)?.checked_add(15)?));
+    }
     match c.eat_table(COUNT_UNITS) {
+        Some(Unit::Year) if c.eat('半') => Some((Unit::Month, n.checked_mul(12)?.checked_add(6)?)),
         Some(unit) => Some((unit, n)),
         None => {
             c.pos = save;
             None
         }
     }
+}
+
+/// Units shorter than a day, in seconds (3小时后, 半个钟头前).
+const SMALL_UNITS: &[(&str, u64)] = &[
+    ("个小时", 3600),
+    ("小时", 3600),
+    ("个钟头", 3600),
+    ("钟头", 3600),
+    ("个钟", 3600),
+    ("分钟", 60),
+    ("秒钟", 1),
+    ("秒", 1),
+];
+
+/// A count of hours, minutes or seconds (3小时, 半个小时, 45分钟), in seconds.
+fn counted_seconds(c: &mut Cursor) -> Option<u64> {
+    let save = c.pos;
+    let halves = if c.eat('半') {
+        1
+    } else {
+        u64::from(numeral::count(c, 100_000)?) * 2
+    };
+    let halves = if c.looking_at("个半") {
+        c.pos += 1;
+        c.eat('半');
+        halves + 1
+    } else {
+        halves
+    };
+    match c.eat_table(SMALL_UNITS) {
+        Some(secs) => Some(halves * secs / 2),
+        None => {
+            c.pos = save;
+            None
+        }
+    }
+}
+
+/// The day `seconds` before (sign −1) or after today, counting whole days only (3小时后 is today).
+fn day_after_seconds(ctx: &Ctx, seconds: u64, sign: i64, end: usize) -> Outcome {
+    let days = i64::try_from(seconds / 86_400).ok();
+    let day = days.and_then(|d| calendar::add(ctx.today, Unit::Day, sign * d));
+    found(day.map(|d| DateRange { start: d, end: d }), end, TimeKind::Day)
+}
+
+/// The whole `unit` period `n` units from today (a single day for days).
+fn units_away(ctx: &Ctx, unit: Unit, n: i64, end: usize) -> Outcome {
+    let day = calendar::add(ctx.today, unit, n);
+    found(
+        day.and_then(|d| calendar::period_containing(d, unit)),
+        end,
+        kind_of(unit),
+    )
 }
 
 /// 最近7天, 近三个月, 过去一周, 未来7天, 30天内.
@@ -128,29 +186,41 @@ fn cn_window(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
     }
 }
 
-/// 三天前, 两个月前, 一年后: the period that many units away.
+/// Words after a count that look back (前) or ahead (后).
+const AGO_WORDS: &[(&str, i64)] = &[
+    ("以前", -1),
+    ("之前", -1),
+    ("前", -1),
+    ("以后", 1),
+    ("之后", 1),
+    ("过后", 1),
+    ("后", 1),
+];
+
+/// 三天前, 两个月前, 一年后, 3小时后: the period that many units away.
 fn cn_ago(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
     let mut c = Cursor::new(s, pos);
+    if let Some(seconds) = counted_seconds(&mut c) {
+        let Some(sign) = c.eat_table(AGO_WORDS) else {
+            return Outcome::NoMatch;
+        };
+        return day_after_seconds(ctx, seconds, sign, c.pos);
+    }
     let Some((unit, n)) = counted_unit(&mut c) else {
         return Outcome::NoMatch;
     };
-    let Some(sign) = c.eat_table(&[
-        ("以前", -1),
-        ("之前", -1),
-        ("前", -1),
-        ("以后", 1),
-        ("之后", 1),
-        ("后", 1),
-    ]) else {
+    let Some(sign) = c.eat_table(AGO_WORDS) else {
         return Outcome::NoMatch;
     };
-    let day = calendar::add(ctx.today, unit, sign * i64::from(n));
-    let kind = if unit == Unit::Day {
-        TimeKind::Day
-    } else {
-        kind_of(unit)
-    };
-    found(day.and_then(|d| calendar::period_containing(d, unit)), c.pos, kind)
+    let n = sign * i64::from(n);
+    let end = c.pos;
+    c.eat('的');
+    if unit != Unit::Day && c.eat_any(chinese::TODAY_WORDS).is_some() {
+        // 一年前的今天: the very day that many units away.
+        let day = calendar::add(ctx.today, unit, n);
+        return found(day.map(|d| DateRange { start: d, end: d }), c.pos, TimeKind::Day);
+    }
+    units_away(ctx, unit, n, end)
 }
 
 /// 上两个月, 前两年, 前7天: the N whole periods before the current one; 后三天, 下两周 after it.
@@ -185,12 +255,13 @@ fn en_forms(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
         };
     }
     if let Some((unit, n)) = english::ago(&mut c) {
-        let day = calendar::add(ctx.today, unit, -i64::from(n));
-        return found(
-            day.and_then(|d| calendar::period_containing(d, unit)),
-            c.pos,
-            kind_of(unit),
-        );
+        return units_away(ctx, unit, -i64::from(n), c.pos);
+    }
+    if let Some((unit, n)) = english::later(&mut c) {
+        return units_away(ctx, unit, i64::from(n), c.pos);
+    }
+    if let Some((seconds, sign)) = english::hours_away(&mut c) {
+        return day_after_seconds(ctx, seconds, sign, c.pos);
     }
     if let Some(unit) = english::to_date(&mut c) {
         let start = calendar::period_start(ctx.today, unit);

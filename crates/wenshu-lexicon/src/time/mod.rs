@@ -4,11 +4,21 @@
 //! whole month); weeks start on Monday; rolling windows end today (最近7天 = today − 6 ..= today);
 //! a month or quarter without a year is the latest one already started; a bare weekday is this
 //! week's; 上两个月 are the two whole months before this one.
+//!
+//! Further conventions: a holiday without a year is this year's (国庆 on 2013-02-12 is 2013-10-01;
+//! lunar ones come from tables for 2000–2035), and a holiday week is a range (国庆假期 10-01..10-07,
+//! 五一假期 05-01..05-05); 月初/年初 and 月底/年底 are the first and last day, 上旬/中旬/下旬 the days
+//! 1–10, 11–20 and 21–end, 上半月/下半月 1–15 and 16–end; "N天后" is that day, "N个月后" that whole
+//! month; hours and minutes away (3小时后) count whole days only; 去年的今天 is the same day a year
+//! ago; a time of day (下午三点, 16:30) never changes the day, and alone it is today in a whole
+//! expression but is not reported when scanning a sentence.
 
 mod calendar;
 mod chinese;
+mod clock;
 mod english;
 mod expr;
+mod holiday;
 mod spec;
 
 use std::fmt;
@@ -203,7 +213,10 @@ pub(crate) fn scan_folded(folded: &Folded, today: Date) -> Vec<TimeSpan> {
 
 /// Whether a time expression can start with `c`.
 fn may_start(c: char) -> bool {
-    c.is_ascii_alphanumeric() || chinese::START_CHARS.contains(c) || numeral::is_chinese_numeral_char(c)
+    c.is_ascii_alphanumeric()
+        || chinese::START_CHARS.contains(c)
+        || holiday::START_CHARS.contains(c)
+        || numeral::is_chinese_numeral_char(c)
 }
 
 /// Scans characters; ranges are character indices.

@@ -15,6 +15,8 @@ pub(crate) enum Edge {
     End,
     /// A ten-day part of a month: 1 上旬, 2 中旬, 3 下旬.
     Xun(u8),
+    /// A half of a month: 1 上半月 (1st–15th), 2 下半月 (16th–end).
+    HalfMonth(u8),
 }
 
 /// The fields a point expression names; unnamed ones are filled from today or an anchor.
@@ -44,6 +46,8 @@ pub(crate) struct Spec {
     pub first: Option<(Unit, u32)>,
     /// A time of day was read (下午三点); it does not change the date.
     pub clock: bool,
+    /// The named day opens a holiday of this many days (国庆假期: 7).
+    pub span: Option<u8>,
 }
 
 /// What the unnamed fields are resolved against.
@@ -72,7 +76,7 @@ impl Spec {
     }
 
     /// How many date fields are set.
-    fn date_fields(&self) -> usize {
+    pub fn date_fields(&self) -> usize {
         [
             self.year.is_some(),
             self.half.is_some(),
@@ -121,6 +125,7 @@ impl Spec {
             edge: join(self.edge, other.edge).ok()?,
             first: join(self.first, other.first).ok()?,
             clock: self.clock || other.clock,
+            span: join(self.span, other.span).ok()?,
         };
         // A time of day ends a point: nothing but a time of day may follow it.
         if self.clock && other.date_fields() > 0 {
@@ -176,18 +181,8 @@ impl Spec {
                 },
                 TimeKind::Day,
             )),
-            Some(Edge::Xun(k)) => {
-                if kind != TimeKind::Month {
-                    return None;
-                }
-                let start = calendar::add(range.start, Unit::Day, 10 * i64::from(k) - 10)?;
-                let end = if k >= 3 {
-                    range.end
-                } else {
-                    calendar::add(start, Unit::Day, 9)?
-                };
-                Some((DateRange { start, end }, TimeKind::Range))
-            }
+            Some(Edge::Xun(k)) => month_part(range, kind, 10 * i64::from(k) - 10, 10, k >= 3),
+            Some(Edge::HalfMonth(k)) => month_part(range, kind, 15 * i64::from(k) - 15, 15, k >= 2),
         }
     }
 
@@ -219,7 +214,13 @@ impl Spec {
                 }
                 None => latest_day(ctx, d)?,
             };
-            return Some((DateRange { start: day, end: day }, TimeKind::Day));
+            return match self.span {
+                Some(n) if n > 1 => {
+                    let end = calendar::add(day, Unit::Day, i64::from(n) - 1)?;
+                    Some((DateRange { start: day, end }, TimeKind::Range))
+                }
+                _ => Some((DateRange { start: day, end: day }, TimeKind::Day)),
+            };
         }
         let (unit, index, kind) = if let Some(m) = self.month {
             (Unit::Month, m, TimeKind::Month)
@@ -273,6 +274,20 @@ impl Spec {
             year - 1
         })
     }
+}
+
+/// The part of a month starting `offset` days in, `len` days long or running to its end when `last`.
+fn month_part(month: DateRange, kind: TimeKind, offset: i64, len: i64, last: bool) -> Option<(DateRange, TimeKind)> {
+    if kind != TimeKind::Month {
+        return None;
+    }
+    let start = calendar::add(month.start, Unit::Day, offset)?;
+    let end = if last {
+        month.end
+    } else {
+        calendar::add(start, Unit::Day, len - 1)?
+    };
+    Some((DateRange { start, end }, TimeKind::Range))
 }
 
 /// The day `d` of the anchor's month, or of the latest month where that day has already come.

@@ -1,0 +1,184 @@
+//! Times of day (下午三点, 15:30, tomorrow morning, at 3pm): read so that they stay inside the
+//! expression, but they never change the date; a time of day alone is today in a whole expression.
+
+use super::english::{eat_phrase, eat_phrase_table};
+use super::spec::{Ctx, Spec};
+use crate::numeral;
+use crate::text::Cursor;
+
+/// Parts of the day in Chinese.
+const DAY_PARTS: &[&str] = &[
+    "凌晨", "早上", "早晨", "早间", "清晨", "上午", "中午", "午间", "下午", "午后", "傍晚", "黄昏", "晚上", "晚间",
+    "夜晚", "夜里", "夜间", "半夜", "深夜", "午夜", "白天",
+];
+
+/// Parts of the day in English, longest first.
+const EN_DAY_PARTS: &[(&str, ())] = &[
+    ("in the morning", ()),
+    ("in the afternoon", ()),
+    ("in the evening", ()),
+    ("at midnight", ()),
+    ("at night", ()),
+    ("at noon", ()),
+    ("morning", ()),
+    ("afternoon", ()),
+    ("evening", ()),
+    ("night", ()),
+    ("noon", ()),
+    ("midnight", ()),
+];
+
+/// The fields of a time of day.
+fn clock_spec() -> Spec {
+    Spec {
+        clock: true,
+        ..Spec::default()
+    }
+}
+
+/// Minutes after `hh:` (two digits) and optional seconds; false (cursor kept) when there are none.
+fn colon_minutes(c: &mut Cursor) -> bool {
+    let save = c.pos;
+    if !c.eat(':') {
+        return false;
+    }
+    match c.digits() {
+        Some((m, 2)) if m < 60 => {
+            let save_sec = c.pos;
+            if !(c.eat(':') && matches!(c.digits(), Some((_, 2)))) {
+                c.pos = save_sec;
+            }
+            true
+        }
+        _ => {
+            c.pos = save;
+            false
+        }
+    }
+}
+
+/// A time of day: 下午, 三点, 下午3点半, 15:30, 十点一刻, 四点三十分二十九秒.
+pub(crate) fn chinese(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
+    if c.prev() == Some('第') {
+        return None;
+    }
+    let mut any = c.eat_any(DAY_PARTS).is_some();
+    let save = c.pos;
+    let hour = if c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
+        c.digits().map(|(v, _)| v)
+    } else {
+        numeral::count(c, 24).map(u64::from)
+    };
+    match hour {
+        Some(h) if h <= 24 && (c.eat('点') || c.eat('时')) => {
+            any = true;
+            c.eat('钟');
+            let minutes_word = c.eat('半') || c.eat('整') || c.eat_str("一刻") || c.eat_str("三刻");
+            if !minutes_word && (numeral::count(c, 59).is_some() || c.eat('零') && numeral::count(c, 9).is_some()) {
+                c.eat('分');
+                let save_sec = c.pos;
+                if !(numeral::count(c, 59).is_some() && c.eat('秒')) {
+                    c.pos = save_sec;
+                }
+            }
+        }
+        Some(h) if h <= 24 && colon_minutes(c) => any = true,
+        _ => c.pos = save,
+    }
+    any.then(clock_spec)
+}
+
+/// Consumes am/pm (a.m., p.m.) right after a time, standing alone as a word.
+fn meridiem(c: &mut Cursor) -> bool {
+    let save = c.pos;
+    c.skip_ws();
+    let read = ["a.m.", "p.m.", "am", "pm"].iter().any(|w| c.eat_str(w));
+    if read && !c.peek().is_some_and(|ch| ch.is_ascii_alphanumeric()) {
+        return true;
+    }
+    c.pos = save;
+    false
+}
+
+/// An English time of day: morning, at night, 3pm, 10:30 am, 15:00, and "at 3" after a day (it does
+/// not change the date).
+pub(crate) fn english(c: &mut Cursor, _: &Ctx, spec: &Spec) -> Option<Spec> {
+    if eat_phrase_table(c, EN_DAY_PARTS).is_some() {
+        return Some(clock_spec());
+    }
+    let save = c.pos;
+    let at = eat_phrase(c, "at");
+    c.skip_ws();
+    if c.prev().is_some_and(|p| p.is_ascii_alphanumeric()) && !at {
+        c.pos = save;
+        return None;
+    }
+    let hour = match c.digits() {
+        Some((h, n)) if n <= 2 && h <= 24 => h,
+        _ => {
+            c.pos = save;
+            return None;
+        }
+    };
+    let minutes = colon_minutes(c);
+    let half_day = meridiem(c);
+    let ends_clean = !c.peek().is_some_and(|ch| ch.is_ascii_alphanumeric());
+    let marked = minutes || half_day || at && !spec.is_empty();
+    if !marked || !ends_clean || (half_day && hour > 12) {
+        c.pos = save;
+        return None;
+    }
+    let after = c.pos;
+    c.skip_ws();
+    if eat_phrase_table(c, EN_DAY_PARTS).is_none() {
+        c.pos = after;
+    }
+    Some(clock_spec())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jiff::civil::date;
+
+    /// How many characters `read` consumes from the start of `text`, None when it reads nothing.
+    fn read_len(read: fn(&mut Cursor, &Ctx, &Spec) -> Option<Spec>, text: &str, spec: &Spec) -> Option<usize> {
+        let chars: Vec<char> = text.chars().collect();
+        let ctx = Ctx {
+            today: date(2013, 2, 12),
+            anchor: None,
+            whole: true,
+        };
+        let mut c = Cursor::new(&chars, 0);
+        read(&mut c, &ctx, spec).map(|s| {
+            assert!(s.clock);
+            c.pos
+        })
+    }
+
+    #[test]
+    fn chinese_times() {
+        let none = Spec::default();
+        assert_eq!(read_len(chinese, "下午三点开会", &none), Some(4));
+        assert_eq!(read_len(chinese, "四点三十分二十九秒", &none), Some(9));
+        assert_eq!(read_len(chinese, "16:30:00", &none), Some(8));
+        assert_eq!(read_len(chinese, "十点一刻", &none), Some(4));
+        assert_eq!(read_len(chinese, "3个", &none), None);
+    }
+
+    #[test]
+    fn english_times() {
+        let none = Spec::default();
+        let day = Spec {
+            day: Some(3),
+            ..Spec::default()
+        };
+        assert_eq!(read_len(english, "3pm", &none), Some(3));
+        assert_eq!(read_len(english, "10:30 am", &none), Some(8));
+        assert_eq!(read_len(english, "in the morning", &none), Some(14));
+        assert_eq!(read_len(english, "at 3", &none), None);
+        assert_eq!(read_len(english, "at 3", &day), Some(4));
+        assert_eq!(read_len(english, "13pm", &none), None);
+        assert_eq!(read_len(english, "3 products", &none), None);
+    }
+}
