@@ -339,26 +339,45 @@ async fn code_filled_parameters_are_hidden_from_the_model_and_merged() {
     )
     .await;
     assert_eq!(ok_params(&extraction), fixed, "the model never fills an ID");
-    let user = &extraction.trace.calls[0].messages[1].content;
-    assert!(!user.contains("movieId"), "{user}");
+    assert!(extraction.trace.calls.is_empty(), "nothing left for the model: no call");
+    assert_eq!(server.requests().len(), 0);
+}
+
+#[tokio::test]
+async fn the_subject_id_is_never_asked_of_the_model() {
+    let server = ScriptedChatServer::start(vec![Reply::content(r#"{"movieId": 3}"#)]).await;
+    let extraction = run(
+        &extractor(vec![provider(&server, "p")]),
+        "movie_rating",
+        "满江红的评分",
+        json!({}),
+    )
+    .await;
+    assert_eq!(
+        extraction.outcome,
+        ExtractOutcome::Missing {
+            params: vec!["movieId".into()]
+        }
+    );
+    assert_eq!(server.requests().len(), 0);
 }
 
 #[tokio::test]
 async fn a_custom_param_prompt_replaces_the_system_prompt() {
     let mut document: Value = serde_json::from_str(wenshu_contract::catalog::DEMO_CATALOG_JSON).unwrap();
-    document["tools"][2]["x-param-prompt"] = json!("只输出 JSON。今天是 {{ today }}，时区 {{ timezone }}。");
+    document["tools"][0]["x-param-prompt"] = json!("只输出 JSON。今天是 {{ today }}，时区 {{ timezone }}。");
     let catalog = Catalog::from_value(&document).unwrap();
-    let server = ScriptedChatServer::start(vec![Reply::content("{}")]).await;
+    let server = ScriptedChatServer::start(vec![Reply::content(r#"{"region": "华东"}"#)]).await;
     let extractor = extractor(vec![provider(&server, "p")]);
     let request = ExtractRequest {
-        tool: catalog.get("movie_rating").unwrap(),
-        question: "满江红的评分",
+        tool: catalog.get("sales_query").unwrap(),
+        question: Q1,
         today: date(2026, 11, 29),
         timezone: "Asia/Shanghai",
-        fixed: json!({"movieId": 3}).as_object().cloned().unwrap(),
+        fixed: Map::new(),
     };
     let extraction = extractor.extract(&request).await;
-    assert_eq!(ok_params(&extraction), json!({"movieId": 3}));
+    assert_eq!(ok_params(&extraction), q1_params());
     assert_eq!(
         extraction.trace.calls[0].messages[0].content,
         "只输出 JSON。今天是 2026-11-29，时区 Asia/Shanghai。"

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use jiff::civil::Date;
 use serde_json::json;
-use wenshu_engine::extract::{ExtractOutcome, ExtractRequest, ModelExtractor};
+use wenshu_engine::extract::{ExtractOutcome, ExtractRequest, ModelExtractor, extract_messages};
 use wenshu_engine::facts::QuestionFacts;
 use wenshu_engine::fill::{date_params, question_range, subject_param};
 use wenshu_llm::client::ChatClient;
@@ -44,6 +44,9 @@ pub struct ExtractArgs {
     /// The subject's entity ID, when already resolved (fills the tool's `x-subject` parameter).
     #[arg(long)]
     subject_id: Option<String>,
+    /// Print the prompt that would be sent (messages, size, estimated tokens) without calling a model.
+    #[arg(long)]
+    dry_run: bool,
     #[command(flatten)]
     model: ModelFlags,
     /// The question, in the user's own words.
@@ -65,7 +68,6 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     if args.engine == Engine::Lexicon {
         bail!("the lexicon engine is not built yet; use --engine model");
     }
-    let extractor = model_extractor(&config, &args.model)?;
     let request = ExtractRequest {
         tool,
         question: &args.question,
@@ -73,6 +75,14 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
         timezone: &timezone,
         fixed,
     };
+    if args.dry_run {
+        let messages = extract_messages(&prompts(&config)?, &request).map_err(anyhow::Error::msg)?;
+        let chars: usize = messages.iter().map(|m| m.content.chars().count()).sum();
+        let output = json!({"messages": messages, "chars": chars, "estimated_tokens": (chars as f64 / 1.5).round()});
+        println!("{}", serde_json::to_string_pretty(&output)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let extractor = model_extractor(&config, &args.model)?;
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let extraction = runtime.block_on(extractor.extract(&request));
     let failed = matches!(extraction.outcome, ExtractOutcome::Failed { .. });
@@ -90,15 +100,20 @@ pub fn model_extractor(config: &Config, flags: &ModelFlags) -> anyhow::Result<Mo
         );
     }
     let client = ChatClient::new(providers, config.retry(), config.breaker())?;
-    let prompts = match &config.llm.prompts_dir {
-        Some(dir) => PromptTemplates::with_overrides(dir).with_context(|| format!("prompts in {}", dir.display()))?,
-        None => PromptTemplates::embedded(),
-    };
+    let strict = config.llm.strict_schema.unwrap_or(true);
     Ok(ModelExtractor::new(
         Arc::new(client),
-        Arc::new(prompts),
-        config.llm.strict_schema.unwrap_or(true),
+        Arc::new(prompts(config)?),
+        strict,
     ))
+}
+
+/// The prompt templates: shipped, or overridden from the config's `prompts_dir`.
+pub fn prompts(config: &Config) -> anyhow::Result<PromptTemplates> {
+    match &config.llm.prompts_dir {
+        Some(dir) => PromptTemplates::with_overrides(dir).with_context(|| format!("prompts in {}", dir.display())),
+        None => Ok(PromptTemplates::embedded()),
+    }
 }
 
 /// `--today`, or today in the time zone.

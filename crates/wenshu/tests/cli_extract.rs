@@ -65,7 +65,7 @@ async fn extract_prints_the_outcome_and_trace() {
 
 #[tokio::test]
 async fn extract_fills_dates_and_subject_from_code_and_keeps_the_key_secret() {
-    let server = ScriptedChatServer::start(vec![Reply::content("{}")]).await;
+    let server = ScriptedChatServer::start(vec![Reply::content(r#"{"region": "华南"}"#)]).await;
     let out = extract(
         &server,
         &[("WENSHU_LLM_API_KEY", "sk-secret-123")],
@@ -85,6 +85,14 @@ async fn extract_fills_dates_and_subject_from_code_and_keeps_the_key_secret() {
         result["outcome"]["params"],
         json!({"movieId": 2, "startDate": "2026-10-01", "endDate": "2026-10-31"})
     );
+    assert_eq!(server.requests().len(), 0, "code filled everything: no model call");
+    let out = extract(
+        &server,
+        &[("WENSHU_LLM_API_KEY", "sk-secret-123")],
+        &["--tool", "sales_query", "华南的销售额"],
+    )
+    .await;
+    assert_eq!(json_of(&out)["outcome"]["params"]["region"], "华南");
     assert_eq!(
         server.requests()[0].authorization.as_deref(),
         Some("Bearer sk-secret-123")
@@ -103,7 +111,7 @@ async fn a_failed_extraction_exits_1_and_no_model_is_a_clear_error() {
     let out = extract(
         &server,
         &[],
-        &["--tool", "movie_rating", "--today", "2026-11-29", "满江红的评分"],
+        &["--tool", "sales_query", "--today", "2026-11-29", "华东的销售额"],
     )
     .await;
     assert_eq!(out.status.code(), Some(1));

@@ -9,7 +9,7 @@ use jiff::civil::{Date, Weekday};
 use serde_json::{Map, Value};
 use wenshu_contract::Tool;
 
-pub use model::ModelExtractor;
+pub use model::{ModelExtractor, extract_messages};
 pub use outcome::{ExtractOutcome, ExtractTrace, Extraction, ModelCall};
 
 /// What to extract from: the tool, the question, when and where it is asked, and what code already filled.
@@ -25,6 +25,14 @@ pub struct ExtractRequest<'a> {
     pub timezone: &'a str,
     /// Parameters code fills (subject ID, routed dates): hidden from the model, merged before binding.
     pub fixed: Map<String, Value>,
+}
+
+impl ExtractRequest<'_> {
+    /// The parameters the model never sees or fills: those code fixed, and the subject ID (`x-subject`).
+    pub fn hidden(&self) -> Vec<&str> {
+        let subject = self.tool.extensions().subject.as_ref().map(|s| s.param.as_str());
+        self.fixed.keys().map(String::as_str).chain(subject).collect()
+    }
 }
 
 /// The Chinese name of a weekday (星期一 … 星期日), for prompts.

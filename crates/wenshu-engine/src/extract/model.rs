@@ -64,7 +64,15 @@ impl ModelExtractor {
                 };
             }
         };
-        let hidden: Vec<&str> = request.fixed.keys().map(String::as_str).collect();
+        let hidden = request.hidden();
+        if request.tool.params().iter().all(|p| hidden.contains(&p.name.as_str())) {
+            let outcome = match check(request, &facts, &Map::new(), &mut trace) {
+                Ok(outcome) => outcome,
+                Err(AskFailure::Final(outcome)) => outcome,
+                Err(AskFailure::Correctable(reason)) => ExtractOutcome::Failed { reason },
+            };
+            return Extraction { outcome, trace };
+        }
         let schema = decoding_schema(request.tool, &hidden, self.strict_schema);
         for ask in 0..MAX_ASKS {
             let chat = ChatRequest {
@@ -131,26 +139,7 @@ impl ModelExtractor {
     }
 
     fn first_messages(&self, request: &ExtractRequest<'_>) -> Result<Vec<Message>, String> {
-        let context = ExtractSystemContext {
-            today: request.today.to_string(),
-            weekday: chinese_weekday(request.today).to_string(),
-            timezone: request.timezone.to_string(),
-        };
-        let system = match &request.tool.extensions().param_prompt {
-            Some(template) => self.prompts.render_custom(template, &context),
-            None => self.prompts.extract_system(&context),
-        }
-        .map_err(|e| e.to_string())?;
-        let hidden: Vec<&str> = request.fixed.keys().map(String::as_str).collect();
-        let definition = render_tool_without(request.tool, Lang::Zh, &hidden);
-        let user = self
-            .prompts
-            .extract_user(&ExtractUserContext {
-                tool_definition: definition,
-                question: request.question.to_string(),
-            })
-            .map_err(|e| e.to_string())?;
-        Ok(vec![Message::system(system), Message::user(user)])
+        extract_messages(&self.prompts, request)
     }
 
     /// One model call; the text of the answer, or the final outcome when the call failed.
@@ -183,6 +172,30 @@ impl ModelExtractor {
             }
         }
     }
+}
+
+/// The system and user messages of the first ask: the rules (or the tool's `x-param-prompt`) stating today and the
+/// time zone, then the tool's readable definition without code-filled parameters, and the question as data.
+pub fn extract_messages(prompts: &PromptTemplates, request: &ExtractRequest<'_>) -> Result<Vec<Message>, String> {
+    let context = ExtractSystemContext {
+        today: request.today.to_string(),
+        weekday: chinese_weekday(request.today).to_string(),
+        timezone: request.timezone.to_string(),
+    };
+    let system = match &request.tool.extensions().param_prompt {
+        Some(template) => prompts.render_custom(template, &context),
+        None => prompts.extract_system(&context),
+    }
+    .map_err(|e| e.to_string())?;
+    let hidden = request.hidden();
+    let definition = render_tool_without(request.tool, Lang::Zh, &hidden);
+    let user = prompts
+        .extract_user(&ExtractUserContext {
+            tool_definition: definition,
+            question: request.question.to_string(),
+        })
+        .map_err(|e| e.to_string())?;
+    Ok(vec![Message::system(system), Message::user(user)])
 }
 
 /// Coerces, grounds and binds one parsed answer.
@@ -218,7 +231,7 @@ fn check(
         }
     };
     trace.coercions = coercions;
-    let hidden: Vec<&str> = request.fixed.keys().map(String::as_str).collect();
+    let hidden = request.hidden();
     let grounding = ground(tool, facts, &values, &hidden);
     trace.grounding = grounding.checks;
     if let Some(unsupported) = grounding.unsupported {
