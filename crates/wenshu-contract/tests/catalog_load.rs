@@ -37,8 +37,11 @@ fn the_demo_catalog_loads_with_its_fallback_and_extensions() {
 }
 
 #[test]
-fn the_shipped_demo_catalog_is_the_evaluation_catalog() {
-    let shipped: Value = serde_json::from_str(wenshu_contract::catalog::DEMO_CATALOG_JSON).unwrap();
+fn the_shipped_demo_catalog_is_the_evaluation_catalog_plus_sql_templates() {
+    let mut shipped: Value = serde_json::from_str(wenshu_contract::catalog::DEMO_CATALOG_JSON).unwrap();
+    for tool in shipped["tools"].as_array_mut().unwrap() {
+        tool.as_object_mut().unwrap().remove("x-sql");
+    }
     let eval: Value = serde_json::from_str(include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../eval/catalog.json"
