@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use serde_json::Value;
+use wenshu_engine::sql_guard::{GuardPolicy, SqlDialect, check_sql};
 use wenshu_lexicon::numeral::parse_number;
 use wenshu_lexicon::time::parse_date_range;
 
@@ -68,11 +69,42 @@ fn number_case(case: &Value) -> Option<Verdict> {
     })
 }
 
+/// Runs one SQL guard case: fields dialect, tables, sql, allowed.
+fn sql_case(case: &Value) -> Option<Verdict> {
+    let dialect = SqlDialect::from_name(text_field(case, "dialect")?)?;
+    let tables: Vec<&str> = case
+        .get("tables")?
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let sql = text_field(case, "sql")?;
+    let expected = case.get("allowed")?.as_bool()?;
+    let verdict = check_sql(sql, dialect, &GuardPolicy::new(&tables));
+    Some(if verdict.allowed == expected {
+        Verdict::Pass
+    } else {
+        let got = if verdict.allowed {
+            "allowed".to_string()
+        } else {
+            format!("refused ({})", verdict.reasons.join("; "))
+        };
+        Verdict::Fail(
+            sql.to_string(),
+            if expected { "allowed".into() } else { "refused".into() },
+            got,
+        )
+    })
+}
+
 /// Decides a case's kind from its fields and runs it.
 fn run_case(case: &Value) -> Verdict {
     let is_date = ["today", "text", "start", "end"].iter().all(|f| case.get(f).is_some());
     let is_number = case.get("text").is_some() && case.get("value").is_some() && case.get("question").is_none();
-    let verdict = if is_date {
+    let is_sql = case.get("sql").is_some() && case.get("allowed").is_some();
+    let verdict = if is_sql {
+        sql_case(case)
+    } else if is_date {
         date_case(case)
     } else if is_number {
         number_case(case)

@@ -6,6 +6,7 @@ mod config;
 mod eval_cmd;
 mod extract_cmd;
 mod parse_cmd;
+mod sql_cmd;
 mod tools_cmd;
 
 use std::process::ExitCode;
@@ -39,6 +40,11 @@ enum Command {
         #[command(subcommand)]
         command: parse_cmd::ParseCommand,
     },
+    /// Check SQL with the guard (`wenshu sql check --dialect sqlite --tables a,b SQL`).
+    Sql {
+        #[command(subcommand)]
+        command: sql_cmd::SqlCommand,
+    },
     /// Run evaluation cases from JSONL files; closes with `N passed, M failed`.
     Eval(eval_cmd::EvalArgs),
 }
@@ -51,6 +57,7 @@ fn main() -> ExitCode {
         Command::Bind(args) => bind_cmd::run(args),
         Command::Extract(args) => extract_cmd::run(*args),
         Command::Parse { command } => parse_cmd::run(command),
+        Command::Sql { command } => sql_cmd::run(command),
         Command::Eval(args) => eval_cmd::run(args),
     };
     match result {

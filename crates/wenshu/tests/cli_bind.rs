@@ -175,3 +175,53 @@ fn a_broken_catalog_file_fails_at_load_naming_tool_and_field() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn sql_check_prints_the_guarded_sql_or_the_reason() {
+    let out = wenshu(&[
+        "sql",
+        "check",
+        "--dialect",
+        "sqlite",
+        "--tables",
+        "sales,movies",
+        "select name from movies",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap().trim(),
+        "SELECT name FROM movies LIMIT 1000"
+    );
+    let out = wenshu(&[
+        "sql",
+        "check",
+        "--dialect",
+        "postgres",
+        "--tables",
+        "sales",
+        "--json",
+        "SELECT * INTO b FROM sales",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let verdict = json_of(&out);
+    assert_eq!(verdict["allowed"], false);
+    assert!(verdict["reasons"][0].as_str().unwrap().contains("INTO"));
+    let out = wenshu(&["sql", "check", "--dialect", "oracle", "--tables", "sales", "SELECT 1"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn eval_runs_date_number_and_sql_cases() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../eval/");
+    let files: Vec<String> = ["dates.jsonl", "numbers.jsonl", "sql.jsonl"]
+        .iter()
+        .map(|f| format!("{root}{f}"))
+        .collect();
+    let args: Vec<&str> = std::iter::once("eval")
+        .chain(files.iter().map(String::as_str))
+        .collect();
+    let out = wenshu(&args);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.trim_end().ends_with("51 passed, 0 failed"), "{text}");
+}

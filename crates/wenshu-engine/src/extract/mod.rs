@@ -10,6 +10,26 @@ use serde_json::{Map, Value};
 use wenshu_contract::Tool;
 
 pub use model::{ModelExtractor, extract_messages};
+
+use crate::route::BoxFuture;
+
+/// Extracts the parameters a question states for one tool.
+pub trait Extractor: Send + Sync {
+    /// `model` or `lexicon`.
+    fn engine(&self) -> &'static str;
+    /// Runs one extraction.
+    fn extract<'a>(&'a self, request: &'a ExtractRequest<'a>) -> BoxFuture<'a, Extraction>;
+}
+
+impl Extractor for ModelExtractor {
+    fn engine(&self) -> &'static str {
+        "model"
+    }
+
+    fn extract<'a>(&'a self, request: &'a ExtractRequest<'a>) -> BoxFuture<'a, Extraction> {
+        Box::pin(ModelExtractor::extract(self, request))
+    }
+}
 pub use outcome::{ExtractOutcome, ExtractTrace, Extraction, ModelCall};
 
 /// What to extract from: the tool, the question, when and where it is asked, and what code already filled.

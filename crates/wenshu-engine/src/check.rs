@@ -1,0 +1,211 @@
+//! Check (seed 003 §五): every routed field cleaned and validated before use; each problem has a fixed handling.
+//!
+//! | field | check | when it fails |
+//! |---|---|---|
+//! | toolCode | trimmed, in the enabled list | the fallback path |
+//! | subjectType | a known entity type | treated as not given |
+//! | subjectName | 《》 and quotes stripped | — (empty → not given) |
+//! | startDate/endDate | valid ISO dates, start ≤ end | treated as not given |
+//! | rewrittenQuestion | non-empty | the user's own words |
+
+use jiff::civil::Date;
+use serde::Serialize;
+use wenshu_lexicon::canonical::strip_name_decorations;
+use wenshu_lexicon::time::DateRange;
+
+use crate::route::RouteDecision;
+
+/// A routed decision after the checks: every field usable as is.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckedRoute {
+    /// The enabled tool chosen; `None` sends the question down the fallback path.
+    pub tool: Option<String>,
+    /// The subject's entity type, when known.
+    pub subject_type: Option<String>,
+    /// The subject's name, cleaned.
+    pub subject_name: Option<String>,
+    /// The routed date range, when both ends are valid.
+    pub dates: Option<DateRange>,
+    /// The complete question (the user's own words when the router gave none).
+    pub rewritten_question: String,
+    /// One line per field that was changed or set aside, and why.
+    pub notes: Vec<String>,
+}
+
+/// Checks a decision against the enabled tools and the known entity types.
+pub fn check_route(
+    decision: &RouteDecision,
+    question: &str,
+    enabled: &[&str],
+    subject_types: &[String],
+) -> CheckedRoute {
+    let mut notes = Vec::new();
+    let tool = check_tool(decision.tool_code.as_deref(), enabled, &mut notes);
+    let subject_type = decision
+        .subject_type
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .and_then(|t| {
+            if subject_types.iter().any(|known| known == t) {
+                Some(t.to_string())
+            } else {
+                notes.push(format!(
+                    "subjectType `{t}` is not a known type ({}): not given",
+                    subject_types.join(", ")
+                ));
+                None
+            }
+        });
+    let subject_name = decision
+        .subject_name
+        .as_deref()
+        .map(strip_name_decorations)
+        .filter(|n| !n.is_empty());
+    if let (Some(raw), Some(clean)) = (&decision.subject_name, &subject_name)
+        && raw.trim() != clean
+    {
+        notes.push(format!("subjectName `{raw}` cleaned to `{clean}`"));
+    }
+    let dates = check_dates(decision.start_date.as_deref(), decision.end_date.as_deref(), &mut notes);
+    let rewritten_question = match decision.rewritten_question.as_deref().map(str::trim) {
+        Some(text) if !text.is_empty() => text.to_string(),
+        _ => {
+            notes.push("rewrittenQuestion is empty: the user's own words are used".to_string());
+            question.to_string()
+        }
+    };
+    CheckedRoute {
+        tool,
+        subject_type,
+        subject_name,
+        dates,
+        rewritten_question,
+        notes,
+    }
+}
+
+fn check_tool(code: Option<&str>, enabled: &[&str], notes: &mut Vec<String>) -> Option<String> {
+    let code = code.map(str::trim).filter(|c| !c.is_empty());
+    match code {
+        None => {
+            notes.push("no tool was chosen: the fallback path".to_string());
+            None
+        }
+        Some(code) if enabled.contains(&code) => Some(code.to_string()),
+        Some(code) => {
+            notes.push(format!("toolCode `{code}` is not an enabled tool: the fallback path"));
+            None
+        }
+    }
+}
+
+fn check_dates(start: Option<&str>, end: Option<&str>, notes: &mut Vec<String>) -> Option<DateRange> {
+    let parse = |label: &str, text: Option<&str>, notes: &mut Vec<String>| -> Option<Date> {
+        let text = text.map(str::trim).filter(|t| !t.is_empty())?;
+        match text.parse::<Date>() {
+            Ok(date) if text.len() == 10 => Some(date),
+            _ => {
+                notes.push(format!("{label} `{text}` is not an ISO date: not given"));
+                None
+            }
+        }
+    };
+    let (start, end) = (parse("startDate", start, notes), parse("endDate", end, notes));
+    match (start, end) {
+        (Some(start), Some(end)) => DateRange::new(start, end).ok().or_else(|| {
+            notes.push(format!("the dates {start}..{end} are inverted: not given"));
+            None
+        }),
+        (Some(day), None) | (None, Some(day)) => {
+            notes.push(format!("only one end of the range was given: the single day {day}"));
+            Some(DateRange { start: day, end: day })
+        }
+        (None, None) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jiff::civil::date;
+
+    fn decision(tool: &str, name: Option<&str>, start: Option<&str>, end: Option<&str>) -> RouteDecision {
+        RouteDecision {
+            tool_code: Some(tool.to_string()),
+            subject_type: Some("movie".into()),
+            subject_name: name.map(str::to_string),
+            start_date: start.map(str::to_string),
+            end_date: end.map(str::to_string),
+            rewritten_question: Some(String::new()),
+        }
+    }
+
+    fn check(d: &RouteDecision) -> CheckedRoute {
+        check_route(d, "原话", &["movie_rating", "movie_box_office"], &["movie".to_string()])
+    }
+
+    #[test]
+    fn tool_codes_are_trimmed_and_must_be_enabled() {
+        assert_eq!(
+            check(&decision(" movie_rating\n", None, None, None)).tool.as_deref(),
+            Some("movie_rating")
+        );
+        let checked = check(&decision("sales_delete", None, None, None));
+        assert_eq!(checked.tool, None);
+        assert!(checked.notes[0].contains("sales_delete"));
+    }
+
+    #[test]
+    fn names_are_cleaned_and_types_known() {
+        let mut d = decision("movie_rating", Some("《满江红》"), None, None);
+        assert_eq!(check(&d).subject_name.as_deref(), Some("满江红"));
+        d.subject_type = Some("电影".into());
+        assert_eq!(check(&d).subject_type, None);
+    }
+
+    #[test]
+    fn bad_dates_are_treated_as_not_given() {
+        let ok = check(&decision(
+            "movie_box_office",
+            None,
+            Some("2026-11-23"),
+            Some("2026-11-29"),
+        ));
+        assert_eq!(
+            ok.dates,
+            Some(DateRange {
+                start: date(2026, 11, 23),
+                end: date(2026, 11, 29)
+            })
+        );
+        assert_eq!(
+            check(&decision("movie_box_office", None, Some("11/23"), Some("2026-11-29")))
+                .dates
+                .map(|d| d.start),
+            Some(date(2026, 11, 29))
+        );
+        assert_eq!(
+            check(&decision("movie_box_office", None, Some("2026-02-30"), Some("x"))).dates,
+            None
+        );
+        assert_eq!(
+            check(&decision(
+                "movie_box_office",
+                None,
+                Some("2026-11-29"),
+                Some("2026-11-01")
+            ))
+            .dates,
+            None
+        );
+    }
+
+    #[test]
+    fn an_empty_rewrite_falls_back_to_the_users_words() {
+        assert_eq!(
+            check(&decision("movie_rating", None, None, None)).rewritten_question,
+            "原话"
+        );
+    }
+}

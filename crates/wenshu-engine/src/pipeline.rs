@@ -1,0 +1,274 @@
+//! The planner: route → check → resolve → fill → extract → bind, each step in the trace; nothing runs yet.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Instant;
+
+use jiff::civil::Date;
+use serde_json::{Map, Value, json};
+use wenshu_contract::{Catalog, Tool};
+
+use crate::check::{CheckedRoute, check_route};
+use crate::extract::{ExtractOutcome, ExtractRequest, Extractor};
+use crate::fill::{FillError, date_params, default_range, subject_param};
+use crate::plan::{Audience, Plan};
+use crate::resolve::{EntityCatalogs, Resolution};
+use crate::route::{RouteInput, Router, Turn};
+use crate::trace::Trace;
+
+/// How many candidates an ambiguous subject lists at most.
+pub const MAX_CANDIDATES: usize = 5;
+
+/// One question to plan or answer.
+#[derive(Debug, Clone)]
+pub struct AskRequest {
+    /// The user's own words.
+    pub question: String,
+    /// Earlier rounds, oldest first (the router uses the last three).
+    pub history: Vec<Turn>,
+    /// The day the question is asked.
+    pub today: Date,
+    /// A subject the user already chose (from candidates): resolution is skipped.
+    pub subject_id: Option<String>,
+}
+
+/// A plan with its trace and the question as understood.
+#[derive(Debug, Clone)]
+pub struct Planned {
+    /// Where the pipeline stands.
+    pub plan: Plan,
+    /// Every step so far.
+    pub trace: Trace,
+    /// The question as understood (rewritten, references resolved).
+    pub rewritten_question: String,
+}
+
+/// The pipeline's fixed parts: catalog, entity catalogs, engine, time zone, disabled tools.
+#[derive(Clone)]
+pub struct Planner {
+    catalog: Arc<Catalog>,
+    entities: Arc<EntityCatalogs>,
+    router: Arc<dyn Router>,
+    extractor: Arc<dyn Extractor>,
+    timezone: String,
+    disabled: HashSet<String>,
+}
+
+impl Planner {
+    /// A planner over a catalog and entity catalogs, routing and extracting with the given engine parts.
+    pub fn new(
+        catalog: Arc<Catalog>,
+        entities: Arc<EntityCatalogs>,
+        router: Arc<dyn Router>,
+        extractor: Arc<dyn Extractor>,
+    ) -> Self {
+        Self { catalog, entities, router, extractor, timezone: "Asia/Shanghai".into(), disabled: HashSet::new() }
+    }
+
+    /// Reckons dates in this IANA time zone (stated in prompts).
+    pub fn with_timezone(mut self, timezone: impl Into<String>) -> Self {
+        self.timezone = timezone.into();
+        self
+    }
+
+    /// Disables tools by name: the router never sees them, and a route naming one takes the fallback path.
+    pub fn with_disabled(mut self, names: impl IntoIterator<Item = String>) -> Self {
+        self.disabled = names.into_iter().collect();
+        self
+    }
+
+    /// The catalog.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// The entity catalogs.
+    pub fn entities(&self) -> &EntityCatalogs {
+        &self.entities
+    }
+
+    /// The time zone.
+    pub fn timezone(&self) -> &str {
+        &self.timezone
+    }
+
+    /// The fallback tool, unless it is missing or disabled.
+    pub fn fallback_tool(&self) -> Option<&Tool> {
+        self.catalog.fallback().filter(|t| !self.disabled.contains(t.name()))
+    }
+
+    /// The tools a router may choose: enabled, fallback excluded.
+    pub fn routable_tools(&self) -> Vec<&Tool> {
+        let fallback = self.catalog.fallback().map(Tool::name);
+        self.catalog
+            .tools()
+            .iter()
+            .filter(|t| Some(t.name()) != fallback && !self.disabled.contains(t.name()))
+            .collect()
+    }
+
+    /// Plans one question: route, check, resolve, fill, extract, bind.
+    pub async fn plan(&self, request: &AskRequest) -> Planned {
+        let mut trace = Trace::new(self.router.engine());
+        let tools = self.routable_tools();
+        let enabled: Vec<&str> = tools.iter().map(|t| t.name()).collect();
+        let subject_types: Vec<String> = self.entities.types().into_iter().map(str::to_string).collect();
+        let input = RouteInput {
+            question: &request.question,
+            history: &request.history,
+            today: request.today,
+            timezone: &self.timezone,
+            tools,
+            subject_types: subject_types.clone(),
+        };
+        let started = Instant::now();
+        let routed = self.router.route(&input).await;
+        let decision_text = match (&routed.decision, &routed.error) {
+            (Some(d), _) => format!("tool {}", d.tool_code.as_deref().unwrap_or("(none)")),
+            (None, Some(e)) => e.clone(),
+            (None, None) => "no decision".into(),
+        };
+        let route_input = json!({"question": request.question, "history": input.recent_history(), "today": request.today.to_string(), "tools": enabled});
+        trace.record("route", started, decision_text, route_input, json!(routed));
+        trace.set_tokens(routed.call.as_ref().and_then(|c| c.usage.as_ref()).map(|u| u.total_tokens));
+        let Some(decision) = routed.decision else {
+            let reason = routed.error.unwrap_or_else(|| "the router gave no decision".into());
+            let plan = if routed.service_failed {
+                Plan::Stopped { step: "route".into(), reason, audience: Audience::Admin }
+            } else {
+                self.fallback(reason, &request.question)
+            };
+            return Planned { plan, trace, rewritten_question: request.question.clone() };
+        };
+        let started = Instant::now();
+        let checked = check_route(&decision, &request.question, &enabled, &subject_types);
+        let summary = if checked.notes.is_empty() { "every field passed".to_string() } else { checked.notes.join("; ") };
+        trace.record("check", started, summary, json!(decision), json!(checked));
+        let rewritten = checked.rewritten_question.clone();
+        let plan = self.plan_tool(request, &checked, &mut trace).await;
+        Planned { plan, trace, rewritten_question: rewritten }
+    }
+
+    async fn plan_tool(&self, request: &AskRequest, checked: &CheckedRoute, trace: &mut Trace) -> Plan {
+        let Some(tool) = checked.tool.as_deref().and_then(|name| self.catalog.get(name)) else {
+            return self.fallback(checked.notes.join("; "), &checked.rewritten_question);
+        };
+        let mut fixed = match self.resolve_subject(tool, request, checked, trace) {
+            Ok(fixed) => fixed,
+            Err(plan) => return plan,
+        };
+        let started = Instant::now();
+        let range = match checked.dates {
+            Some(range) => Ok(Some(range)),
+            None => default_range(tool, request.today),
+        };
+        match range {
+            Ok(range) => {
+                let dates = date_params(tool, range);
+                let why = match (checked.dates, dates.is_empty()) {
+                    (_, true) => "the tool takes no date range".to_string(),
+                    (Some(r), false) => format!("the routed dates {r}"),
+                    (None, false) => "no dates were asked: the tool's default range".to_string(),
+                };
+                trace.record("fill", started, why, json!({"dates": checked.dates}), json!(dates));
+                fixed.extend(dates);
+            }
+            Err(e) => return stopped("fill", e.to_string(), Audience::Admin),
+        }
+        self.extract(tool, request, checked, fixed, trace).await
+    }
+
+    /// The subject's ID as a fixed parameter, or the plan that stops here (ambiguous, not found, no subject).
+    fn resolve_subject(
+        &self,
+        tool: &Tool,
+        request: &AskRequest,
+        checked: &CheckedRoute,
+        trace: &mut Trace,
+    ) -> Result<Map<String, Value>, Plan> {
+        let Some(subject) = &tool.extensions().subject else {
+            return Ok(Map::new());
+        };
+        let started = Instant::now();
+        if let Some(id) = &request.subject_id {
+            let fixed = subject_param(tool, id).map_err(|e: FillError| stopped("resolve", e.to_string(), Audience::User))?;
+            trace.record("resolve", started, format!("the caller chose {} {id}", subject.entity_type), json!({"subjectId": id}), json!(fixed));
+            return Ok(fixed);
+        }
+        let Some(name) = checked.subject_name.clone() else {
+            let reason = format!("tool `{}` needs one {} and the question names none", tool.name(), subject.entity_type);
+            trace.record("resolve", started, reason.clone(), json!({}), Value::Null);
+            return Err(self.fallback(reason, &checked.rewritten_question));
+        };
+        let Some(index) = self.entities.get(&subject.entity_type) else {
+            let reason = format!("no entity catalog of type `{}` is configured", subject.entity_type);
+            return Err(stopped("resolve", reason, Audience::Admin));
+        };
+        let resolution = index.resolve(&name, MAX_CANDIDATES);
+        let input = json!({"name": name, "type": subject.entity_type});
+        let outcome = match &resolution {
+            Resolution::Exact { entity } => Ok((entity.id.clone(), format!("exact match: {}", entity.name))),
+            Resolution::Fuzzy { entity, method, .. } => {
+                Ok((entity.id.clone(), format!("unique fuzzy match ({method:?}): {}", entity.name)))
+            }
+            Resolution::Ambiguous { candidates, .. } => Err(Plan::Ambiguous {
+                tool: tool.name().to_string(),
+                name: name.clone(),
+                candidates: candidates.clone(),
+            }),
+            Resolution::NotFound => Err(Plan::NotFound { tool: tool.name().to_string(), name: name.clone() }),
+        };
+        match outcome {
+            Ok((id, why)) => {
+                let id_text = id.as_str().map_or_else(|| id.to_string(), str::to_string);
+                let fixed = subject_param(tool, &id_text).map_err(|e| stopped("resolve", e.to_string(), Audience::Admin))?;
+                trace.record("resolve", started, why, input, json!(resolution));
+                Ok(fixed)
+            }
+            Err(plan) => {
+                trace.record("resolve", started, format!("stop: {}", plan.status()), input, json!(resolution));
+                Err(plan)
+            }
+        }
+    }
+
+    async fn extract(
+        &self,
+        tool: &Tool,
+        request: &AskRequest,
+        checked: &CheckedRoute,
+        fixed: Map<String, Value>,
+        trace: &mut Trace,
+    ) -> Plan {
+        let started = Instant::now();
+        let extract_request = ExtractRequest {
+            tool,
+            question: &checked.rewritten_question,
+            today: request.today,
+            timezone: &self.timezone,
+            fixed,
+        };
+        let extraction = self.extractor.extract(&extract_request).await;
+        let tokens: u64 = extraction.trace.calls.iter().filter_map(|c| c.usage.as_ref()).map(|u| u.total_tokens).sum();
+        let name = tool.name().to_string();
+        let plan = match extraction.outcome.clone() {
+            ExtractOutcome::Ok { params } => Plan::Ok { tool: name, params },
+            ExtractOutcome::Missing { params } => Plan::Missing { tool: name, params },
+            ExtractOutcome::Unsupported { param, value } => Plan::Unsupported { tool: name, param, value },
+            ExtractOutcome::Failed { reason } => stopped("extract", reason, Audience::Admin),
+        };
+        let input = json!({"tool": tool.name(), "question": checked.rewritten_question, "fixed": extract_request.fixed});
+        trace.record("extract", started, format!("{}", plan.status()), input, json!(extraction));
+        trace.set_tokens((tokens > 0).then_some(tokens));
+        plan
+    }
+
+    /// The fallback plan, or a stop for the administrator when there is no enabled fallback tool.
+    pub fn fallback(&self, reason: String, question: &str) -> Plan {
+        Plan::Fallback { tool: self.fallback_tool().map(|t| t.name().to_string()), reason, question: question.to_string() }
+    }
+}
+
+fn stopped(step: &str, reason: String, audience: Audience) -> Plan {
+    Plan::Stopped { step: step.to_string(), reason, audience }
+}

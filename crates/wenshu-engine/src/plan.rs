@@ -1,0 +1,107 @@
+//! The plan: what the pipeline decided before anything runs (route, check, resolve, extract, bind).
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::resolve::Candidate;
+
+/// Who a stop is addressed to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Audience {
+    /// The person asking: another wording may help.
+    User,
+    /// The administrator: only a configuration change helps (a model down, the fallback disabled).
+    Admin,
+}
+
+/// Where the pipeline stands before execution.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Plan {
+    /// The tool would be called with exactly these parameters.
+    Ok {
+        /// The tool.
+        tool: String,
+        /// Its bound parameters, defaults filled.
+        params: Map<String, Value>,
+    },
+    /// The subject name matches several entities: the user picks one.
+    Ambiguous {
+        /// The tool.
+        tool: String,
+        /// The name as given.
+        name: String,
+        /// The ranked candidates, with distinguishing fields.
+        candidates: Vec<Candidate>,
+    },
+    /// The subject name matches no entity.
+    NotFound {
+        /// The tool.
+        tool: String,
+        /// The name as given.
+        name: String,
+    },
+    /// Required parameters the question does not give and that have no default.
+    Missing {
+        /// The tool.
+        tool: String,
+        /// Their names.
+        params: Vec<String>,
+    },
+    /// The question names a value the tool cannot take.
+    Unsupported {
+        /// The tool.
+        tool: String,
+        /// The parameter.
+        param: String,
+        /// The value the question names.
+        value: String,
+    },
+    /// No fixed tool fits: the fallback tool takes the question.
+    Fallback {
+        /// The fallback tool, when the catalog has one.
+        tool: Option<String>,
+        /// Why no fixed tool fits.
+        reason: String,
+        /// The question the fallback gets (the rewritten one).
+        question: String,
+    },
+    /// The pipeline cannot go on.
+    Stopped {
+        /// The step it stopped at.
+        step: String,
+        /// Why.
+        reason: String,
+        /// Who can act on it.
+        audience: Audience,
+    },
+}
+
+impl Plan {
+    /// The status word (`ok`, `ambiguous`, `not_found`, `missing`, `unsupported`, `fallback`, `stopped`).
+    pub fn status(&self) -> &'static str {
+        match self {
+            Self::Ok { .. } => "ok",
+            Self::Ambiguous { .. } => "ambiguous",
+            Self::NotFound { .. } => "not_found",
+            Self::Missing { .. } => "missing",
+            Self::Unsupported { .. } => "unsupported",
+            Self::Fallback { .. } => "fallback",
+            Self::Stopped { .. } => "stopped",
+        }
+    }
+
+    /// The tool the plan is about, when there is one.
+    pub fn tool(&self) -> Option<&str> {
+        match self {
+            Self::Ok { tool, .. }
+            | Self::Ambiguous { tool, .. }
+            | Self::NotFound { tool, .. }
+            | Self::Missing { tool, .. }
+            | Self::Unsupported { tool, .. } => Some(tool),
+            Self::Fallback { tool, .. } => tool.as_deref(),
+            Self::Stopped { .. } => None,
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! The trace: every step of one question — input, output, duration, tokens, the decision and why. Serializable.
+
+use std::time::Instant;
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// One step of the pipeline.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TraceStep {
+    /// `route`, `check`, `resolve`, `fill`, `extract`, `execute`, `fallback`, …
+    pub step: &'static str,
+    /// What was decided, and why, in one line.
+    pub decision: String,
+    /// What the step read.
+    pub input: Value,
+    /// What the step produced.
+    pub output: Value,
+    /// Wall time of the step, in milliseconds.
+    pub duration_ms: f64,
+    /// Model tokens the step used, when it called a model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<u64>,
+}
+
+/// Every step of one question, in order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Trace {
+    /// The engine that routed and extracted (`model` or `lexicon`).
+    pub engine: String,
+    /// The steps, in order.
+    pub steps: Vec<TraceStep>,
+}
+
+impl Trace {
+    /// An empty trace for `engine`.
+    pub fn new(engine: &str) -> Self {
+        Self {
+            engine: engine.to_string(),
+            steps: Vec::new(),
+        }
+    }
+
+    /// Records a step that began at `started`.
+    pub fn record(
+        &mut self,
+        step: &'static str,
+        started: Instant,
+        decision: impl Into<String>,
+        input: Value,
+        output: Value,
+    ) {
+        self.steps.push(TraceStep {
+            step,
+            decision: decision.into(),
+            input,
+            output,
+            duration_ms: started.elapsed().as_secs_f64() * 1000.0,
+            tokens: None,
+        });
+    }
+
+    /// Sets the tokens of the last step.
+    pub fn set_tokens(&mut self, tokens: Option<u64>) {
+        if let Some(step) = self.steps.last_mut() {
+            step.tokens = tokens;
+        }
+    }
+
+    /// The step of that name, if it ran.
+    pub fn step(&self, name: &str) -> Option<&TraceStep> {
+        self.steps.iter().find(|s| s.step == name)
+    }
+
+    /// Total model tokens over all steps.
+    pub fn total_tokens(&self) -> u64 {
+        self.steps.iter().filter_map(|s| s.tokens).sum()
+    }
+}

@@ -1,0 +1,172 @@
+//! The SQL guard: every case of eval/sql.jsonl, and a generated corpus of attacks in each dialect.
+
+use serde_json::Value;
+use wenshu_engine::sql_guard::{GuardPolicy, SqlDialect, check_sql};
+
+const TABLES: [&str; 4] = ["sales", "movies", "box_office", "ratings"];
+const DIALECTS: [SqlDialect; 3] = [SqlDialect::Sqlite, SqlDialect::Postgres, SqlDialect::Mysql];
+
+fn policy() -> GuardPolicy {
+    GuardPolicy::new(&TABLES)
+}
+
+#[test]
+fn every_eval_sql_case() {
+    let cases = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../eval/sql.jsonl"));
+    let mut failures = Vec::new();
+    for line in cases.lines().filter(|l| !l.trim().is_empty()) {
+        let case: Value = serde_json::from_str(line).unwrap();
+        let dialect = SqlDialect::from_name(case["dialect"].as_str().unwrap()).unwrap();
+        let tables: Vec<&str> = case["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap())
+            .collect();
+        let verdict = check_sql(case["sql"].as_str().unwrap(), dialect, &GuardPolicy::new(&tables));
+        if verdict.allowed != case["allowed"].as_bool().unwrap() {
+            failures.push(format!("{}: {:?}", case["sql"], verdict.reasons));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn allowed_queries_get_a_limit_added_or_capped() {
+    for dialect in DIALECTS {
+        let v = check_sql(
+            "SELECT region, SUM(amount) FROM sales GROUP BY region",
+            dialect,
+            &policy(),
+        );
+        assert!(v.allowed, "{dialect:?} {:?}", v.reasons);
+        assert!(v.sql.as_deref().unwrap().ends_with("LIMIT 1000"), "{:?}", v.sql);
+        let v = check_sql("SELECT name FROM movies LIMIT 5000", dialect, &policy());
+        assert_eq!(
+            (v.limit, v.sql.as_deref().unwrap().ends_with("LIMIT 1000")),
+            (Some(1000), true)
+        );
+        let v = check_sql("SELECT name FROM movies LIMIT 5", dialect, &policy());
+        assert_eq!(v.limit, Some(5));
+    }
+    let v = check_sql("SELECT name FROM movies LIMIT 10, 5000", SqlDialect::Mysql, &policy());
+    assert_eq!(v.limit, Some(1000));
+    assert!(
+        !check_sql(
+            "SELECT name FROM movies LIMIT (SELECT 5)",
+            SqlDialect::Sqlite,
+            &policy()
+        )
+        .allowed
+    );
+}
+
+#[test]
+fn ctes_unions_and_subqueries_are_understood() {
+    let v = check_sql(
+        "WITH top AS (SELECT movie_id, SUM(revenue) r FROM box_office GROUP BY movie_id) \
+         SELECT m.name FROM top JOIN movies m ON m.id = top.movie_id WHERE m.id IN (SELECT movie_id FROM ratings)",
+        SqlDialect::Postgres,
+        &policy(),
+    );
+    assert!(v.allowed, "{:?}", v.reasons);
+    assert_eq!(v.tables, ["box_office", "movies", "ratings"]);
+    let v = check_sql(
+        "SELECT name FROM movies WHERE id IN (SELECT id FROM users)",
+        SqlDialect::Sqlite,
+        &policy(),
+    );
+    assert!(!v.allowed && v.reasons[0].contains("users"));
+    let v = check_sql("SELECT * FROM (SELECT * FROM secrets) s", SqlDialect::Sqlite, &policy());
+    assert!(!v.allowed);
+}
+
+/// Writes, DDL, multi-statements and comment-hiding tricks, each in every dialect that parses it.
+#[test]
+fn a_generated_corpus_of_attacks_is_refused() {
+    let writes = [
+        "DELETE FROM sales",
+        "DELETE FROM sales WHERE 1=1",
+        "UPDATE ratings SET score = 10",
+        "INSERT INTO sales VALUES (1)",
+        "INSERT INTO sales SELECT * FROM sales",
+        "REPLACE INTO sales VALUES (1)",
+        "DROP TABLE movies",
+        "DROP VIEW v",
+        "CREATE TABLE x (a INT)",
+        "CREATE TABLE x AS SELECT * FROM sales",
+        "ALTER TABLE sales ADD COLUMN x INT",
+        "TRUNCATE TABLE sales",
+        "GRANT ALL ON sales TO public",
+        "ATTACH DATABASE 'x.db' AS x",
+        "PRAGMA writable_schema = 1",
+        "VACUUM",
+        "COPY sales TO '/tmp/x'",
+        "SET TRANSACTION READ WRITE",
+        "BEGIN",
+        "COMMIT",
+        "CALL proc()",
+        "EXPLAIN SELECT * FROM sales",
+        "WITH d AS (DELETE FROM sales RETURNING *) SELECT * FROM d",
+        "WITH u AS (UPDATE sales SET amount = 0 RETURNING *) SELECT * FROM u",
+        "SELECT * INTO backup FROM sales",
+        "SELECT * FROM sales FOR UPDATE",
+        "SELECT * FROM sales FOR SHARE",
+    ];
+    let sneaky = [
+        "SELECT * FROM sales; DROP TABLE sales",
+        "SELECT * FROM sales;DELETE FROM sales",
+        "SELECT * FROM sales /* harmless */; DELETE FROM sales",
+        "SELECT * FROM sales -- comment\n; DELETE FROM sales",
+        "SELECT 1; SELECT 2",
+        "/* SELECT */ DELETE FROM sales",
+        "-- SELECT\nDROP TABLE movies",
+        "SELECT * FROM sqlite_master",
+        "SELECT * FROM sqlite_schema",
+        "SELECT * FROM pg_catalog.pg_tables",
+        "SELECT * FROM pg_user",
+        "SELECT * FROM information_schema.tables",
+        "SELECT * FROM mysql.user",
+        "SELECT * FROM performance_schema.threads",
+        "SELECT * FROM other_db.sales",
+        "SELECT load_extension('evil')",
+        "SELECT pg_read_file('/etc/passwd')",
+        "SELECT pg_sleep(100)",
+        "SELECT sleep(100)",
+        "SELECT benchmark(100000000, md5('x'))",
+        "SELECT load_file('/etc/passwd')",
+        "SELECT name FROM movies WHERE id = (SELECT pg_sleep(10))",
+        "SELECT name FROM movies UNION SELECT password FROM users",
+        "SELECT * FROM sales UNION ALL SELECT * FROM sqlite_master",
+        "SELECT randomblob(1000000000)",
+        "SELECT current_setting('data_directory')",
+        "SELECT * FROM generate_series(1, 1000000000)",
+        "",
+        "   ",
+        ";",
+    ];
+    let mut let_through = Vec::new();
+    for sql in writes.iter().chain(sneaky.iter()) {
+        for dialect in DIALECTS {
+            let verdict = check_sql(sql, dialect, &policy());
+            if verdict.allowed {
+                let_through.push(format!("{dialect:?}: {sql} → {:?}", verdict.sql));
+            }
+        }
+    }
+    assert!(let_through.is_empty(), "{let_through:#?}");
+}
+
+#[test]
+fn refusals_say_why() {
+    let v = check_sql("DELETE FROM sales", SqlDialect::Sqlite, &policy());
+    assert_eq!(v.reasons, ["only a query may run; found DELETE"]);
+    let v = check_sql("SELECT * FROM sales; DROP TABLE sales", SqlDialect::Sqlite, &policy());
+    assert!(v.reasons[0].contains("exactly one statement"));
+    let v = check_sql("SELECT pg_sleep(1) FROM sales", SqlDialect::Postgres, &policy());
+    assert!(v.reasons[0].contains("pg_sleep") && v.reasons[0].contains("deny"));
+    let mut strict = policy();
+    strict.allowed_functions = vec!["count".into()];
+    let v = check_sql("SELECT upper(name) FROM movies", SqlDialect::Sqlite, &strict);
+    assert!(v.reasons[0].contains("allow list"));
+}
