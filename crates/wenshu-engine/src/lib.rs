@@ -4,10 +4,16 @@
 //! - [`fill`]: parameters code fills (subject IDs, date ranges), never the model.
 //! - [`extract`]: parameters the question states directly — by a chat model, checked and grounded in the question.
 
+pub mod check;
 pub mod db;
 pub mod demo;
 pub mod execute;
 pub mod extract;
 pub mod facts;
 pub mod fill;
+pub mod pipeline;
+pub mod plan;
 pub mod resolve;
+pub mod route;
+pub mod sql_guard;
+pub mod trace;

@@ -62,7 +62,14 @@ impl Planner {
         router: Arc<dyn Router>,
         extractor: Arc<dyn Extractor>,
     ) -> Self {
-        Self { catalog, entities, router, extractor, timezone: "Asia/Shanghai".into(), disabled: HashSet::new() }
+        Self {
+            catalog,
+            entities,
+            router,
+            extractor,
+            timezone: "Asia/Shanghai".into(),
+            disabled: HashSet::new(),
+        }
     }
 
     /// Reckons dates in this IANA time zone (stated in prompts).
@@ -130,23 +137,45 @@ impl Planner {
         };
         let route_input = json!({"question": request.question, "history": input.recent_history(), "today": request.today.to_string(), "tools": enabled});
         trace.record("route", started, decision_text, route_input, json!(routed));
-        trace.set_tokens(routed.call.as_ref().and_then(|c| c.usage.as_ref()).map(|u| u.total_tokens));
+        trace.set_tokens(
+            routed
+                .call
+                .as_ref()
+                .and_then(|c| c.usage.as_ref())
+                .map(|u| u.total_tokens),
+        );
         let Some(decision) = routed.decision else {
             let reason = routed.error.unwrap_or_else(|| "the router gave no decision".into());
             let plan = if routed.service_failed {
-                Plan::Stopped { step: "route".into(), reason, audience: Audience::Admin }
+                Plan::Stopped {
+                    step: "route".into(),
+                    reason,
+                    audience: Audience::Admin,
+                }
             } else {
                 self.fallback(reason, &request.question)
             };
-            return Planned { plan, trace, rewritten_question: request.question.clone() };
+            return Planned {
+                plan,
+                trace,
+                rewritten_question: request.question.clone(),
+            };
         };
         let started = Instant::now();
         let checked = check_route(&decision, &request.question, &enabled, &subject_types);
-        let summary = if checked.notes.is_empty() { "every field passed".to_string() } else { checked.notes.join("; ") };
+        let summary = if checked.notes.is_empty() {
+            "every field passed".to_string()
+        } else {
+            checked.notes.join("; ")
+        };
         trace.record("check", started, summary, json!(decision), json!(checked));
         let rewritten = checked.rewritten_question.clone();
         let plan = self.plan_tool(request, &checked, &mut trace).await;
-        Planned { plan, trace, rewritten_question: rewritten }
+        Planned {
+            plan,
+            trace,
+            rewritten_question: rewritten,
+        }
     }
 
     async fn plan_tool(&self, request: &AskRequest, checked: &CheckedRoute, trace: &mut Trace) -> Plan {
@@ -191,12 +220,23 @@ impl Planner {
         };
         let started = Instant::now();
         if let Some(id) = &request.subject_id {
-            let fixed = subject_param(tool, id).map_err(|e: FillError| stopped("resolve", e.to_string(), Audience::User))?;
-            trace.record("resolve", started, format!("the caller chose {} {id}", subject.entity_type), json!({"subjectId": id}), json!(fixed));
+            let fixed =
+                subject_param(tool, id).map_err(|e: FillError| stopped("resolve", e.to_string(), Audience::User))?;
+            trace.record(
+                "resolve",
+                started,
+                format!("the caller chose {} {id}", subject.entity_type),
+                json!({"subjectId": id}),
+                json!(fixed),
+            );
             return Ok(fixed);
         }
         let Some(name) = checked.subject_name.clone() else {
-            let reason = format!("tool `{}` needs one {} and the question names none", tool.name(), subject.entity_type);
+            let reason = format!(
+                "tool `{}` needs one {} and the question names none",
+                tool.name(),
+                subject.entity_type
+            );
             trace.record("resolve", started, reason.clone(), json!({}), Value::Null);
             return Err(self.fallback(reason, &checked.rewritten_question));
         };
@@ -208,25 +248,36 @@ impl Planner {
         let input = json!({"name": name, "type": subject.entity_type});
         let outcome = match &resolution {
             Resolution::Exact { entity } => Ok((entity.id.clone(), format!("exact match: {}", entity.name))),
-            Resolution::Fuzzy { entity, method, .. } => {
-                Ok((entity.id.clone(), format!("unique fuzzy match ({method:?}): {}", entity.name)))
-            }
+            Resolution::Fuzzy { entity, method, .. } => Ok((
+                entity.id.clone(),
+                format!("unique fuzzy match ({method:?}): {}", entity.name),
+            )),
             Resolution::Ambiguous { candidates, .. } => Err(Plan::Ambiguous {
                 tool: tool.name().to_string(),
                 name: name.clone(),
                 candidates: candidates.clone(),
             }),
-            Resolution::NotFound => Err(Plan::NotFound { tool: tool.name().to_string(), name: name.clone() }),
+            Resolution::NotFound => Err(Plan::NotFound {
+                tool: tool.name().to_string(),
+                name: name.clone(),
+            }),
         };
         match outcome {
             Ok((id, why)) => {
                 let id_text = id.as_str().map_or_else(|| id.to_string(), str::to_string);
-                let fixed = subject_param(tool, &id_text).map_err(|e| stopped("resolve", e.to_string(), Audience::Admin))?;
+                let fixed =
+                    subject_param(tool, &id_text).map_err(|e| stopped("resolve", e.to_string(), Audience::Admin))?;
                 trace.record("resolve", started, why, input, json!(resolution));
                 Ok(fixed)
             }
             Err(plan) => {
-                trace.record("resolve", started, format!("stop: {}", plan.status()), input, json!(resolution));
+                trace.record(
+                    "resolve",
+                    started,
+                    format!("stop: {}", plan.status()),
+                    input,
+                    json!(resolution),
+                );
                 Err(plan)
             }
         }
@@ -249,26 +300,51 @@ impl Planner {
             fixed,
         };
         let extraction = self.extractor.extract(&extract_request).await;
-        let tokens: u64 = extraction.trace.calls.iter().filter_map(|c| c.usage.as_ref()).map(|u| u.total_tokens).sum();
+        let tokens: u64 = extraction
+            .trace
+            .calls
+            .iter()
+            .filter_map(|c| c.usage.as_ref())
+            .map(|u| u.total_tokens)
+            .sum();
         let name = tool.name().to_string();
         let plan = match extraction.outcome.clone() {
             ExtractOutcome::Ok { params } => Plan::Ok { tool: name, params },
             ExtractOutcome::Missing { params } => Plan::Missing { tool: name, params },
-            ExtractOutcome::Unsupported { param, value } => Plan::Unsupported { tool: name, param, value },
+            ExtractOutcome::Unsupported { param, value } => Plan::Unsupported {
+                tool: name,
+                param,
+                value,
+            },
             ExtractOutcome::Failed { reason } => stopped("extract", reason, Audience::Admin),
         };
-        let input = json!({"tool": tool.name(), "question": checked.rewritten_question, "fixed": extract_request.fixed});
-        trace.record("extract", started, format!("{}", plan.status()), input, json!(extraction));
+        let input =
+            json!({"tool": tool.name(), "question": checked.rewritten_question, "fixed": extract_request.fixed});
+        trace.record(
+            "extract",
+            started,
+            format!("{}", plan.status()),
+            input,
+            json!(extraction),
+        );
         trace.set_tokens((tokens > 0).then_some(tokens));
         plan
     }
 
     /// The fallback plan, or a stop for the administrator when there is no enabled fallback tool.
     pub fn fallback(&self, reason: String, question: &str) -> Plan {
-        Plan::Fallback { tool: self.fallback_tool().map(|t| t.name().to_string()), reason, question: question.to_string() }
+        Plan::Fallback {
+            tool: self.fallback_tool().map(|t| t.name().to_string()),
+            reason,
+            question: question.to_string(),
+        }
     }
 }
 
 fn stopped(step: &str, reason: String, audience: Audience) -> Plan {
-    Plan::Stopped { step: step.to_string(), reason, audience }
+    Plan::Stopped {
+        step: step.to_string(),
+        reason,
+        audience,
+    }
 }

@@ -1,0 +1,57 @@
+//! Reading a row stream under a row cap: stop at the cap, note whether more rows existed.
+
+use futures_util::StreamExt;
+use futures_util::stream::BoxStream;
+use serde_json::Value;
+use sqlx::{Column, Row};
+
+use super::error::DbError;
+
+/// The rows read: column names (from the first row), the values, and whether more rows existed.
+pub(crate) struct Collected {
+    /// Column names, empty when no row came.
+    pub columns: Vec<String>,
+    /// The converted rows.
+    pub rows: Vec<Vec<Value>>,
+    /// Whether a row beyond the cap existed.
+    pub truncated: bool,
+}
+
+/// Reads at most `row_cap` rows from `stream` (and one more to learn whether the result is truncated), converting
+/// each with `convert`; driver errors become [`DbError`] through `map_err`.
+pub(crate) async fn collect_rows<R, C, M>(
+    mut stream: BoxStream<'_, Result<R, sqlx::Error>>,
+    row_cap: usize,
+    convert: C,
+    map_err: M,
+) -> Result<Collected, DbError>
+where
+    R: Row,
+    C: Fn(&R) -> Result<Vec<Value>, DbError>,
+    M: Fn(sqlx::Error) -> DbError,
+{
+    let mut collected = Collected {
+        columns: Vec::new(),
+        rows: Vec::new(),
+        truncated: false,
+    };
+    while let Some(row) = stream.next().await {
+        let row = row.map_err(&map_err)?;
+        if collected.rows.is_empty() && collected.columns.is_empty() {
+            collected.columns = row.columns().iter().map(|c| c.name().to_string()).collect();
+        }
+        if collected.rows.len() >= row_cap {
+            collected.truncated = true;
+            break;
+        }
+        collected.rows.push(convert(&row)?);
+    }
+    Ok(collected)
+}
+
+/// A value that could not be read from a column.
+pub(crate) fn decode_error(column: usize, type_name: &str, error: impl std::fmt::Display) -> DbError {
+    DbError::Query {
+        message: format!("cannot read column {} of type {type_name}: {error}", column + 1),
+    }
+}

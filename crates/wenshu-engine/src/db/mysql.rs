@@ -1,0 +1,236 @@
+//! MySQL and MariaDB: every query runs in its own transaction (`START TRANSACTION READ ONLY` on a read-only
+//! connection) under the server's statement time limit (`max_execution_time` on MySQL, `max_statement_time` on
+//! MariaDB), and is rolled back after.
+
+use std::str::FromStr;
+
+use serde_json::Value;
+use sqlx::error::BoxDynError;
+use sqlx::mysql::types::MySqlTime;
+use sqlx::mysql::{
+    MySqlArguments, MySqlConnectOptions, MySqlDatabaseError, MySqlPool, MySqlPoolOptions, MySqlRow, MySqlValueRef,
+};
+use sqlx::{AssertSqlSafe, Column, Decode, Executor, MySql, Row, SqlSafeStr, Statement, TypeInfo, ValueRef};
+
+use super::collect::{collect_rows, decode_error};
+use super::convert::{decimal_text_to_json, float_to_json, hex, mysql_datetime_to_text};
+use super::error::DbError;
+use super::rows::{QueryLimits, Rows};
+use super::url::{driver_url, redact, scrub};
+use super::{DbOptions, WriteStatement};
+
+/// Which server speaks the MySQL protocol: their statement time limits differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Flavor {
+    /// Oracle MySQL: `max_execution_time` in milliseconds (SELECT only).
+    MySql,
+    /// MariaDB: `max_statement_time` in seconds.
+    MariaDb,
+}
+
+/// Opens a pool and learns the server's flavor; a read-only pool sets `SESSION TRANSACTION READ ONLY` too.
+pub(crate) async fn connect(url: &str, options: &DbOptions) -> Result<(MySqlPool, Flavor), DbError> {
+    let connect_error = |message: String| DbError::Connect {
+        url: redact(url),
+        message: scrub(&message, url),
+    };
+    let connect = MySqlConnectOptions::from_str(&driver_url(url)).map_err(|e| connect_error(e.to_string()))?;
+    let mut pool = MySqlPoolOptions::new()
+        .acquire_timeout(options.connect_timeout)
+        .max_connections(options.max_connections.max(1));
+    if options.read_only {
+        pool = pool.after_connect(|conn, _meta| {
+            Box::pin(async move {
+                conn.execute("SET SESSION TRANSACTION READ ONLY").await?;
+                Ok(())
+            })
+        });
+    }
+    let pool = pool
+        .connect_with(connect)
+        .await
+        .map_err(|e| connect_error(e.to_string()))?;
+    let version: String = sqlx::query_scalar("SELECT VERSION()")
+        .fetch_one(&pool)
+        .await
+        .map_err(|e| connect_error(e.to_string()))?;
+    let flavor = if version.to_ascii_lowercase().contains("mariadb") {
+        Flavor::MariaDb
+    } else {
+        Flavor::MySql
+    };
+    Ok((pool, flavor))
+}
+
+/// Runs one query under `limits` inside a transaction that is rolled back (committed when `read_only` is false).
+pub(crate) async fn query(
+    pool: &MySqlPool,
+    flavor: Flavor,
+    sql: &str,
+    binds: &[Value],
+    limits: QueryLimits,
+    read_only: bool,
+) -> Result<Rows, DbError> {
+    let map_err = |e: sqlx::Error| map_error(e, limits);
+    let mut conn = pool.acquire().await.map_err(map_err)?;
+    let run = async {
+        let time_limit = match flavor {
+            Flavor::MySql => format!("SET SESSION max_execution_time = {}", limits.timeout_ms()),
+            Flavor::MariaDb => format!(
+                "SET SESSION max_statement_time = {:.3}",
+                limits.timeout_ms() as f64 / 1000.0
+            ),
+        };
+        conn.execute(AssertSqlSafe(time_limit)).await.map_err(map_err)?;
+        let begin = if read_only {
+            "START TRANSACTION READ ONLY"
+        } else {
+            "START TRANSACTION"
+        };
+        conn.execute(begin).await.map_err(map_err)?;
+        let query = bind_all(sqlx::query(AssertSqlSafe(sql)), binds);
+        let collected = collect_rows(conn.fetch(query), limits.row_cap, convert_row, map_err).await;
+        let mut collected = match collected {
+            Ok(collected) => collected,
+            Err(error) => {
+                conn.execute("ROLLBACK").await.map_err(map_err)?;
+                return Err(error);
+            }
+        };
+        if collected.columns.is_empty()
+            && let Ok(statement) = conn.prepare(AssertSqlSafe(sql).into_sql_str()).await
+        {
+            collected.columns = statement.columns().iter().map(|c| c.name().to_string()).collect();
+        }
+        let end = if read_only { "ROLLBACK" } else { "COMMIT" };
+        conn.execute(end).await.map_err(map_err)?;
+        Ok::<_, DbError>(collected)
+    };
+    match tokio::time::timeout(limits.timeout, run).await {
+        Err(_) => {
+            conn.close_on_drop();
+            Err(DbError::Timeout {
+                after_ms: limits.timeout_ms(),
+            })
+        }
+        Ok(result) => {
+            let collected = result?;
+            Ok(Rows {
+                columns: collected.columns,
+                rows: collected.rows,
+                truncated: collected.truncated,
+            })
+        }
+    }
+}
+
+/// Runs statements with binds in one transaction; returns the rows affected.
+pub(crate) async fn execute_all(pool: &MySqlPool, statements: &[WriteStatement]) -> Result<u64, DbError> {
+    let map_err = |e: sqlx::Error| map_error(e, QueryLimits::default());
+    let mut tx = pool.begin().await.map_err(map_err)?;
+    let mut affected = 0;
+    for statement in statements {
+        let query = bind_all(sqlx::query(AssertSqlSafe(statement.sql.as_str())), &statement.binds);
+        affected += tx.execute(query).await.map_err(map_err)?.rows_affected();
+    }
+    tx.commit().await.map_err(map_err)?;
+    Ok(affected)
+}
+
+/// Runs a script of statements without binds.
+pub(crate) async fn execute_batch(pool: &MySqlPool, sql: &str) -> Result<(), DbError> {
+    sqlx::raw_sql(AssertSqlSafe(sql))
+        .execute(pool)
+        .await
+        .map(|_| ())
+        .map_err(|e| map_error(e, QueryLimits::default()))
+}
+
+fn bind_all<'q>(
+    mut query: sqlx::query::Query<'q, MySql, MySqlArguments>,
+    binds: &[Value],
+) -> sqlx::query::Query<'q, MySql, MySqlArguments> {
+    for value in binds {
+        query = match value {
+            Value::Null => query.bind(None::<String>),
+            Value::Bool(b) => query.bind(*b),
+            Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+                (Some(i), _) => query.bind(i),
+                (None, Some(u)) => query.bind(u),
+                _ => query.bind(n.as_f64().unwrap_or(f64::NAN)),
+            },
+            Value::String(s) => query.bind(s.clone()),
+            other => query.bind(other.to_string()),
+        };
+    }
+    query
+}
+
+fn convert_row(row: &MySqlRow) -> Result<Vec<Value>, DbError> {
+    (0..row.len())
+        .map(|i| {
+            let raw = row.try_get_raw(i).map_err(|e| decode_error(i, "?", e))?;
+            if raw.is_null() {
+                return Ok(Value::Null);
+            }
+            let type_info = raw.type_info().into_owned();
+            let name = type_info.name().to_string();
+            convert_value(raw, &name).map_err(|e| decode_error(i, &name, e))
+        })
+        .collect()
+}
+
+/// Whether raw bytes are the text protocol's form (a value of a statement run without binds), not the binary
+/// one: binary dates start with their length byte (0, 4, 7 or 11), text ones with a digit.
+fn is_text(bytes: &[u8]) -> bool {
+    bytes.first().is_some_and(u8::is_ascii_digit)
+}
+
+fn convert_value(raw: MySqlValueRef<'_>, name: &str) -> Result<Value, BoxDynError> {
+    Ok(match name {
+        "BOOLEAN" => Value::Bool(<bool as Decode<MySql>>::decode(raw)?),
+        "TINYINT" | "SMALLINT" | "MEDIUMINT" | "INT" | "BIGINT" | "YEAR" => {
+            Value::from(<i64 as Decode<MySql>>::decode(raw)?)
+        }
+        "TINYINT UNSIGNED" | "SMALLINT UNSIGNED" | "MEDIUMINT UNSIGNED" | "INT UNSIGNED" | "BIGINT UNSIGNED" => {
+            Value::from(<u64 as Decode<MySql>>::decode(raw)?)
+        }
+        "FLOAT" | "DOUBLE" => float_to_json(<f64 as Decode<MySql>>::decode(raw)?),
+        "DECIMAL" => decimal_text_to_json(<&str as Decode<MySql>>::decode(raw)?),
+        "DATE" | "DATETIME" | "TIMESTAMP" => {
+            let bytes = <&[u8] as Decode<MySql>>::decode(raw)?;
+            if is_text(bytes) {
+                Value::String(std::str::from_utf8(bytes)?.replacen(' ', "T", 1))
+            } else {
+                Value::String(mysql_datetime_to_text(bytes, name != "DATE")?)
+            }
+        }
+        "TIME" => Value::String(<MySqlTime as Decode<MySql>>::decode(raw)?.to_string()),
+        "JSON" => <Value as Decode<MySql>>::decode(raw)?,
+        "BINARY" | "VARBINARY" | "TINYBLOB" | "BLOB" | "MEDIUMBLOB" | "LONGBLOB" | "BIT" | "GEOMETRY" => {
+            Value::String(hex(<&[u8] as Decode<MySql>>::decode(raw)?))
+        }
+        _ => Value::String(<&str as Decode<MySql>>::decode(raw)?.to_string()),
+    })
+}
+
+fn map_error(error: sqlx::Error, limits: QueryLimits) -> DbError {
+    if let sqlx::Error::Database(db) = &error {
+        let message = db.message().to_string();
+        let number = db
+            .try_downcast_ref::<MySqlDatabaseError>()
+            .map(MySqlDatabaseError::number);
+        return match number {
+            // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION, ER_OPTION_PREVENTS_STATEMENT (read_only server)
+            Some(1792) | Some(1290) => DbError::ReadOnly { message },
+            // ER_QUERY_TIMEOUT (MySQL), ER_STATEMENT_TIMEOUT (MariaDB)
+            Some(3024) | Some(1969) => DbError::Timeout {
+                after_ms: limits.timeout_ms(),
+            },
+            _ => DbError::Query { message },
+        };
+    }
+    DbError::Query {
+        message: error.to_string(),
+    }
+}
