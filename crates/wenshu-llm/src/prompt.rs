@@ -26,17 +26,47 @@ pub const ROUTE_SYSTEM: &str = "route_system.j2";
 /// The route call's user message; context [`RouteContext`].
 pub const ROUTE_USER: &str = "route_user.j2";
 
+/// The Text-to-SQL fallback's system prompt; context [`SqlContext`].
+pub const SQL_SYSTEM: &str = "sql_system.j2";
+/// The Text-to-SQL fallback's user message (and its one correction); context [`SqlContext`].
+pub const SQL_USER: &str = "sql_user.j2";
+
 /// The name used in errors of a per-tool custom template.
 pub const CUSTOM: &str = "x-param-prompt";
 
 /// Every shipped template: name and text.
-pub const EMBEDDED: [(&str, &str); 5] = [
+pub const EMBEDDED: [(&str, &str); 7] = [
     (EXTRACT_SYSTEM, include_str!("../prompts/extract_system.j2")),
     (EXTRACT_USER, include_str!("../prompts/extract_user.j2")),
     (EXTRACT_RETRY, include_str!("../prompts/extract_retry.j2")),
     (ROUTE_SYSTEM, include_str!("../prompts/route_system.j2")),
     (ROUTE_USER, include_str!("../prompts/route_user.j2")),
+    (SQL_SYSTEM, include_str!("../prompts/sql_system.j2")),
+    (SQL_USER, include_str!("../prompts/sql_user.j2")),
 ];
+
+/// Context of `sql_system.j2` and `sql_user.j2`: the question, the schema, and the previous attempt on a correction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SqlContext {
+    /// Today, `YYYY-MM-DD`.
+    pub today: String,
+    /// Today's weekday, e.g. `星期日`.
+    pub weekday: String,
+    /// The time zone the dates are in.
+    pub timezone: String,
+    /// `sqlite`, `postgres` or `mysql`.
+    pub dialect: String,
+    /// The description of the allowed tables (columns, types, comments, sample values, join paths).
+    pub schema: String,
+    /// The most rows a query may return.
+    pub max_rows: u64,
+    /// The question (the rewritten one).
+    pub question: String,
+    /// On a correction: the SQL that failed.
+    pub previous_sql: Option<String>,
+    /// On a correction: why it failed (the guard's reasons or the database's error).
+    pub error: Option<String>,
+}
 
 /// The route call sees at most this many earlier turns.
 pub const MAX_HISTORY: usize = 3;
@@ -213,6 +243,17 @@ impl PromptTemplates {
     /// The route system prompt (tools, subject types, today).
     pub fn route_system(&self, context: &RouteContext) -> Result<String, LlmError> {
         self.render(ROUTE_SYSTEM, context)
+    }
+
+    /// Renders the Text-to-SQL system prompt.
+    pub fn sql_system(&self, context: &SqlContext) -> Result<String, LlmError> {
+        self.render(SQL_SYSTEM, context)
+    }
+
+    /// Renders the Text-to-SQL user message; the question is delimited as data.
+    pub fn sql_user(&self, context: &SqlContext) -> Result<String, LlmError> {
+        let context = SqlContext { question: as_data(&context.question), ..context.clone() };
+        self.render(SQL_USER, &context)
     }
 
     /// The route user message: the last [`MAX_HISTORY`] turns (or 无) and the question verbatim.

@@ -195,3 +195,25 @@ fn overrides_from_a_folder_replace_only_their_names() {
     let err = PromptTemplates::with_overrides(&dir).expect_err("missing folder");
     assert!(err.to_string().contains("wenshu-llm-prompts"), "{err}");
 }
+
+#[test]
+fn sql_prompts_state_the_dialect_schema_and_correction() {
+    let prompts = wenshu_llm::prompt::PromptTemplates::embedded();
+    let context = wenshu_llm::prompt::SqlContext {
+        today: "2026-11-29".into(),
+        weekday: "星期日".into(),
+        timezone: "Asia/Shanghai".into(),
+        dialect: "sqlite".into(),
+        schema: "表 movies(id INTEGER, name TEXT)".into(),
+        max_rows: 1000,
+        question: "今年票房最高的十部电影是哪些".into(),
+        previous_sql: Some("SELECT * FROM film".into()),
+        error: Some("table `film` is not on the allow list".into()),
+    };
+    let system = prompts.sql_system(&context).unwrap();
+    assert!(system.contains("sqlite") && system.contains("表 movies") && system.contains("2026-11-29"));
+    insta::assert_snapshot!("sql_system", system);
+    let user = prompts.sql_user(&context).unwrap();
+    assert!(user.contains("SELECT * FROM film") && user.contains("not on the allow list"));
+    insta::assert_snapshot!("sql_user_correction", user);
+}
