@@ -4,12 +4,14 @@
 //! - [`fill`]: parameters code fills (subject IDs, date ranges), never the model.
 //! - [`extract`]: parameters the question states directly — by a chat model, checked and grounded in the question.
 
+pub mod answer;
 pub mod check;
 pub mod db;
 pub mod demo;
 pub mod execute;
 pub mod extract;
 pub mod facts;
+pub mod fallback;
 pub mod fill;
 pub mod pipeline;
 pub mod plan;

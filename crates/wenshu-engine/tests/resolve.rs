@@ -354,7 +354,11 @@ fn mentions_prefer_the_longest_and_respect_numbers() {
     );
     assert_eq!(surfaces("票房 AB CD"), vec!["AB"]);
     let longest = EntityIndex::new(vec![Entity::new(1, "长津湖"), Entity::new(2, "湖之水门桥")]);
-    let found: Vec<String> = longest.find_mentions("长津湖之水门桥").into_iter().map(|m| m.surface).collect();
+    let found: Vec<String> = longest
+        .find_mentions("长津湖之水门桥")
+        .into_iter()
+        .map(|m| m.surface)
+        .collect();
     assert_eq!(found, vec!["湖之水门桥"], "the longest match wins over the leftmost");
     assert_eq!(surfaces("误杀2的票房"), vec!["误杀2"]);
     assert_eq!(surfaces("误杀23的票房"), vec!["误杀"]);

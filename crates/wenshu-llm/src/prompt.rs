@@ -252,7 +252,10 @@ impl PromptTemplates {
 
     /// Renders the Text-to-SQL user message; the question is delimited as data.
     pub fn sql_user(&self, context: &SqlContext) -> Result<String, LlmError> {
-        let context = SqlContext { question: as_data(&context.question), ..context.clone() };
+        let context = SqlContext {
+            question: as_data(&context.question),
+            ..context.clone()
+        };
         self.render(SQL_USER, &context)
     }
 

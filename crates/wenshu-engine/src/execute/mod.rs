@@ -1,1 +1,91 @@
-//! Executors: run a bound call of a tool (SQL template, HTTP endpoint, MCP server) behind one trait.
+//! Executors: run a bound call of a tool behind one trait — a SQL template ([`SqlTemplateExecutor`], from the
+//! tool's `x-sql`, see [`sql_template`]) or an HTTP endpoint ([`HttpExecutor`], from the tool's `x-http`) — and
+//! find the executor of a tool by its name ([`Executors`]).
+
+mod error;
+mod http;
+mod registry;
+mod sql;
+pub mod sql_template;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use jiff::civil::Date;
+use serde::Serialize;
+use serde_json::Value;
+use wenshu_contract::{BoundCall, Tool};
+
+pub use error::ExecError;
+pub use http::{HttpExecutor, json_to_rows};
+pub use registry::Executors;
+pub use sql::SqlTemplateExecutor;
+pub use sql_template::{SqlTemplate, read_sql_templates};
+
+/// What every execution needs besides the call: the day (for periods such as 本月), the time limit, the row cap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExecContext {
+    /// Today, for the periods of enum parameters (`:period_start`, `:period_end`).
+    pub today: Date,
+    /// The longest a call may run.
+    pub timeout: Duration,
+    /// The most rows returned.
+    pub row_cap: usize,
+}
+
+impl ExecContext {
+    /// A context for `today` with the default limits (10 s, 1000 rows).
+    pub fn new(today: Date) -> Self {
+        Self {
+            today,
+            timeout: crate::db::QueryLimits::DEFAULT_TIMEOUT,
+            row_cap: crate::db::QueryLimits::DEFAULT_ROW_CAP,
+        }
+    }
+
+    /// The time limit in whole milliseconds.
+    pub fn timeout_ms(&self) -> u64 {
+        u64::try_from(self.timeout.as_millis()).unwrap_or(u64::MAX)
+    }
+}
+
+/// What a tool returned: rows as JSON, and what was sent, for the trace.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolResult {
+    /// The column names.
+    pub columns: Vec<String>,
+    /// The rows, one value per column.
+    pub rows: Vec<Vec<Value>>,
+    /// Whether more rows existed than the row cap let through.
+    pub truncated: bool,
+    /// What was sent: the SQL and its binds, or the HTTP request.
+    pub detail: Value,
+    /// How long the call took, in milliseconds.
+    pub duration_ms: f64,
+}
+
+/// The future an executor returns.
+pub type ExecFuture<'a> = Pin<Box<dyn Future<Output = Result<ToolResult, ExecError>> + Send + 'a>>;
+
+/// Runs bound calls of the tools it serves.
+pub trait Executor: Send + Sync {
+    /// Runs `call` of `tool` under `ctx`.
+    fn execute<'a>(&'a self, tool: &'a Tool, call: &'a BoundCall, ctx: &'a ExecContext) -> ExecFuture<'a>;
+}
+
+/// Refuses a call that is not of `tool`.
+pub(crate) fn check_call(tool: &Tool, call: &BoundCall) -> Result<(), ExecError> {
+    if call.tool == tool.name() {
+        return Ok(());
+    }
+    Err(ExecError::Invalid {
+        tool: tool.name().to_string(),
+        reason: format!("the call is of tool `{}`", call.tool),
+    })
+}
+
+/// Milliseconds since `start`, as a float.
+pub(crate) fn elapsed_ms(start: std::time::Instant) -> f64 {
+    start.elapsed().as_secs_f64() * 1000.0
+}

@@ -197,6 +197,18 @@ pub fn has_reference(folded: &str) -> bool {
     })
 }
 
+/// The first reference word of a sentence, as a character range (longest word first at each position).
+pub fn find_reference(sentence: &Sentence) -> Option<Range<usize>> {
+    (0..sentence.chars.len()).find_map(|i| {
+        let rest = &sentence.chars[i..];
+        let left_ok = !sentence.chars.get(i.wrapping_sub(1)).is_some_and(char::is_ascii_alphanumeric);
+        REFERENCES
+            .iter()
+            .find(|r| starts_with_word(rest, r) && (!r.is_ascii() || left_ok))
+            .map(|r| i..i + r.chars().count())
+    })
+}
+
 /// Whether a folded question opens or closes like a follow-up (那…, …呢, what about …).
 pub fn looks_like_follow_up(folded: &str) -> bool {
     let trimmed = folded.trim_end_matches(|c: char| c.is_whitespace() || "?？。.!！".contains(c));

@@ -11,8 +11,10 @@ use std::collections::HashMap;
 
 use super::entity::{Candidate, MatchMethod, Resolution, compare_ids};
 use super::index::EntityIndex;
-use super::postings::intersect;
-use super::text::{bigram_term, char_term, compact_into, digit_signature, has_pinyin_form, hash_chars, loose_pinyin_into, pinyin_into};
+use super::postings::{HashTable, intersect};
+use super::text::{
+    bigram_term, char_term, compact_into, digit_signature, has_pinyin_form, hash_chars, loose_pinyin_into, pinyin_into,
+};
 
 /// How far the best fuzzy score must lead the second for the best to be used alone.
 pub const MARGIN: f64 = 0.1;
@@ -218,11 +220,14 @@ fn typos(index: &EntityIndex, q: &[char], matches: &mut Matches) {
         } else {
             (by_sound, MatchMethod::Pinyin)
         };
-        if similarity >= EDIT_MIN_SIMILARITY - EPSILON && similarity < 1.0 {
+        if (EDIT_MIN_SIMILARITY - EPSILON..1.0).contains(&similarity) {
             matches.record(record.entity, EDIT.0 + EDIT.1 * similarity, method);
         }
     }
 }
+
+/// Writes a reading (pinyin or loose pinyin) of compact characters.
+type Reader = fn(&[char], &mut String);
 
 /// Same-sounding names: the toneless pinyin of the name equals the query's (or the query typed in pinyin), or
 /// failing that, their loose pinyin (confusable sounds merged) does.
@@ -230,7 +235,7 @@ fn same_sound(index: &EntityIndex, q: &[char], matches: &mut Matches) {
     if !has_pinyin_form(q) {
         return;
     }
-    let readers: [(fn(&[char], &mut String), &super::postings::HashTable, f64); 2] = [
+    let readers: [(Reader, &HashTable, f64); 2] = [
         (pinyin_into, &index.pinyin, PINYIN_EQUAL_SCORE),
         (loose_pinyin_into, &index.loose_pinyin, PINYIN_LOOSE_SCORE),
     ];
@@ -240,7 +245,9 @@ fn same_sound(index: &EntityIndex, q: &[char], matches: &mut Matches) {
     for (read, table, score) in readers {
         read(q, &mut sound);
         for number in table.get(hash_chars(sound.chars())) {
-            let Some(record) = index.keys.get(number as usize) else { continue };
+            let Some(record) = index.keys.get(number as usize) else {
+                continue;
+            };
             compact_into(index.key_str(number), &mut name);
             read(&name, &mut name_sound);
             if name_sound == sound {

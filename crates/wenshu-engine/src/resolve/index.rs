@@ -7,7 +7,9 @@ use serde_json::Value;
 
 use super::entity::{Candidate, Entity, MatchMethod, Resolution, compare_ids};
 use super::postings::{HashTable, Postings};
-use super::text::{bigram_term, canonical_key, char_term, compact_into, hash_chars, loose_pinyin_into, pinyin_into, query_key};
+use super::text::{
+    bigram_term, canonical_key, char_term, compact_into, hash_chars, loose_pinyin_into, pinyin_into, query_key,
+};
 use super::{DEFAULT_LIMIT, fuzzy};
 
 /// One searchable name of an entity: its name or one of its aliases, in canonical form.

@@ -126,5 +126,7 @@ fn stands_alone(chars: &[Folded], range: Range<usize>) -> bool {
     };
     let first_alnum = alnum(Some(range.start));
     let last_alnum = alnum(range.end.checked_sub(1));
-    !(first_alnum && alnum(range.start.checked_sub(1))) && !(last_alnum && alnum(Some(range.end)))
+    let continues_before = first_alnum && alnum(range.start.checked_sub(1));
+    let continues_after = last_alnum && alnum(Some(range.end));
+    !continues_before && !continues_after
 }

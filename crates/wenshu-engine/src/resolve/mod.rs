@@ -6,12 +6,12 @@
 //! same pinyin — and a fuzzy match is used alone only when it is clearly ahead; otherwise the ranked, capped
 //! candidates come back with their distinguishing attributes (year, genre). Nothing is ever silently picked.
 //!
-//! - [`catalog`]: [`EntityCatalogs`], entity type → [`EntityIndex`], loaded from JSON or inserted.
-//! - [`index`]: [`EntityIndex`], built once; exact lookups and [`EntityIndex::resolve`].
-//! - [`fuzzy`]: fuzzy candidates, scores and the unique-or-ambiguous decision.
-//! - [`mentions`]: [`EntityIndex::find_mentions`], names inside a sentence.
-//! - [`entity`]: [`Entity`], [`Candidate`], [`MatchMethod`], [`Resolution`].
-//! - [`error`]: [`ResolveError`].
+//! - [`catalog`] — [`EntityCatalogs`], entity type → [`EntityIndex`], loaded from JSON or inserted.
+//! - [`index`] — [`EntityIndex`], built once; exact lookups and [`EntityIndex::resolve`].
+//! - [`fuzzy`] — fuzzy candidates, scores and the unique-or-ambiguous decision.
+//! - [`mentions`] — [`EntityIndex::find_mentions`], names inside a sentence.
+//! - [`entity`] — [`Entity`], [`Candidate`], [`MatchMethod`], [`Resolution`].
+//! - [`error`] — [`ResolveError`].
 
 pub mod catalog;
 pub mod entity;

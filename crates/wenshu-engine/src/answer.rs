@@ -1,0 +1,331 @@
+//! Answering: plan, then execute the fixed tool — or degrade once to the Text-to-SQL fallback — and say what
+//! happened: `answered`, `choose`, `need` or `stopped`, with the whole trace.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use wenshu_contract::BoundCall;
+
+use crate::execute::{ExecContext, Executors};
+use crate::fallback::SqlFallback;
+use crate::pipeline::{AskRequest, Planner};
+use crate::plan::{Audience, Plan};
+use crate::resolve::Candidate;
+use crate::trace::Trace;
+
+/// How a question ended.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum AskOutcome {
+    /// A tool ran and returned rows.
+    Answered {
+        /// The tool that ran (the fallback tool when it degraded).
+        tool: String,
+        /// Its parameters.
+        params: Map<String, Value>,
+        /// The result's columns.
+        columns: Vec<String>,
+        /// The result's rows.
+        rows: Vec<Vec<Value>>,
+        /// Whether more rows existed than the cap let through.
+        truncated: bool,
+        /// One sentence about the result.
+        summary: String,
+        /// Whether the fixed tool was replaced by the fallback, and why.
+        fell_back: Option<String>,
+        /// The SQL that ran, for the fallback.
+        sql: Option<String>,
+    },
+    /// The subject name matches several entities: the user picks one and asks again with its ID.
+    Choose {
+        /// The tool.
+        tool: String,
+        /// The name as given.
+        name: String,
+        /// The ranked candidates with distinguishing fields.
+        candidates: Vec<Candidate>,
+    },
+    /// Required parameters are missing: the user adds them.
+    Need {
+        /// The tool.
+        tool: String,
+        /// The missing parameters.
+        missing: Vec<String>,
+    },
+    /// The question cannot be answered; says at which step, why, and for whom.
+    Stopped {
+        /// The step it stopped at.
+        step: String,
+        /// Every reason, in order.
+        reasons: Vec<String>,
+        /// Who can act on it.
+        audience: Audience,
+    },
+}
+
+impl AskOutcome {
+    /// The kind word (`answered`, `choose`, `need`, `stopped`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Answered { .. } => "answered",
+            Self::Choose { .. } => "choose",
+            Self::Need { .. } => "need",
+            Self::Stopped { .. } => "stopped",
+        }
+    }
+}
+
+/// An outcome with its trace and the question as understood.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Answer {
+    /// How it ended.
+    pub outcome: AskOutcome,
+    /// The question as understood (rewritten).
+    pub rewritten_question: String,
+    /// Every step.
+    pub trace: Trace,
+}
+
+/// The whole pipeline: planner, executors and (with a model) the fallback.
+#[derive(Clone)]
+pub struct Engine {
+    planner: Planner,
+    executors: Arc<Executors>,
+    fallback: Option<Arc<SqlFallback>>,
+    timeout: Duration,
+    row_cap: usize,
+}
+
+impl Engine {
+    /// An engine that plans with `planner` and runs tools with `executors`; no fallback until one is given.
+    pub fn new(planner: Planner, executors: Arc<Executors>) -> Self {
+        Self {
+            planner,
+            executors,
+            fallback: None,
+            timeout: Duration::from_secs(10),
+            row_cap: 1000,
+        }
+    }
+
+    /// Degrades to this Text-to-SQL fallback (it needs a model).
+    pub fn with_fallback(mut self, fallback: Arc<SqlFallback>) -> Self {
+        self.fallback = Some(fallback);
+        self
+    }
+
+    /// Sets the time limit and row cap of tool calls.
+    pub fn with_limits(mut self, timeout: Duration, row_cap: usize) -> Self {
+        self.timeout = timeout;
+        self.row_cap = row_cap;
+        self
+    }
+
+    /// The planner.
+    pub fn planner(&self) -> &Planner {
+        &self.planner
+    }
+
+    /// Answers one question.
+    pub async fn ask(&self, request: &AskRequest) -> Answer {
+        let planned = self.planner.plan(request).await;
+        let mut trace = planned.trace;
+        let question = planned.rewritten_question.clone();
+        let outcome = match planned.plan {
+            Plan::Ok { tool, params } => self.execute(tool, params, request, &question, &mut trace).await,
+            Plan::Ambiguous { tool, name, candidates } => AskOutcome::Choose { tool, name, candidates },
+            Plan::NotFound { name, .. } => AskOutcome::Stopped {
+                step: "resolve".into(),
+                reasons: vec![format!("对象未找到：没有名为「{name}」的对象，请换个说法")],
+                audience: Audience::User,
+            },
+            Plan::Missing { tool, params } => AskOutcome::Need { tool, missing: params },
+            Plan::Unsupported { tool, param, value } => {
+                let reason = format!("tool `{tool}` cannot take {param}=「{value}」");
+                self.degrade(reason, request, &question, &mut trace).await
+            }
+            Plan::Fallback { reason, .. } => self.degrade(reason, request, &question, &mut trace).await,
+            Plan::Stopped { step, reason, audience } => AskOutcome::Stopped {
+                step,
+                reasons: vec![reason],
+                audience,
+            },
+        };
+        Answer {
+            outcome,
+            rewritten_question: question,
+            trace,
+        }
+    }
+
+    async fn execute(
+        &self,
+        tool_name: String,
+        params: Map<String, Value>,
+        request: &AskRequest,
+        question: &str,
+        trace: &mut Trace,
+    ) -> AskOutcome {
+        let Some(tool) = self.planner.catalog().get(&tool_name) else {
+            return self
+                .degrade(
+                    format!("tool `{tool_name}` is not in the catalog"),
+                    request,
+                    question,
+                    trace,
+                )
+                .await;
+        };
+        let started = Instant::now();
+        let call = BoundCall {
+            tool: tool_name.clone(),
+            arguments: params.clone(),
+            defaulted: vec![],
+            coercions: vec![],
+        };
+        let ctx = ExecContext {
+            today: request.today,
+            timeout: self.timeout,
+            row_cap: self.row_cap,
+        };
+        match self.executors.execute(tool, &call, &ctx).await {
+            Ok(result) => {
+                let summary = summarize(
+                    tool.title().unwrap_or(tool.name()),
+                    question,
+                    &result.columns,
+                    &result.rows,
+                );
+                let decision = format!("{} rows", result.rows.len());
+                trace.record(
+                    "execute",
+                    started,
+                    decision,
+                    json!({"tool": tool_name, "params": params}),
+                    json!(result),
+                );
+                AskOutcome::Answered {
+                    tool: tool_name,
+                    params,
+                    columns: result.columns,
+                    rows: result.rows,
+                    truncated: result.truncated,
+                    summary,
+                    fell_back: None,
+                    sql: None,
+                }
+            }
+            Err(e) => {
+                let reason = format!("tool `{tool_name}` failed: {e}");
+                trace.record(
+                    "execute",
+                    started,
+                    reason.clone(),
+                    json!({"tool": tool_name, "params": params}),
+                    Value::Null,
+                );
+                self.degrade(reason, request, question, trace).await
+            }
+        }
+    }
+
+    /// Degrades once to the fallback tool; says why it could not when it cannot.
+    async fn degrade(&self, reason: String, request: &AskRequest, question: &str, trace: &mut Trace) -> AskOutcome {
+        let started = Instant::now();
+        let Some(tool) = self.planner.fallback_tool() else {
+            trace.record(
+                "fallback",
+                started,
+                "兜底工具已停用",
+                json!({"reason": reason}),
+                Value::Null,
+            );
+            return AskOutcome::Stopped {
+                step: "fallback".into(),
+                reasons: vec![reason, "兜底工具已停用：请管理员启用兜底工具".into()],
+                audience: Audience::Admin,
+            };
+        };
+        let Some(fallback) = &self.fallback else {
+            trace.record(
+                "fallback",
+                started,
+                "no model for the fallback",
+                json!({"reason": reason}),
+                Value::Null,
+            );
+            return AskOutcome::Stopped {
+                step: "fallback".into(),
+                reasons: vec![
+                    reason,
+                    "兜底（Text-to-SQL）需要配置一个模型：请管理员配置模型服务".into(),
+                ],
+                audience: Audience::Admin,
+            };
+        };
+        let run = fallback.run(question, request.today).await;
+        let decision = match &run.rows {
+            Some(rows) => format!("{} rows after {} SQL attempt(s)", rows.rows.len(), run.attempts.len()),
+            None => format!("stopped after {} SQL attempt(s)", run.attempts.len()),
+        };
+        trace.record(
+            "fallback",
+            started,
+            decision,
+            json!({"reason": reason, "question": question}),
+            json!(run),
+        );
+        let tokens: u64 = run
+            .attempts
+            .iter()
+            .filter_map(|a| a.call.usage.as_ref())
+            .map(|u| u.total_tokens)
+            .sum();
+        trace.set_tokens((tokens > 0).then_some(tokens));
+        match run.rows {
+            Some(rows) => AskOutcome::Answered {
+                tool: tool.name().to_string(),
+                params: json!({"question": question}).as_object().cloned().unwrap_or_default(),
+                summary: summarize("按问题生成的 SQL", question, &rows.columns, &rows.rows),
+                columns: rows.columns,
+                rows: rows.rows,
+                truncated: rows.truncated,
+                fell_back: Some(reason),
+                sql: run.final_sql,
+            },
+            None => {
+                let service_down = run
+                    .attempts
+                    .iter()
+                    .any(|a| a.call.raw_answer.is_none() && a.call.error.is_some());
+                let audience = if service_down { Audience::Admin } else { Audience::User };
+                let mut reasons = vec![reason];
+                reasons.extend(run.reasons);
+                AskOutcome::Stopped {
+                    step: "fallback".into(),
+                    reasons,
+                    audience,
+                }
+            }
+        }
+    }
+}
+
+/// One sentence about a result: the single row's values, or how many rows and which columns.
+pub fn summarize(title: &str, question: &str, columns: &[String], rows: &[Vec<Value>]) -> String {
+    let text = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
+    match rows {
+        [] => format!("{title}：「{question}」没有查到数据"),
+        [row] if columns.len() <= 4 => {
+            let pairs: Vec<String> = columns
+                .iter()
+                .zip(row)
+                .map(|(c, v)| format!("{c}={}", text(v)))
+                .collect();
+            format!("{title}：「{question}」→ {}", pairs.join("，"))
+        }
+        _ => format!("{title}：「{question}」共 {} 行（{}）", rows.len(), columns.join("、")),
+    }
+}

@@ -1,0 +1,64 @@
+//! Why a tool call could not be executed.
+
+use crate::db::DbError;
+
+/// A failed execution: no executor, a template or call that does not fit, or the database/endpoint failing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExecError {
+    /// No executor is registered for the tool (or its executor does not know it).
+    #[error("tool `{tool}` has no executor configured (no `x-sql` template, no HTTP endpoint)")]
+    NotConfigured {
+        /// The tool.
+        tool: String,
+    },
+    /// The tool's executor definition or the call does not fit: a template naming a parameter the tool lacks,
+    /// a `by` parameter without a value, a call of another tool.
+    #[error("tool `{tool}`: {reason}")]
+    Invalid {
+        /// The tool.
+        tool: String,
+        /// What is wrong, in words.
+        reason: String,
+    },
+    /// The database refused or failed the query.
+    #[error("{0}")]
+    Database(DbError),
+    /// The HTTP endpoint failed or answered with an error.
+    #[error("HTTP call failed{}: {message}", status.map(|s| format!(" with status {s}")).unwrap_or_default())]
+    Http {
+        /// The response status, when a response came.
+        status: Option<u16>,
+        /// What went wrong: the start of the response body, or the transport error.
+        message: String,
+    },
+    /// The call ran past its time limit.
+    #[error("timed out after {after_ms} ms")]
+    Timeout {
+        /// The limit, in milliseconds.
+        after_ms: u64,
+    },
+}
+
+impl ExecError {
+    /// A stable code for the error (`not_configured`, `invalid`, `database`, `read_only`, `http`, `timeout`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::NotConfigured { .. } => "not_configured",
+            Self::Invalid { .. } => "invalid",
+            Self::Database(DbError::ReadOnly { .. }) => "read_only",
+            Self::Database(_) => "database",
+            Self::Http { .. } => "http",
+            Self::Timeout { .. } => "timeout",
+        }
+    }
+}
+
+impl From<DbError> for ExecError {
+    /// A database timeout becomes [`ExecError::Timeout`]; everything else stays a database error.
+    fn from(error: DbError) -> Self {
+        match error {
+            DbError::Timeout { after_ms } => Self::Timeout { after_ms },
+            other => Self::Database(other),
+        }
+    }
+}

@@ -1,0 +1,259 @@
+//! Degrade once (seed 003 §四): when no fixed tool can answer, one Text-to-SQL call writes a query, the SQL guard
+//! checks it, and it runs on a read-only connection with a timeout and a row cap. An execution error or a guard
+//! refusal goes back to the model once, with the error; the corrected SQL passes the guard again; then stop.
+
+pub mod schema;
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use jiff::civil::Date;
+use serde::Serialize;
+use serde_json::Value;
+use wenshu_llm::answer::extract_json_object;
+use wenshu_llm::client::{ChatClient, ChatRequest, Message};
+use wenshu_llm::prompt::{PromptTemplates, SqlContext};
+
+use crate::db::{Database, Dialect, QueryLimits, Rows};
+use crate::extract::{ModelCall, chinese_weekday};
+use crate::sql_guard::{GuardPolicy, GuardVerdict, SqlDialect, check_sql};
+
+/// How many SQL statements the fallback writes at most: the first and one correction.
+pub const MAX_SQL_ATTEMPTS: usize = 2;
+
+/// One written statement: what the model said, what the guard said, what the database said.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SqlAttempt {
+    /// The model call.
+    pub call: ModelCall,
+    /// The SQL as the model wrote it.
+    pub sql: Option<String>,
+    /// The model's one-line explanation.
+    pub explanation: Option<String>,
+    /// The guard's verdict (with the final SQL when allowed).
+    pub verdict: Option<GuardVerdict>,
+    /// Why this attempt failed, if it did.
+    pub error: Option<String>,
+}
+
+/// The whole fallback run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct FallbackRun {
+    /// Each attempt, in order (at most [`MAX_SQL_ATTEMPTS`]).
+    pub attempts: Vec<SqlAttempt>,
+    /// The rows, when a statement ran.
+    pub rows: Option<Rows>,
+    /// The SQL that ran.
+    pub final_sql: Option<String>,
+    /// Why it stopped without rows: one reason per failed attempt.
+    pub reasons: Vec<String>,
+    /// Wall time, in milliseconds.
+    pub duration_ms: f64,
+}
+
+/// The Text-to-SQL fallback over one read-only database.
+pub struct SqlFallback {
+    client: Arc<ChatClient>,
+    prompts: Arc<PromptTemplates>,
+    db: Arc<Database>,
+    policy: GuardPolicy,
+    schema: String,
+    timezone: String,
+    limits: QueryLimits,
+}
+
+impl SqlFallback {
+    /// A fallback asking `client`, running on `db` (which must be read-only), reading only `policy`'s tables,
+    /// described to the model by `schema`.
+    pub fn new(
+        client: Arc<ChatClient>,
+        prompts: Arc<PromptTemplates>,
+        db: Arc<Database>,
+        policy: GuardPolicy,
+        schema: String,
+    ) -> Self {
+        let limits = QueryLimits {
+            row_cap: policy.max_rows as usize,
+            ..QueryLimits::default()
+        };
+        Self {
+            client,
+            prompts,
+            db,
+            policy,
+            schema,
+            timezone: "Asia/Shanghai".into(),
+            limits,
+        }
+    }
+
+    /// Reckons dates in this time zone.
+    pub fn with_timezone(mut self, timezone: impl Into<String>) -> Self {
+        self.timezone = timezone.into();
+        self
+    }
+
+    /// Sets the statement timeout and row cap.
+    pub fn with_limits(mut self, limits: QueryLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The dialect the SQL is written and guarded in.
+    pub fn dialect(&self) -> SqlDialect {
+        match self.db.dialect() {
+            Dialect::Sqlite => SqlDialect::Sqlite,
+            Dialect::Postgres => SqlDialect::Postgres,
+            Dialect::MySql => SqlDialect::Mysql,
+        }
+    }
+
+    /// Answers `question` with at most one correction.
+    pub async fn run(&self, question: &str, today: Date) -> FallbackRun {
+        let started = Instant::now();
+        let mut run = FallbackRun::default();
+        let mut previous: Option<(String, String)> = None;
+        for _ in 0..MAX_SQL_ATTEMPTS {
+            let (attempt, rows) = self.attempt(question, today, previous.as_ref()).await;
+            if rows.is_some() {
+                run.rows = rows;
+            }
+            let failed = attempt.error.clone();
+            let sql = attempt.sql.clone();
+            let service_down = attempt.call.error.is_some() && attempt.call.raw_answer.is_none();
+            run.attempts.push(attempt);
+            match failed {
+                None => break,
+                Some(reason) => {
+                    run.reasons.push(reason.clone());
+                    if service_down {
+                        break;
+                    }
+                    previous = Some((sql.unwrap_or_default(), reason));
+                }
+            }
+        }
+        if let Some(last) = run.attempts.last()
+            && last.error.is_none()
+        {
+            run.final_sql = last.verdict.as_ref().and_then(|v| v.sql.clone());
+            run.reasons.clear();
+        }
+        run.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+        run
+    }
+
+    /// One statement: written, guarded, run; the rows when it ran.
+    async fn attempt(
+        &self,
+        question: &str,
+        today: Date,
+        previous: Option<&(String, String)>,
+    ) -> (SqlAttempt, Option<Rows>) {
+        let mut attempt = SqlAttempt::default();
+        let context = SqlContext {
+            today: today.to_string(),
+            weekday: chinese_weekday(today).to_string(),
+            timezone: self.timezone.clone(),
+            dialect: self.dialect().name().to_string(),
+            schema: self.schema.clone(),
+            max_rows: self.policy.max_rows,
+            question: question.to_string(),
+            previous_sql: previous.map(|(sql, _)| sql.clone()),
+            error: previous.map(|(_, error)| error.clone()),
+        };
+        let messages = match (self.prompts.sql_system(&context), self.prompts.sql_user(&context)) {
+            (Ok(system), Ok(user)) => vec![Message::system(system), Message::user(user)],
+            (Err(e), _) | (_, Err(e)) => {
+                attempt.error = Some(e.to_string());
+                return (attempt, None);
+            }
+        };
+        let (call, text) = self.ask(messages).await;
+        attempt.call = call;
+        let text = match text {
+            Ok(text) => text,
+            Err(error) => {
+                attempt.error = Some(error);
+                return (attempt, None);
+            }
+        };
+        let (sql, explanation) = read_answer(&text);
+        attempt.explanation = explanation;
+        let Some(sql) = sql else {
+            attempt.error = Some("the answer holds no SQL statement".into());
+            return (attempt, None);
+        };
+        attempt.sql = Some(sql.clone());
+        let verdict = check_sql(&sql, self.dialect(), &self.policy);
+        attempt.verdict = Some(verdict.clone());
+        let Some(guarded) = verdict.sql.filter(|_| verdict.allowed) else {
+            attempt.error = Some(format!("the SQL guard refused it: {}", verdict.reasons.join("; ")));
+            return (attempt, None);
+        };
+        match self.db.query(&guarded, &[], self.limits).await {
+            Ok(rows) => (attempt, Some(rows)),
+            Err(e) => {
+                attempt.error = Some(format!("the database refused it: {e}"));
+                (attempt, None)
+            }
+        }
+    }
+
+    async fn ask(&self, messages: Vec<Message>) -> (ModelCall, Result<String, String>) {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": {"sql": {"type": "string"}, "explanation": {"type": "string"}},
+            "required": ["sql", "explanation"],
+            "additionalProperties": false
+        });
+        let chat = ChatRequest {
+            messages: messages.clone(),
+            schema: Some(("sql".into(), schema)),
+        };
+        let started = Instant::now();
+        let mut call = ModelCall {
+            messages,
+            ..ModelCall::default()
+        };
+        let response = self.client.complete(&chat).await;
+        call.latency_ms = started.elapsed().as_secs_f64() * 1000.0;
+        match response {
+            Ok(response) => {
+                call.raw_answer = Some(response.text.clone());
+                call.provider = Some(response.provider);
+                call.model = Some(response.model);
+                call.usage = response.usage;
+                call.attempts = response.attempts;
+                (call, Ok(response.text))
+            }
+            Err(e) => {
+                call.error = Some(e.to_string());
+                call.attempts = e.attempts().to_vec();
+                (call, Err(format!("the Text-to-SQL call failed: {e}")))
+            }
+        }
+    }
+}
+
+/// The SQL and explanation of an answer: a `{sql, explanation}` object, or bare SQL (fences stripped).
+fn read_answer(text: &str) -> (Option<String>, Option<String>) {
+    if let Ok(object) = extract_json_object(text) {
+        let field = |k: &str| {
+            object
+                .get(k)
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+        };
+        return (field("sql"), field("explanation"));
+    }
+    let bare = text
+        .trim()
+        .trim_start_matches("```sql")
+        .trim_start_matches("```")
+        .trim_end_matches("```")
+        .trim();
+    ((!bare.is_empty()).then(|| bare.to_string()), None)
+}

@@ -1,0 +1,163 @@
+//! The rewritten question: a follow-up made complete. A question that changes only the subject, dates or an enum
+//! value (那满江红呢, 那上个月呢, 那华南呢) is the previous question with that part replaced; a question that changes
+//! the tool (那它的评分呢) keeps its own words with the reference replaced by the subject (长津湖的评分呢).
+
+use jiff::civil::Date;
+use wenshu_contract::Tool;
+use wenshu_lexicon::time::scan_times;
+
+use super::text::Sentence;
+use super::tool_choice::is_period_param;
+use super::words::{find_reference, opener_len};
+
+/// What a rewrite starts from.
+#[derive(Debug, Clone)]
+pub struct RewriteInput<'a> {
+    /// The user's own words.
+    pub question: &'a str,
+    /// The chosen tool.
+    pub tool: &'a Tool,
+    /// The subject, when the route has one.
+    pub subject: Option<&'a str>,
+    /// Whether the subject comes from an earlier round (the question does not name it).
+    pub subject_from_history: bool,
+    /// The previous round's time words, when its dates carry over.
+    pub inherited_time: Option<&'a str>,
+    /// The earlier question whose tool carries over (the question changes only a part of it).
+    pub template: Option<&'a str>,
+    /// The subject the template names, as written there.
+    pub template_subject: Option<&'a str>,
+    /// The day the question is asked.
+    pub today: Date,
+}
+
+/// The complete question for a follow-up.
+pub fn rewrite(input: &RewriteInput<'_>) -> String {
+    match input.template {
+        Some(template) => from_template(input, template),
+        None => with_context(input),
+    }
+}
+
+/// Replaces the first occurrence of `old` in `text`, or puts `new` in front when `old` is absent.
+fn replace_or_prefix(text: &str, old: Option<&str>, new: &str) -> String {
+    match old.filter(|o| !o.is_empty()).and_then(|o| text.find(o).map(|at| (at, o.len()))) {
+        Some((at, len)) => format!("{}{}{}", &text[..at], new, &text[at + len..]),
+        None => format!("{new}{text}"),
+    }
+}
+
+/// The template with the parts the question changes replaced: subject, time words, enum values.
+fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
+    let mut text = template.to_string();
+    if let (Some(subject), false) = (input.subject, input.subject_from_history) {
+        text = replace_or_prefix(&text, input.template_subject, subject);
+    }
+    if let Some(span) = scan_times(input.question, input.today).first() {
+        let words = input.question.get(span.range.clone()).unwrap_or_default();
+        let old = scan_times(&text, input.today)
+            .first()
+            .and_then(|s| text.get(s.range.clone()))
+            .map(str::to_string);
+        text = replace_or_prefix(&text, old.as_deref(), words);
+    }
+    for spec in input.tool.params().iter() {
+        if is_period_param(spec, input.today) {
+            continue;
+        }
+        let Some(index) = input.tool.enum_index(&spec.name) else { continue };
+        let Some(hit) = index.matcher().find_all(input.question).into_iter().next() else {
+            continue;
+        };
+        let words = input.question.get(hit.range.clone()).unwrap_or_default();
+        match index.matcher().find_all(&text).into_iter().next() {
+            Some(old) if old.value == hit.value => {}
+            Some(old) => {
+                let old_words = text.get(old.range).unwrap_or_default().to_string();
+                text = replace_or_prefix(&text, Some(&old_words), words);
+            }
+            None if spec.default.as_ref().and_then(|d| d.as_str()) == Some(hit.value.as_str()) => {}
+            None => text.push_str(words),
+        }
+    }
+    text
+}
+
+/// The question without its opener, the reference replaced by the subject, inherited time words added.
+fn with_context(input: &RewriteInput<'_>) -> String {
+    let sentence = Sentence::new(input.question);
+    let skip = opener_len(&sentence.chars);
+    let rest = sentence.slice(&(skip..sentence.chars.len())).trim_start().to_string();
+    let Some(subject) = input.subject.filter(|_| input.subject_from_history) else {
+        return match input.inherited_time {
+            Some(time) if scan_times(&rest, input.today).is_empty() => format!("{time}{rest}"),
+            _ => rest,
+        };
+    };
+    let time = input
+        .inherited_time
+        .filter(|_| scan_times(&rest, input.today).is_empty())
+        .unwrap_or_default();
+    let rest_sentence = Sentence::new(&rest);
+    match find_reference(&rest_sentence) {
+        Some(range) => {
+            let bytes = rest_sentence.byte_range(&range);
+            format!("{}{subject}{time}{}", &rest[..bytes.start], &rest[bytes.end..])
+        }
+        None => format!("{subject}{time}{rest}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jiff::civil::date;
+    use wenshu_contract::demo_catalog;
+
+    fn input<'a>(question: &'a str, tool: &'a Tool) -> RewriteInput<'a> {
+        RewriteInput {
+            question,
+            tool,
+            subject: None,
+            subject_from_history: false,
+            inherited_time: None,
+            template: None,
+            template_subject: None,
+            today: date(2026, 11, 29),
+        }
+    }
+
+    #[test]
+    fn references_become_the_subject() {
+        let catalog = demo_catalog().unwrap();
+        let Some(tool) = catalog.get("movie_rating") else { panic!("demo tool") };
+        let mut i = input("那它的评分呢", tool);
+        i.subject = Some("长津湖");
+        i.subject_from_history = true;
+        assert_eq!(rewrite(&i), "长津湖的评分呢");
+        let mut i = input("评分呢", tool);
+        i.subject = Some("长津湖");
+        i.subject_from_history = true;
+        assert_eq!(rewrite(&i), "长津湖评分呢");
+    }
+
+    #[test]
+    fn templates_take_the_changed_parts() {
+        let catalog = demo_catalog().unwrap();
+        let Some(tool) = catalog.get("movie_box_office") else { panic!("demo tool") };
+        let mut i = input("那满江红呢", tool);
+        i.subject = Some("满江红");
+        i.template = Some("长津湖上个月的票房");
+        i.template_subject = Some("长津湖");
+        assert_eq!(rewrite(&i), "满江红上个月的票房");
+        let mut i = input("那最近7天呢", tool);
+        i.subject = Some("长津湖");
+        i.subject_from_history = true;
+        i.template = Some("长津湖上个月的票房");
+        assert_eq!(rewrite(&i), "长津湖最近7天的票房");
+        let Some(sales) = catalog.get("sales_query") else { panic!("demo tool") };
+        let mut i = input("那华南呢", sales);
+        i.template = Some("华东区上月的销售额");
+        assert_eq!(rewrite(&i), "华南上月的销售额");
+    }
+}

@@ -1,0 +1,194 @@
+//! The lexicon router: tool, subject, dates and rewritten question from the catalog's words, the entity catalogs
+//! and the last three rounds — no model.
+
+use std::sync::Arc;
+
+use serde_json::json;
+use wenshu_contract::Tool;
+use wenshu_lexicon::time::scan_times;
+
+use super::history::{EarlierRange, last_subject, last_tool, previous_range};
+use super::rewrite::{RewriteInput, rewrite};
+use super::subject::{SubjectFinding, find_subject};
+use super::text::Sentence;
+use super::tool_choice::{THRESHOLD, ToolChoice, choose_tool, entity_mentions};
+use super::tool_index::ToolIndex;
+use super::words::{has_reference, looks_like_follow_up};
+use crate::resolve::EntityCatalogs;
+use crate::route::{BoxFuture, RouteDecision, RouteInput, RouteResult, Router};
+
+/// Routes questions with the catalog's words and the entity catalogs.
+#[derive(Clone)]
+pub struct LexiconRouter {
+    entities: Arc<EntityCatalogs>,
+}
+
+impl std::fmt::Debug for LexiconRouter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LexiconRouter").finish_non_exhaustive()
+    }
+}
+
+/// The tool a route settles on and whether it carries over from an earlier round.
+struct Settled<'a> {
+    tool: &'a Tool,
+    /// The earlier question whose tool carries over, and how many rounds back it is.
+    inherited: Option<(&'a str, usize)>,
+}
+
+impl LexiconRouter {
+    /// A router over these entity catalogs.
+    pub fn new(entities: Arc<EntityCatalogs>) -> Self {
+        Self { entities }
+    }
+
+    /// Routes one question (synchronously; [`Router::route`] wraps this).
+    pub fn route_now(&self, input: &RouteInput<'_>) -> RouteResult {
+        let entities = self.entities.as_ref();
+        let tools = &input.tools;
+        let index = ToolIndex::build(tools, entities, input.today);
+        let choice = choose_tool(tools, &index, entities, input.question, input.today);
+        let recent = input.recent_history();
+        let folded: String = Sentence::new(input.question).chars.iter().collect();
+        let cued = looks_like_follow_up(&folded) || has_reference(&folded);
+        let Some(settled) = settle_tool(input, &index, &choice, entities, cued) else {
+            let decision = RouteDecision {
+                rewritten_question: Some(input.question.to_string()),
+                ..RouteDecision::default()
+            };
+            return RouteResult {
+                decision: Some(decision),
+                evidence: json!({"engine": "lexicon", "threshold": THRESHOLD, "scores": choice.scores,
+                    "mentions": choice.mentions, "reason": "no tool reaches the threshold"}),
+                ..RouteResult::default()
+            };
+        };
+        let tool = settled.tool;
+        let subject_type = tool.extensions().subject.as_ref().map(|s| s.entity_type.clone());
+        let finding = find_subject(tool, &index, &choice.mentions, input.question, input.today);
+        let earlier = match (&subject_type, &finding) {
+            (Some(entity_type), SubjectFinding::Reference | SubjectFinding::Nothing) => {
+                last_subject(recent, entity_type, tools, &index, entities, input.today)
+            }
+            _ => None,
+        };
+        let subject_name = finding
+            .name()
+            .map(str::to_string)
+            .or_else(|| earlier.as_ref().map(|e| e.name.clone()));
+        let follow_up = !recent.is_empty() && (cued || settled.inherited.is_some() || earlier.is_some());
+        let own_time = scan_times(input.question, input.today).into_iter().next();
+        let inherited_range: Option<EarlierRange> = match (&own_time, follow_up, &tool.extensions().date_range) {
+            (None, true, Some(_)) => previous_range(recent, input.today),
+            _ => None,
+        };
+        let dates = own_time
+            .as_ref()
+            .map(|t| t.date_range)
+            .or(inherited_range.as_ref().map(|r| r.range));
+        let rewritten = if follow_up {
+            let template = settled.inherited.map(|(q, _)| q);
+            let template_subject = template.and_then(|t| {
+                let mentions = entity_mentions(entities, t);
+                find_subject(tool, &index, &mentions, t, input.today)
+                    .name()
+                    .map(str::to_string)
+            });
+            rewrite(&RewriteInput {
+                question: input.question,
+                tool,
+                subject: subject_name.as_deref(),
+                subject_from_history: earlier.is_some(),
+                inherited_time: inherited_range.as_ref().map(|r| r.words.as_str()),
+                template,
+                template_subject: template_subject.as_deref(),
+                today: input.today,
+            })
+        } else {
+            input.question.to_string()
+        };
+        let decision = RouteDecision {
+            tool_code: Some(tool.name().to_string()),
+            subject_type: subject_name.as_ref().and(subject_type),
+            subject_name,
+            start_date: dates.map(|d| d.start.to_string()),
+            end_date: dates.map(|d| d.end.to_string()),
+            rewritten_question: Some(rewritten),
+        };
+        let evidence = json!({
+            "engine": "lexicon",
+            "threshold": THRESHOLD,
+            "scores": choice.scores,
+            "mentions": choice.mentions,
+            "followUp": follow_up,
+            "inheritedTool": settled.inherited.map(|(question, rounds_back)| json!({"from": question, "roundsBack": rounds_back})),
+            "subject": {"finding": finding, "earlier": earlier},
+            "dates": match (&own_time, &inherited_range) {
+                (Some(t), _) => json!({"from": "question", "words": input.question.get(t.range.clone())}),
+                (None, Some(r)) => json!({"from": "previous round", "words": r.words}),
+                (None, None) => json!(null),
+            },
+        });
+        RouteResult {
+            decision: Some(decision),
+            evidence,
+            ..RouteResult::default()
+        }
+    }
+}
+
+/// The tool: the question's own when its words reach the threshold; in a follow-up whose words do not, the tool
+/// of the newest earlier round, when the question's named entities fit it; else the best score if it reaches the
+/// threshold (a named entity alone does).
+fn settle_tool<'a>(
+    input: &RouteInput<'a>,
+    index: &ToolIndex,
+    choice: &ToolChoice,
+    entities: &EntityCatalogs,
+    cued: bool,
+) -> Option<Settled<'a>> {
+    let find = |name: &str| input.tools.iter().copied().find(|t| t.name() == name);
+    let best = choice.scores.first();
+    let own_enough = best.is_some_and(|b| b.own >= THRESHOLD && b.excluded.is_none());
+    let aggregate = best.is_some_and(|b| b.excluded.is_some());
+    let recent = input.recent_history();
+    if !own_enough && !aggregate && !recent.is_empty() {
+        let named = !choice.mentions.is_empty();
+        if (cued || named)
+            && let Some((name, rounds_back)) = last_tool(recent, &input.tools, index, entities, input.today)
+            && let Some(tool) = find(&name)
+            && choice.mentions.iter().all(|m| fits(tool, &m.entity_type))
+        {
+            let question = recent
+                .len()
+                .checked_sub(rounds_back)
+                .and_then(|i| recent.get(i))
+                .map_or("", |t| t.question.as_str());
+            return Some(Settled {
+                tool,
+                inherited: Some((question, rounds_back)),
+            });
+        }
+    }
+    let chosen = choice.chosen.as_deref().and_then(find)?;
+    Some(Settled {
+        tool: chosen,
+        inherited: None,
+    })
+}
+
+/// Whether a tool takes an entity of this type (as its subject or as an `x-entity` parameter).
+fn fits(tool: &Tool, entity_type: &str) -> bool {
+    tool.extensions().subject.as_ref().is_some_and(|s| s.entity_type == entity_type)
+        || tool.params().iter().any(|p| p.entity.as_deref() == Some(entity_type))
+}
+
+impl Router for LexiconRouter {
+    fn engine(&self) -> &'static str {
+        "lexicon"
+    }
+
+    fn route<'a>(&'a self, input: &'a RouteInput<'a>) -> BoxFuture<'a, RouteResult> {
+        Box::pin(async move { self.route_now(input) })
+    }
+}

@@ -1,0 +1,255 @@
+//! Tool choice: BM25 over the tools' words plus evidence — an entity of a tool's subject type named in the
+//! question, an enum value only one tool knows, an ID-like token for a tool with an ID parameter, a place for a
+//! tool with an address — and a rule that sends aggregate questions over many subjects to the fallback.
+
+use jiff::civil::Date;
+use serde::Serialize;
+use wenshu_contract::{ParamSpec, ParamType, Tool};
+use wenshu_lexicon::SpanKind;
+use wenshu_lexicon::numeral::NumeralKind;
+use wenshu_lexicon::period::period_range;
+
+use super::text::Sentence;
+use super::tool_index::ToolIndex;
+use super::words::{aggregate_cues, id_tokens, is_id_like};
+use crate::facts::QuestionFacts;
+use crate::resolve::EntityCatalogs;
+
+/// The least total score a tool needs to be chosen; below it the question goes to the fallback.
+pub const THRESHOLD: f64 = 2.0;
+/// Evidence of an entity of the tool's subject type (or of an `x-entity` parameter's type) named in the question.
+pub const MENTION_BONUS: f64 = 4.0;
+/// Evidence of a value (or synonym, or label) of one of the tool's enums that no other tool's words hold.
+pub const ENUM_BONUS: f64 = 2.0;
+/// Evidence of an ID-like token for a tool with an ID parameter.
+pub const ID_BONUS: f64 = 3.0;
+/// Evidence of a place for a tool with a `{province, city}` parameter.
+pub const PLACE_BONUS: f64 = 1.5;
+
+/// An entity named in a question.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NamedEntity {
+    /// The entity type.
+    pub entity_type: String,
+    /// The words of the question.
+    pub surface: String,
+    /// Byte range in the question.
+    pub range: std::ops::Range<usize>,
+    /// The entities the words name.
+    pub ids: Vec<serde_json::Value>,
+}
+
+/// One tool's score and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolScore {
+    /// The tool.
+    pub tool: String,
+    /// The BM25 score of its words.
+    pub ngram: f64,
+    /// The evidence bonus.
+    pub evidence: f64,
+    /// `ngram + evidence` (0 when excluded).
+    pub total: f64,
+    /// The total without the bonus for a named entity: how much the question's own words speak for the tool.
+    pub own: f64,
+    /// The words (n-grams of two or more characters, ASCII words) it shares with the question.
+    pub matched: Vec<String>,
+    /// The evidence, one line each.
+    pub reasons: Vec<String>,
+    /// Why the tool was set aside, if it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub excluded: Option<String>,
+}
+
+/// The scores of every tool for a question, best first, and the choice.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolChoice {
+    /// The chosen tool, when one reaches [`THRESHOLD`].
+    pub chosen: Option<String>,
+    /// Every tool's score, best first.
+    pub scores: Vec<ToolScore>,
+    /// The entities the question names.
+    pub mentions: Vec<NamedEntity>,
+}
+
+impl ToolChoice {
+    /// The score of one tool.
+    pub fn score_of(&self, tool: &str) -> f64 {
+        self.scores.iter().find(|s| s.tool == tool).map_or(0.0, |s| s.total)
+    }
+}
+
+/// Every entity mention of every type in a text, longest names first as the entity index finds them.
+pub fn entity_mentions(entities: &EntityCatalogs, text: &str) -> Vec<NamedEntity> {
+    let mut out = Vec::new();
+    for entity_type in entities.types() {
+        let Some(index) = entities.get(entity_type) else { continue };
+        for mention in index.find_mentions(text) {
+            out.push(NamedEntity {
+                entity_type: entity_type.to_string(),
+                surface: mention.surface.clone(),
+                range: mention.range.clone(),
+                ids: mention.entity_ids.clone(),
+            });
+        }
+    }
+    out.sort_by_key(|m| m.range.start);
+    out
+}
+
+/// Whether a parameter is an enum of periods (本月/上月/…): one of its values is a time expression.
+pub fn is_period_param(spec: &ParamSpec, today: Date) -> bool {
+    spec.ty == ParamType::String && spec.enum_strings().any(|v| period_range(v, today).is_some())
+}
+
+/// Whether a parameter is a `{province, city}` place.
+pub fn is_place_param(spec: &ParamSpec) -> bool {
+    spec.ty == ParamType::Object && (spec.property("province").is_some() || spec.property("city").is_some())
+}
+
+/// Whether a parameter takes a free identifier (a string, no enum, not the subject, its name or description says ID).
+pub fn is_id_param(tool: &Tool, spec: &ParamSpec) -> bool {
+    let subject = tool.extensions().subject.as_ref().map(|s| s.param.as_str());
+    spec.ty == ParamType::String
+        && spec.enum_values.is_empty()
+        && spec.entity.is_none()
+        && spec.format.is_none()
+        && Some(spec.name.as_str()) != subject
+        && (spec.pattern.is_some() || is_id_like(&spec.name, &spec.description))
+}
+
+/// Scores every tool for a question.
+pub fn choose_tool(
+    tools: &[&Tool],
+    index: &ToolIndex,
+    entities: &EntityCatalogs,
+    question: &str,
+    today: Date,
+) -> ToolChoice {
+    let facts = QuestionFacts::new(question, today);
+    let mentions = entity_mentions(entities, question);
+    let mut query = Sentence::new(question);
+    for span in &facts.times {
+        query.mask_bytes(&span.range);
+    }
+    for mention in &mentions {
+        query.mask_bytes(&mention.range);
+    }
+    let folded: String = query.chars.iter().collect();
+    let has_count_or_top = facts
+        .spans
+        .iter()
+        .any(|s| matches!(s.kind, SpanKind::Number(NumeralKind::Count | NumeralKind::TopN)));
+    let (ranking, plural) = aggregate_cues(&folded, has_count_or_top);
+    let ngrams = index.score(&query.open_text());
+    let mut scores: Vec<ToolScore> = tools
+        .iter()
+        .zip(ngrams)
+        .map(|(tool, (name, ngram, matched))| {
+            let mut score = ToolScore {
+                tool: name,
+                ngram,
+                evidence: 0.0,
+                total: 0.0,
+                own: 0.0,
+                matched,
+                reasons: Vec::new(),
+                excluded: None,
+            };
+            add_evidence(tool, index, &facts, &query, &mentions, &mut score);
+            score.total = score.ngram + score.evidence;
+            score.own = score.total - MENTION_BONUS * score.reasons.iter().filter(|r| r.starts_with("names the ")).count() as f64;
+            if let Some(subject) = &tool.extensions().subject {
+                let named = mentions.iter().any(|m| m.entity_type == subject.entity_type);
+                if let (Some(ranking), Some(plural), false) = (ranking, plural, named) {
+                    score.excluded = Some(format!(
+                        "aggregate question over many {}s (「{ranking}」, 「{plural}」) and no {} named",
+                        subject.entity_type, subject.entity_type
+                    ));
+                    score.total = 0.0;
+                    score.own = 0.0;
+                }
+            }
+            score
+        })
+        .collect();
+    scores.sort_by(|a, b| b.total.total_cmp(&a.total));
+    let chosen = scores
+        .first()
+        .filter(|s| s.total >= THRESHOLD && s.excluded.is_none())
+        .map(|s| s.tool.clone());
+    ToolChoice {
+        chosen,
+        scores,
+        mentions,
+    }
+}
+
+/// Adds the evidence for one tool.
+fn add_evidence(
+    tool: &Tool,
+    index: &ToolIndex,
+    facts: &QuestionFacts,
+    query: &Sentence,
+    mentions: &[NamedEntity],
+    score: &mut ToolScore,
+) {
+    let mut bonus = |amount: f64, reason: String, score: &mut ToolScore| {
+        score.evidence += amount;
+        score.reasons.push(reason);
+    };
+    if let Some(subject) = &tool.extensions().subject
+        && let Some(m) = mentions.iter().find(|m| m.entity_type == subject.entity_type)
+    {
+        bonus(MENTION_BONUS, format!("names the {} 「{}」", m.entity_type, m.surface), score);
+    }
+    let mut enum_hits: Vec<std::ops::Range<usize>> = Vec::new();
+    for spec in tool.params().iter() {
+        if let Some(entity_type) = &spec.entity
+            && let Some(m) = mentions.iter().find(|m| &m.entity_type == entity_type)
+        {
+            bonus(MENTION_BONUS, format!("names the {} 「{}」 ({})", entity_type, m.surface, spec.name), score);
+        }
+        if is_period_param(spec, facts.today) {
+            continue;
+        }
+        if let Some(enum_index) = tool.enum_index(&spec.name) {
+            let hits = enum_index.matcher().find_all(&facts.question);
+            enum_hits.extend(hits.iter().map(|h| h.range.clone()));
+            let specific = hits.iter().find(|hit| {
+                let surface: String = Sentence::new(facts.question.get(hit.range.clone()).unwrap_or_default())
+                    .chars
+                    .iter()
+                    .collect();
+                !query.overlaps_mask(&hit.range) && index.tools_containing(&surface) <= 1
+            });
+            if let Some(hit) = specific {
+                let words = facts.question.get(hit.range.clone()).unwrap_or_default();
+                bonus(ENUM_BONUS, format!("「{words}」 is {} of {}", hit.value, spec.name), score);
+            }
+        }
+    }
+    let tokens: Vec<_> = id_tokens(&facts.question)
+        .into_iter()
+        .filter(|t| {
+            !facts.times.iter().any(|s| overlaps(&s.range, &t.range))
+                && !facts
+                    .spans
+                    .iter()
+                    .any(|s| matches!(s.kind, SpanKind::Number(NumeralKind::TopN)) && overlaps(&s.range, &t.range))
+                && !enum_hits.iter().any(|r| overlaps(r, &t.range))
+        })
+        .collect();
+    if let (Some(token), Some(spec)) = (tokens.first(), tool.params().iter().find(|s| is_id_param(tool, s))) {
+        bonus(ID_BONUS, format!("「{}」 looks like {}", token.text, spec.name), score);
+    }
+    if let (Some(place), true) = (facts.places.first(), tool.params().iter().any(is_place_param)) {
+        let words = facts.question.get(place.range.clone()).unwrap_or_default();
+        bonus(PLACE_BONUS, format!("the place 「{words}」"), score);
+    }
+}
+
+/// Whether two byte ranges overlap.
+pub fn overlaps(a: &std::ops::Range<usize>, b: &std::ops::Range<usize>) -> bool {
+    a.start < b.end && b.start < a.end
+}
