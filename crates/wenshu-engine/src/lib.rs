@@ -13,6 +13,7 @@ pub mod extract;
 pub mod facts;
 pub mod fallback;
 pub mod fill;
+pub mod lexicon;
 pub mod pipeline;
 pub mod plan;
 pub mod resolve;

@@ -66,7 +66,11 @@ pub fn last_subject(
             .as_deref()
             .and_then(|name| tools.iter().find(|t| t.name() == name));
         if let Some(tool) = tool
-            && tool.extensions().subject.as_ref().is_some_and(|s| s.entity_type == entity_type)
+            && tool
+                .extensions()
+                .subject
+                .as_ref()
+                .is_some_and(|s| s.entity_type == entity_type)
             && let SubjectFinding::Words { name } = find_subject(tool, index, &choice.mentions, &turn.question, today)
         {
             return Some(EarlierSubject {

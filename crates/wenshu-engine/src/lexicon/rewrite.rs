@@ -41,7 +41,10 @@ pub fn rewrite(input: &RewriteInput<'_>) -> String {
 
 /// Replaces the first occurrence of `old` in `text`, or puts `new` in front when `old` is absent.
 fn replace_or_prefix(text: &str, old: Option<&str>, new: &str) -> String {
-    match old.filter(|o| !o.is_empty()).and_then(|o| text.find(o).map(|at| (at, o.len()))) {
+    match old
+        .filter(|o| !o.is_empty())
+        .and_then(|o| text.find(o).map(|at| (at, o.len())))
+    {
         Some((at, len)) => format!("{}{}{}", &text[..at], new, &text[at + len..]),
         None => format!("{new}{text}"),
     }
@@ -65,7 +68,9 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
         if is_period_param(spec, input.today) {
             continue;
         }
-        let Some(index) = input.tool.enum_index(&spec.name) else { continue };
+        let Some(index) = input.tool.enum_index(&spec.name) else {
+            continue;
+        };
         let Some(hit) = index.matcher().find_all(input.question).into_iter().next() else {
             continue;
         };
@@ -130,7 +135,9 @@ mod tests {
     #[test]
     fn references_become_the_subject() {
         let catalog = demo_catalog().unwrap();
-        let Some(tool) = catalog.get("movie_rating") else { panic!("demo tool") };
+        let Some(tool) = catalog.get("movie_rating") else {
+            panic!("demo tool")
+        };
         let mut i = input("那它的评分呢", tool);
         i.subject = Some("长津湖");
         i.subject_from_history = true;
@@ -144,7 +151,9 @@ mod tests {
     #[test]
     fn templates_take_the_changed_parts() {
         let catalog = demo_catalog().unwrap();
-        let Some(tool) = catalog.get("movie_box_office") else { panic!("demo tool") };
+        let Some(tool) = catalog.get("movie_box_office") else {
+            panic!("demo tool")
+        };
         let mut i = input("那满江红呢", tool);
         i.subject = Some("满江红");
         i.template = Some("长津湖上个月的票房");
@@ -155,7 +164,9 @@ mod tests {
         i.subject_from_history = true;
         i.template = Some("长津湖上个月的票房");
         assert_eq!(rewrite(&i), "长津湖最近7天的票房");
-        let Some(sales) = catalog.get("sales_query") else { panic!("demo tool") };
+        let Some(sales) = catalog.get("sales_query") else {
+            panic!("demo tool")
+        };
         let mut i = input("那华南呢", sales);
         i.template = Some("华东区上月的销售额");
         assert_eq!(rewrite(&i), "华南上月的销售额");

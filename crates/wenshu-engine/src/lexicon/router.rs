@@ -15,7 +15,7 @@ use super::tool_choice::{THRESHOLD, ToolChoice, choose_tool, entity_mentions};
 use super::tool_index::ToolIndex;
 use super::words::{has_reference, looks_like_follow_up};
 use crate::resolve::EntityCatalogs;
-use crate::route::{BoxFuture, RouteDecision, RouteInput, RouteResult, Router};
+use crate::route::{BoxFuture, MAX_HISTORY, RouteDecision, RouteInput, RouteResult, Router, Turn};
 
 /// Routes questions with the catalog's words and the entity catalogs.
 #[derive(Clone)]
@@ -151,7 +151,8 @@ fn settle_tool<'a>(
     let best = choice.scores.first();
     let own_enough = best.is_some_and(|b| b.own >= THRESHOLD && b.excluded.is_none());
     let aggregate = best.is_some_and(|b| b.excluded.is_some());
-    let recent = input.recent_history();
+    let history: &'a [Turn] = input.history;
+    let recent = &history[history.len().saturating_sub(MAX_HISTORY)..];
     if !own_enough && !aggregate && !recent.is_empty() {
         let named = !choice.mentions.is_empty();
         if (cued || named)
@@ -171,15 +172,26 @@ fn settle_tool<'a>(
         }
     }
     let chosen = choice.chosen.as_deref().and_then(find)?;
+    let same_as_before = match last_tool(recent, &input.tools, index, entities, input.today) {
+        Some((name, rounds_back)) if cued && name == chosen.name() => recent
+            .len()
+            .checked_sub(rounds_back)
+            .and_then(|i| recent.get(i))
+            .map(|t| (t.question.as_str(), rounds_back)),
+        _ => None,
+    };
     Some(Settled {
         tool: chosen,
-        inherited: None,
+        inherited: same_as_before,
     })
 }
 
 /// Whether a tool takes an entity of this type (as its subject or as an `x-entity` parameter).
 fn fits(tool: &Tool, entity_type: &str) -> bool {
-    tool.extensions().subject.as_ref().is_some_and(|s| s.entity_type == entity_type)
+    tool.extensions()
+        .subject
+        .as_ref()
+        .is_some_and(|s| s.entity_type == entity_type)
         || tool.params().iter().any(|p| p.entity.as_deref() == Some(entity_type))
 }
 

@@ -55,6 +55,12 @@ pub fn find_subject(
         return SubjectFinding::Nothing;
     };
     if let Some(mention) = mentions.iter().find(|m| m.entity_type == subject.entity_type) {
+        let sequel = sequel_digits(question, mention.range.end, today);
+        if !sequel.is_empty() {
+            return SubjectFinding::Words {
+                name: format!("{}{sequel}", mention.surface),
+            };
+        }
         return SubjectFinding::Named {
             name: mention.surface.clone(),
         };
@@ -115,6 +121,20 @@ pub fn leftover(tool: &Tool, index: &ToolIndex, mentions: &[NamedEntity], questi
         }
     }
     sentence
+}
+
+/// ASCII digits right after a name that no time expression takes (流浪地球3: a sequel the catalog may not have).
+fn sequel_digits(question: &str, end: usize, today: Date) -> &str {
+    let rest = question.get(end..).unwrap_or_default();
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let in_time = scan(question, today)
+        .iter()
+        .any(|s| matches!(s.kind, SpanKind::Time(_)) && s.range.start <= end && end < s.range.end);
+    if in_time {
+        ""
+    } else {
+        rest.get(..digits).unwrap_or_default()
+    }
 }
 
 /// Whether `needle` occurs in `haystack`.

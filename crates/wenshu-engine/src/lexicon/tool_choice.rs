@@ -11,7 +11,7 @@ use wenshu_lexicon::period::period_range;
 
 use super::text::Sentence;
 use super::tool_index::ToolIndex;
-use super::words::{aggregate_cues, id_tokens, is_id_like};
+use super::words::{aggregate_cues, id_tokens, is_id_like, mask_question_words, related_words};
 use crate::facts::QuestionFacts;
 use crate::resolve::EntityCatalogs;
 
@@ -83,7 +83,9 @@ impl ToolChoice {
 pub fn entity_mentions(entities: &EntityCatalogs, text: &str) -> Vec<NamedEntity> {
     let mut out = Vec::new();
     for entity_type in entities.types() {
-        let Some(index) = entities.get(entity_type) else { continue };
+        let Some(index) = entities.get(entity_type) else {
+            continue;
+        };
         for mention in index.find_mentions(text) {
             out.push(NamedEntity {
                 entity_type: entity_type.to_string(),
@@ -136,12 +138,14 @@ pub fn choose_tool(
         query.mask_bytes(&mention.range);
     }
     let folded: String = query.chars.iter().collect();
+    let related = related_words(&query.open_text());
+    mask_question_words(&mut query);
     let has_count_or_top = facts
         .spans
         .iter()
         .any(|s| matches!(s.kind, SpanKind::Number(NumeralKind::Count | NumeralKind::TopN)));
     let (ranking, plural) = aggregate_cues(&folded, has_count_or_top);
-    let ngrams = index.score(&query.open_text());
+    let ngrams = index.score(&format!("{} {related}", query.open_text()));
     let mut scores: Vec<ToolScore> = tools
         .iter()
         .zip(ngrams)
@@ -158,7 +162,8 @@ pub fn choose_tool(
             };
             add_evidence(tool, index, &facts, &query, &mentions, &mut score);
             score.total = score.ngram + score.evidence;
-            score.own = score.total - MENTION_BONUS * score.reasons.iter().filter(|r| r.starts_with("names the ")).count() as f64;
+            score.own = score.total
+                - MENTION_BONUS * score.reasons.iter().filter(|r| r.starts_with("names the ")).count() as f64;
             if let Some(subject) = &tool.extensions().subject {
                 let named = mentions.iter().any(|m| m.entity_type == subject.entity_type);
                 if let (Some(ranking), Some(plural), false) = (ranking, plural, named) {
@@ -194,21 +199,29 @@ fn add_evidence(
     mentions: &[NamedEntity],
     score: &mut ToolScore,
 ) {
-    let mut bonus = |amount: f64, reason: String, score: &mut ToolScore| {
+    let bonus = |amount: f64, reason: String, score: &mut ToolScore| {
         score.evidence += amount;
         score.reasons.push(reason);
     };
     if let Some(subject) = &tool.extensions().subject
         && let Some(m) = mentions.iter().find(|m| m.entity_type == subject.entity_type)
     {
-        bonus(MENTION_BONUS, format!("names the {} 「{}」", m.entity_type, m.surface), score);
+        bonus(
+            MENTION_BONUS,
+            format!("names the {} 「{}」", m.entity_type, m.surface),
+            score,
+        );
     }
     let mut enum_hits: Vec<std::ops::Range<usize>> = Vec::new();
     for spec in tool.params().iter() {
         if let Some(entity_type) = &spec.entity
             && let Some(m) = mentions.iter().find(|m| &m.entity_type == entity_type)
         {
-            bonus(MENTION_BONUS, format!("names the {} 「{}」 ({})", entity_type, m.surface, spec.name), score);
+            bonus(
+                MENTION_BONUS,
+                format!("names the {} 「{}」 ({})", entity_type, m.surface, spec.name),
+                score,
+            );
         }
         if is_period_param(spec, facts.today) {
             continue;
@@ -225,7 +238,11 @@ fn add_evidence(
             });
             if let Some(hit) = specific {
                 let words = facts.question.get(hit.range.clone()).unwrap_or_default();
-                bonus(ENUM_BONUS, format!("「{words}」 is {} of {}", hit.value, spec.name), score);
+                bonus(
+                    ENUM_BONUS,
+                    format!("「{words}」 is {} of {}", hit.value, spec.name),
+                    score,
+                );
             }
         }
     }

@@ -108,6 +108,102 @@ const FUNCTION_WORDS: &[&str] = &[
     "please",
 ];
 
+/// Question words that speak for no tool: masked from a question before its words are scored, longest first.
+const QUESTION_WORDS: &[&str] = &[
+    "是多少",
+    "怎么样",
+    "查一下",
+    "看一下",
+    "请问",
+    "帮我",
+    "给我",
+    "多少",
+    "怎样",
+    "如何",
+    "什么",
+    "一下",
+    "查查",
+    "看看",
+    "是",
+    "的",
+    "了",
+    "呢",
+    "吗",
+    "吧",
+    "啊",
+    "呀",
+    "嘛",
+    "请",
+    "我",
+    "你",
+    "他",
+    "她",
+    "它",
+    "这",
+    "那",
+    "有",
+    "在",
+    "和",
+    "与",
+    "及",
+];
+
+/// Masks the question words (多少, 怎么样, 的, 呢 …) of a sentence, so only words that can speak for a tool remain.
+pub fn mask_question_words(sentence: &mut Sentence) {
+    let mut i = 0;
+    while i < sentence.chars.len() {
+        let rest = &sentence.chars[i..];
+        match QUESTION_WORDS.iter().find(|w| starts_with_word(rest, w)) {
+            Some(word) => {
+                let len = word.chars().count();
+                sentence.mask_chars(&(i..i + len));
+                i += len;
+            }
+            None => i += 1,
+        }
+    }
+}
+
+/// Everyday words and the catalog-style words they mean (口碑 → 评价, 多少分 → 评分, 卖 → 销售): added to a
+/// question's words before scoring, so a tool is found by what a question means, not only by its exact words.
+const RELATED_WORDS: &[(&str, &str)] = &[
+    ("口碑", "评价 评分"),
+    ("多少分", "评分"),
+    ("几分", "评分"),
+    ("打分", "评分"),
+    ("分数", "评分"),
+    ("得分", "评分"),
+    ("好评", "评价 评分"),
+    ("影评", "评价 评分"),
+    ("rating", "评分"),
+    ("score", "评分"),
+    ("review", "评价"),
+    ("box office", "票房"),
+    ("gross", "票房"),
+    ("票房", "票房"),
+    ("卖", "销售"),
+    ("营收", "销售额"),
+    ("营业额", "销售额"),
+    ("业绩", "销售额"),
+    ("revenue", "销售额"),
+    ("sales", "销售"),
+    ("sold", "销售"),
+    ("order", "订单"),
+    ("status", "状态"),
+    ("物流", "订单 状态"),
+    ("快递", "订单 状态"),
+];
+
+/// The catalog-style words a folded question means beyond its own words, space-separated.
+pub fn related_words(folded: &str) -> String {
+    RELATED_WORDS
+        .iter()
+        .filter(|(word, _)| folded.contains(word))
+        .map(|(_, meaning)| *meaning)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Words that refer back to an earlier subject.
 const REFERENCES: &[&str] = &[
     "这部电影",
@@ -130,16 +226,47 @@ const REFERENCES: &[&str] = &[
 ];
 
 /// Words that open a follow-up question (那它的评分呢, 那满江红呢, what about …).
-const FOLLOW_UP_OPENERS: &[&str] = &["那么", "那", "还有", "再看", "再查", "换成", "换", "and", "what about", "how about"];
+const FOLLOW_UP_OPENERS: &[&str] = &[
+    "那么",
+    "那",
+    "还有",
+    "再看",
+    "再查",
+    "换成",
+    "换",
+    "and",
+    "what about",
+    "how about",
+];
 
 /// Ranking and superlative words: the question compares many subjects.
 const RANKING_CUES: &[&str] = &[
-    "最高", "最多", "最低", "最少", "最好", "最差", "最火", "最热", "最受欢迎", "排名", "排行", "榜", "哪些", "哪几",
-    "哪部", "highest", "most", "best", "top", "ranking",
+    "最高",
+    "最多",
+    "最低",
+    "最少",
+    "最好",
+    "最差",
+    "最火",
+    "最热",
+    "最受欢迎",
+    "排名",
+    "排行",
+    "榜",
+    "哪些",
+    "哪几",
+    "哪部",
+    "highest",
+    "most",
+    "best",
+    "top",
+    "ranking",
 ];
 
 /// Words naming many subjects at once.
-const PLURAL_CUES: &[&str] = &["电影", "影片", "片子", "哪些", "哪几", "所有", "各部", "movies", "films"];
+const PLURAL_CUES: &[&str] = &[
+    "电影", "影片", "片子", "哪些", "哪几", "所有", "各部", "movies", "films",
+];
 
 /// Whether a folded text starts with one of the words, at a word boundary for ASCII words.
 fn starts_with_word(chars: &[char], word: &str) -> bool {
@@ -201,7 +328,10 @@ pub fn has_reference(folded: &str) -> bool {
 pub fn find_reference(sentence: &Sentence) -> Option<Range<usize>> {
     (0..sentence.chars.len()).find_map(|i| {
         let rest = &sentence.chars[i..];
-        let left_ok = !sentence.chars.get(i.wrapping_sub(1)).is_some_and(char::is_ascii_alphanumeric);
+        let left_ok = !sentence
+            .chars
+            .get(i.wrapping_sub(1))
+            .is_some_and(char::is_ascii_alphanumeric);
         REFERENCES
             .iter()
             .find(|r| starts_with_word(rest, r) && (!r.is_ascii() || left_ok))
@@ -327,7 +457,10 @@ mod tests {
 
     #[test]
     fn aggregates_need_both_cues() {
-        assert_eq!(aggregate_cues("今年票房最高的十部电影是哪些", true), (Some("最高"), Some("电影")));
+        assert_eq!(
+            aggregate_cues("今年票房最高的十部电影是哪些", true),
+            (Some("最高"), Some("电影"))
+        );
         assert_eq!(aggregate_cues("满江红的票房", false), (None, None));
     }
 }

@@ -1,0 +1,271 @@
+//! The parameters a question states, one family at a time: enum values by their spellings, periods by the days
+//! they denote, counts by top-N numerals, entity names, places, ID-like tokens, yes/no words and dates. Nothing is
+//! guessed: a parameter the question does not state is left to its default.
+
+use std::ops::Range;
+
+use jiff::civil::Date;
+use serde_json::{Map, Number, Value};
+use wenshu_contract::{ParamSpec, ParamType, Tool};
+use wenshu_lexicon::numeral::{NumeralKind, integer_of};
+use wenshu_lexicon::period::match_period_of;
+use wenshu_lexicon::place::find_place;
+use wenshu_lexicon::{SpanKind, SpanValue};
+
+use super::tool_choice::{NamedEntity, entity_mentions, is_id_param, is_period_param, is_place_param, overlaps};
+use super::words::{IdToken, id_tokens};
+use crate::facts::QuestionFacts;
+use crate::resolve::EntityCatalogs;
+
+/// One value the question states, and the words that state it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stated {
+    /// The parameter.
+    pub param: String,
+    /// The value.
+    pub value: Value,
+    /// How the question states it.
+    pub evidence: String,
+}
+
+/// What a question states for a tool.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct StatedParams {
+    /// The values, in schema order.
+    pub values: Vec<Stated>,
+    /// A period the question names that the tool's period enum cannot take: (parameter, words).
+    pub unsupported: Option<(String, String)>,
+}
+
+/// What the question holds, read once for every parameter.
+struct Reading<'a> {
+    facts: QuestionFacts,
+    mentions: Vec<NamedEntity>,
+    tokens: Vec<IdToken>,
+    entities: &'a EntityCatalogs,
+}
+
+/// The parameters `question` states for `tool`, skipping `skip` (filled by code).
+pub fn stated_params(
+    tool: &Tool,
+    question: &str,
+    today: Date,
+    skip: &[&str],
+    entities: &EntityCatalogs,
+) -> StatedParams {
+    let facts = QuestionFacts::new(question, today);
+    let mentions = entity_mentions(entities, question);
+    let enum_ranges: Vec<Range<usize>> = tool
+        .params()
+        .iter()
+        .filter_map(|spec| tool.enum_index(&spec.name))
+        .flat_map(|index| index.matcher().find_all(question).into_iter().map(|hit| hit.range))
+        .collect();
+    let tokens = id_tokens(question)
+        .into_iter()
+        .filter(|t| {
+            !facts.times.iter().any(|s| overlaps(&s.range, &t.range))
+                && !facts
+                    .spans
+                    .iter()
+                    .any(|s| matches!(s.kind, SpanKind::Number(NumeralKind::TopN)) && overlaps(&s.range, &t.range))
+                && !enum_ranges.iter().any(|r| overlaps(r, &t.range))
+                && !mentions.iter().any(|m| overlaps(&m.range, &t.range))
+        })
+        .collect();
+    let reading = Reading {
+        facts,
+        mentions,
+        tokens,
+        entities,
+    };
+    let mut out = StatedParams::default();
+    let booleans = tool
+        .params()
+        .iter()
+        .filter(|s| s.ty == ParamType::Boolean && !skip.contains(&s.name.as_str()))
+        .count();
+    let integers = tool
+        .params()
+        .iter()
+        .filter(|s| matches!(s.ty, ParamType::Integer | ParamType::Number) && !skip.contains(&s.name.as_str()))
+        .count();
+    for spec in tool.params().iter().filter(|s| !skip.contains(&s.name.as_str())) {
+        let found = if !spec.enum_values.is_empty() {
+            if is_period_param(spec, today) {
+                match period_value(spec, &reading) {
+                    Ok(found) => found,
+                    Err(words) => {
+                        out.unsupported.get_or_insert((spec.name.clone(), words));
+                        None
+                    }
+                }
+            } else {
+                enum_value(tool, spec, &reading)
+            }
+        } else {
+            match spec.ty {
+                ParamType::Integer | ParamType::Number => count_value(spec, &reading, integers == 1),
+                ParamType::Boolean if booleans == 1 => reading.facts.boolean.map(|b| {
+                    (
+                        Value::Bool(b),
+                        format!("the question says {}", if b { "yes" } else { "no" }),
+                    )
+                }),
+                ParamType::Object if is_place_param(spec) => place_value(spec, &reading),
+                ParamType::String if spec.entity.is_some() => entity_value(spec, &reading),
+                ParamType::String if spec.format.as_deref() == Some("date") => date_value(spec, &reading),
+                ParamType::String if is_id_param(tool, spec) => reading.tokens.first().map(|t| {
+                    (
+                        Value::String(t.text.clone()),
+                        format!("the ID-like token 「{}」", t.text),
+                    )
+                }),
+                _ => None,
+            }
+        };
+        if let Some((value, evidence)) = found {
+            out.values.push(Stated {
+                param: spec.name.clone(),
+                value,
+                evidence,
+            });
+        }
+    }
+    out
+}
+
+/// A period enum's value: the one denoting the days of the question's first time expression; `Err(words)` when
+/// no value does; `Ok(None)` when the question names no time.
+fn period_value(spec: &ParamSpec, reading: &Reading<'_>) -> Result<Option<(Value, String)>, String> {
+    let Some((_, words)) = reading.facts.first_time() else {
+        return Ok(None);
+    };
+    let values: Vec<&str> = spec.enum_strings().collect();
+    match match_period_of(&values, words, reading.facts.today) {
+        Some(value) => {
+            let evidence = format!("「{words}」 denotes the same days as {value}");
+            Ok(Some((Value::String(value), evidence)))
+        }
+        None => Err(words.to_string()),
+    }
+}
+
+/// An enum's value by a spelling in the question (value, synonym, label), outside entity names and IDs; when
+/// several values are spelled, the default gives way, then the longest spelling wins, then the first.
+fn enum_value(tool: &Tool, spec: &ParamSpec, reading: &Reading<'_>) -> Option<(Value, String)> {
+    let index = tool.enum_index(&spec.name)?;
+    let question = &reading.facts.question;
+    let hits: Vec<_> = index
+        .matcher()
+        .find_all(question)
+        .into_iter()
+        .filter(|hit| {
+            !reading.mentions.iter().any(|m| overlaps(&m.range, &hit.range))
+                && !reading.tokens.iter().any(|t| overlaps(&t.range, &hit.range))
+        })
+        .collect();
+    let default = spec.default.as_ref().and_then(Value::as_str);
+    let several = hits
+        .first()
+        .is_some_and(|first| hits.iter().any(|h| h.value != first.value));
+    let best = hits
+        .iter()
+        .filter(|h| !(several && Some(h.value.as_str()) == default))
+        .enumerate()
+        .max_by_key(|(i, h)| {
+            (
+                question.get(h.range.clone()).map_or(0, |w| w.chars().count()),
+                std::cmp::Reverse(*i),
+            )
+        })
+        .map(|(_, h)| h)?;
+    let words = question.get(best.range.clone()).unwrap_or_default();
+    Some((
+        Value::String(best.value.clone()),
+        format!("the question says 「{words}」 ({})", best.value),
+    ))
+}
+
+/// Whether a number parameter counts records (limit, top, 条数, 返回 …).
+fn is_count_param(spec: &ParamSpec) -> bool {
+    let name = spec.name.to_ascii_lowercase();
+    let description = spec.description.to_lowercase();
+    ["limit", "top", "count", "size", "num", "max"]
+        .iter()
+        .any(|w| name.contains(w))
+        || ["条", "数", "名", "记录", "返回", "limit", "top"]
+            .iter()
+            .any(|w| description.contains(w))
+}
+
+/// A count from a top-N numeral (前五, top 10, 前二十条), else a counted numeral (十条) — never a year, a date
+/// or a numeral inside a time expression, an entity name or an ID.
+fn count_value(spec: &ParamSpec, reading: &Reading<'_>, only_number: bool) -> Option<(Value, String)> {
+    if !is_count_param(spec) && !only_number {
+        return None;
+    }
+    let usable = |kind: NumeralKind| {
+        reading.facts.spans.iter().find(|s| {
+            s.kind == SpanKind::Number(kind)
+                && !reading.mentions.iter().any(|m| overlaps(&m.range, &s.range))
+                && !reading.tokens.iter().any(|t| overlaps(&t.range, &s.range))
+        })
+    };
+    let span = usable(NumeralKind::TopN).or_else(|| usable(NumeralKind::Count))?;
+    let SpanValue::Number(n) = span.value else {
+        return None;
+    };
+    let value = match spec.ty {
+        ParamType::Integer => Value::from(integer_of(n)?),
+        _ => Value::Number(Number::from_f64(n)?),
+    };
+    Some((value, format!("the numeral 「{}」", span.text)))
+}
+
+/// A `{province, city}` object from the gazetteer (广东深圳 → 广东, 深圳).
+fn place_value(spec: &ParamSpec, reading: &Reading<'_>) -> Option<(Value, String)> {
+    let hit = reading.facts.places.first()?;
+    let place = find_place(&reading.facts.question)?;
+    let mut object = Map::new();
+    if spec.property("province").is_some() {
+        object.insert("province".into(), Value::String(place.province.clone()));
+    }
+    if let (Some(city), Some(_)) = (&place.city, spec.property("city")) {
+        object.insert("city".into(), Value::String(city.clone()));
+    }
+    let words = reading.facts.question.get(hit.range.clone()).unwrap_or_default();
+    (!object.is_empty()).then(|| (Value::Object(object), format!("the place 「{words}」")))
+}
+
+/// The name of an entity of the parameter's `x-entity` type named in the question (its catalog name).
+fn entity_value(spec: &ParamSpec, reading: &Reading<'_>) -> Option<(Value, String)> {
+    let entity_type = spec.entity.as_deref()?;
+    let mention = reading.mentions.iter().find(|m| m.entity_type == entity_type)?;
+    let name = reading
+        .entities
+        .get(entity_type)
+        .and_then(|index| mention.ids.first().and_then(|id| index.by_id(id)))
+        .map_or_else(|| mention.surface.clone(), |e| e.name.clone());
+    Some((
+        Value::String(name),
+        format!("the {entity_type} 「{}」 is named", mention.surface),
+    ))
+}
+
+/// A `format: date` parameter from the question's first time expression: its first day for a start, its last
+/// day for an end, the day itself for a one-day expression.
+fn date_value(spec: &ParamSpec, reading: &Reading<'_>) -> Option<(Value, String)> {
+    let (range, words) = reading.facts.first_time()?;
+    let name = spec.name.to_ascii_lowercase();
+    let is_end = ["end", "to", "until", "stop"].iter().any(|w| name.contains(w)) || spec.description.contains("结束");
+    let is_start =
+        ["start", "begin", "from", "since"].iter().any(|w| name.contains(w)) || spec.description.contains("开始");
+    let day = match (is_start, is_end) {
+        (_, true) => range.end,
+        (true, false) => range.start,
+        (false, false) if range.start == range.end => range.start,
+        (false, false) => return None,
+    };
+    Some((Value::String(day.to_string()), format!("「{words}」 covers {day}")))
+}
