@@ -21,6 +21,7 @@ pub struct Tool {
     input_schema: Value,
     params: ParamTable,
     extensions: Extensions,
+    definition: Value,
     validator: jsonschema::Validator,
     route: Option<HttpRoute>,
     enum_indexes: Vec<Option<EnumIndex>>,
@@ -65,6 +66,7 @@ impl Tool {
             })
             .collect();
         Ok(Self {
+            definition: Value::Object(object.clone()),
             name: name.to_string(),
             title,
             description,
@@ -90,6 +92,11 @@ impl Tool {
     /// What the tool does.
     pub fn description(&self) -> &str {
         &self.description
+    }
+
+    /// The whole tool object exactly as loaded (MCP fields and every extension, `x-sql` included).
+    pub fn definition(&self) -> &Value {
+        &self.definition
     }
 
     /// The `inputSchema` exactly as loaded.

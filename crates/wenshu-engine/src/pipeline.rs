@@ -320,13 +320,7 @@ impl Planner {
         };
         let input =
             json!({"tool": tool.name(), "question": checked.rewritten_question, "fixed": extract_request.fixed});
-        trace.record(
-            "extract",
-            started,
-            format!("{}", plan.status()),
-            input,
-            json!(extraction),
-        );
+        trace.record("extract", started, plan.status(), input, json!(extraction));
         trace.set_tokens((tokens > 0).then_some(tokens));
         plan
     }

@@ -1,8 +1,11 @@
 //! `wenshu` (问数): ask the data in one sentence. The one binary: tools, bind, parse, eval.
 
+mod ask_cmd;
 mod bind_cmd;
 mod catalog_arg;
 mod config;
+mod data_dir;
+mod engine_setup;
 mod eval_cmd;
 mod extract_cmd;
 mod parse_cmd;
@@ -33,6 +36,8 @@ enum Command {
     },
     /// Bind raw parameters (or a raw HTTP request) to one validated call of a tool.
     Bind(bind_cmd::BindArgs),
+    /// Ask a question: route, resolve, extract, bind, execute (or degrade once), with every step shown.
+    Ask(Box<ask_cmd::AskArgs>),
     /// Extract the parameters a question states for one tool (outcome and trace as JSON).
     Extract(Box<extract_cmd::ExtractArgs>),
     /// Parse dates, numbers and every span of a sentence with the language knowledge.
@@ -54,6 +59,7 @@ fn main() -> ExitCode {
     init_logging(cli.verbose);
     let result = match cli.command {
         Command::Tools { command } => tools_cmd::run(command),
+        Command::Ask(args) => ask_cmd::run(*args),
         Command::Bind(args) => bind_cmd::run(args),
         Command::Extract(args) => extract_cmd::run(*args),
         Command::Parse { command } => parse_cmd::run(command),

@@ -52,6 +52,50 @@ impl Default for DbOptions {
     }
 }
 
+/// The SQL type a NULL bind carries. PostgreSQL must know the type of every parameter, also of one that is only
+/// tested with `IS NULL` (`($1 IS NULL OR id = $1)`); SQLite and MySQL ignore it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NullType {
+    /// A NULL text (the default).
+    #[default]
+    Text,
+    /// A NULL 64-bit integer.
+    Integer,
+    /// A NULL double.
+    Float,
+    /// A NULL boolean.
+    Bool,
+}
+
+/// One bound value, and the type it carries when it is NULL.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bind {
+    /// The value (null, bool, integer, float, string; arrays and objects go as JSON text).
+    pub value: Value,
+    /// The type of a NULL value.
+    pub null_type: NullType,
+}
+
+impl Bind {
+    /// A value whose NULL is text.
+    pub fn new(value: Value) -> Self {
+        Self {
+            value,
+            null_type: NullType::Text,
+        }
+    }
+
+    /// A value whose NULL has the type `null_type`.
+    pub fn typed(value: Value, null_type: NullType) -> Self {
+        Self { value, null_type }
+    }
+}
+
+/// Values bound with NULL as text.
+pub(crate) fn untyped(values: &[Value]) -> Vec<Bind> {
+    values.iter().cloned().map(Bind::new).collect()
+}
+
 /// One write statement with its binds (positional placeholders of the dialect).
 #[derive(Debug, Clone, PartialEq)]
 pub struct WriteStatement {
@@ -129,8 +173,13 @@ impl Database {
     }
 
     /// Runs one query: `sql` with the dialect's positional placeholders, `binds` bound in order (null, bool,
-    /// integer, float, string; arrays and objects as JSON text), under `limits`.
+    /// integer, float, string; arrays and objects as JSON text; a NULL is a NULL text), under `limits`.
     pub async fn query(&self, sql: &str, binds: &[Value], limits: QueryLimits) -> Result<Rows, DbError> {
+        self.query_binds(sql, &untyped(binds), limits).await
+    }
+
+    /// Runs one query like [`Database::query`], each NULL with its own type.
+    pub async fn query_binds(&self, sql: &str, binds: &[Bind], limits: QueryLimits) -> Result<Rows, DbError> {
         match &self.pool {
             Pool::Sqlite(pool) => sqlite::query(pool, sql, binds, limits).await,
             Pool::Postgres(pool) => postgres::query(pool, sql, binds, limits, self.read_only).await,

@@ -17,7 +17,10 @@ use super::convert::{decimal_text_to_json, float_to_json, hex, mysql_datetime_to
 use super::error::DbError;
 use super::rows::{QueryLimits, Rows};
 use super::url::{driver_url, redact, scrub};
-use super::{DbOptions, WriteStatement};
+use super::{Bind, DbOptions, WriteStatement, untyped};
+
+/// How much longer than the client's timeout the server's own statement limit is, in milliseconds.
+const SERVER_LIMIT_MARGIN_MS: u64 = 500;
 
 /// Which server speaks the MySQL protocol: their statement time limits differ.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,19 +70,19 @@ pub(crate) async fn query(
     pool: &MySqlPool,
     flavor: Flavor,
     sql: &str,
-    binds: &[Value],
+    binds: &[Bind],
     limits: QueryLimits,
     read_only: bool,
 ) -> Result<Rows, DbError> {
     let map_err = |e: sqlx::Error| map_error(e, limits);
     let mut conn = pool.acquire().await.map_err(map_err)?;
     let run = async {
+        // The server's limit is a backstop a little past the client's: MySQL and MariaDB stop some statements
+        // (SLEEP, BENCHMARK) without an error, which must not pass for a result.
+        let server_ms = limits.timeout_ms().saturating_add(SERVER_LIMIT_MARGIN_MS);
         let time_limit = match flavor {
-            Flavor::MySql => format!("SET SESSION max_execution_time = {}", limits.timeout_ms()),
-            Flavor::MariaDb => format!(
-                "SET SESSION max_statement_time = {:.3}",
-                limits.timeout_ms() as f64 / 1000.0
-            ),
+            Flavor::MySql => format!("SET SESSION max_execution_time = {server_ms}"),
+            Flavor::MariaDb => format!("SET SESSION max_statement_time = {:.3}", server_ms as f64 / 1000.0),
         };
         conn.execute(AssertSqlSafe(time_limit)).await.map_err(map_err)?;
         let begin = if read_only {
@@ -130,7 +133,10 @@ pub(crate) async fn execute_all(pool: &MySqlPool, statements: &[WriteStatement])
     let mut tx = pool.begin().await.map_err(map_err)?;
     let mut affected = 0;
     for statement in statements {
-        let query = bind_all(sqlx::query(AssertSqlSafe(statement.sql.as_str())), &statement.binds);
+        let query = bind_all(
+            sqlx::query(AssertSqlSafe(statement.sql.as_str())),
+            &untyped(&statement.binds),
+        );
         affected += tx.execute(query).await.map_err(map_err)?.rows_affected();
     }
     tx.commit().await.map_err(map_err)?;
@@ -148,10 +154,11 @@ pub(crate) async fn execute_batch(pool: &MySqlPool, sql: &str) -> Result<(), DbE
 
 fn bind_all<'q>(
     mut query: sqlx::query::Query<'q, MySql, MySqlArguments>,
-    binds: &[Value],
+    binds: &[Bind],
 ) -> sqlx::query::Query<'q, MySql, MySqlArguments> {
-    for value in binds {
-        query = match value {
+    for bind in binds {
+        query = match &bind.value {
+            // SQLite and MySQL take an untyped NULL.
             Value::Null => query.bind(None::<String>),
             Value::Bool(b) => query.bind(*b),
             Value::Number(n) => match (n.as_i64(), n.as_u64()) {

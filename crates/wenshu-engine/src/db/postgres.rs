@@ -4,14 +4,10 @@
 use std::str::FromStr;
 
 use serde_json::Value;
-use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
 use sqlx::postgres::types::Oid;
-use sqlx::postgres::{
-    PgArgumentBuffer, PgArguments, PgConnectOptions, PgPool, PgPoolOptions, PgRow, PgTypeInfo, PgValueFormat,
-    PgValueRef,
-};
-use sqlx::{AssertSqlSafe, Column, Decode, Encode, Executor, Postgres, Row, SqlSafeStr, Statement, TypeInfo, ValueRef};
+use sqlx::postgres::{PgArguments, PgConnectOptions, PgPool, PgPoolOptions, PgRow, PgValueFormat, PgValueRef};
+use sqlx::{AssertSqlSafe, Column, Decode, Executor, Postgres, Row, SqlSafeStr, Statement, TypeInfo, ValueRef};
 
 use super::collect::{collect_rows, decode_error};
 use super::convert::{
@@ -21,7 +17,7 @@ use super::convert::{
 use super::error::DbError;
 use super::rows::{QueryLimits, Rows};
 use super::url::{redact, scrub};
-use super::{DbOptions, WriteStatement};
+use super::{Bind, DbOptions, NullType, WriteStatement, untyped};
 
 /// Opens a pool; a read-only one also sets `default_transaction_read_only` for every session.
 pub(crate) async fn connect(url: &str, options: &DbOptions) -> Result<PgPool, DbError> {
@@ -45,7 +41,7 @@ pub(crate) async fn connect(url: &str, options: &DbOptions) -> Result<PgPool, Db
 pub(crate) async fn query(
     pool: &PgPool,
     sql: &str,
-    binds: &[Value],
+    binds: &[Bind],
     limits: QueryLimits,
     read_only: bool,
 ) -> Result<Rows, DbError> {
@@ -98,7 +94,10 @@ pub(crate) async fn execute_all(pool: &PgPool, statements: &[WriteStatement]) ->
     let mut tx = pool.begin().await.map_err(map_err)?;
     let mut affected = 0;
     for statement in statements {
-        let query = bind_all(sqlx::query(AssertSqlSafe(statement.sql.as_str())), &statement.binds);
+        let query = bind_all(
+            sqlx::query(AssertSqlSafe(statement.sql.as_str())),
+            &untyped(&statement.binds),
+        );
         affected += tx.execute(query).await.map_err(map_err)?.rows_affected();
     }
     tx.commit().await.map_err(map_err)?;
@@ -114,28 +113,18 @@ pub(crate) async fn execute_batch(pool: &PgPool, sql: &str) -> Result<(), DbErro
         .map_err(|e| map_error(e, QueryLimits::default()))
 }
 
-/// A NULL sent without a type, so PostgreSQL infers it from where it is used (`$1 IS NULL OR id = $1`).
-struct UntypedNull;
-
-impl sqlx::Type<Postgres> for UntypedNull {
-    fn type_info() -> PgTypeInfo {
-        PgTypeInfo::with_oid(Oid(0))
-    }
-}
-
-impl Encode<'_, Postgres> for UntypedNull {
-    fn encode_by_ref(&self, _buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxDynError> {
-        Ok(IsNull::Yes)
-    }
-}
-
 fn bind_all<'q>(
     mut query: sqlx::query::Query<'q, Postgres, PgArguments>,
-    binds: &[Value],
+    binds: &[Bind],
 ) -> sqlx::query::Query<'q, Postgres, PgArguments> {
-    for value in binds {
-        query = match value {
-            Value::Null => query.bind(UntypedNull),
+    for bind in binds {
+        query = match &bind.value {
+            Value::Null => match bind.null_type {
+                NullType::Text => query.bind(None::<String>),
+                NullType::Integer => query.bind(None::<i64>),
+                NullType::Float => query.bind(None::<f64>),
+                NullType::Bool => query.bind(None::<bool>),
+            },
             Value::Bool(b) => query.bind(*b),
             Value::Number(n) => match n.as_i64() {
                 Some(i) => query.bind(i),

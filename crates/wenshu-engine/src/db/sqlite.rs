@@ -12,7 +12,7 @@ use super::convert::{float_to_json, hex};
 use super::error::DbError;
 use super::rows::{QueryLimits, Rows};
 use super::url::{redact, scrub};
-use super::{DbOptions, WriteStatement};
+use super::{Bind, DbOptions, WriteStatement, untyped};
 
 /// How many SQLite VM steps pass between two looks at the deadline.
 const PROGRESS_STEPS: i32 = 1000;
@@ -46,7 +46,7 @@ pub(crate) async fn connect(url: &str, options: &DbOptions) -> Result<SqlitePool
 }
 
 /// Runs one query under `limits`.
-pub(crate) async fn query(pool: &SqlitePool, sql: &str, binds: &[Value], limits: QueryLimits) -> Result<Rows, DbError> {
+pub(crate) async fn query(pool: &SqlitePool, sql: &str, binds: &[Bind], limits: QueryLimits) -> Result<Rows, DbError> {
     let map_err = |e: sqlx::Error| map_error(e, limits);
     let mut conn = pool.acquire().await.map_err(map_err)?;
     let deadline = Instant::now() + limits.timeout;
@@ -98,7 +98,10 @@ pub(crate) async fn execute_all(pool: &SqlitePool, statements: &[WriteStatement]
     let mut tx = pool.begin().await.map_err(map_err)?;
     let mut affected = 0;
     for statement in statements {
-        let query = bind_all(sqlx::query(AssertSqlSafe(statement.sql.as_str())), &statement.binds);
+        let query = bind_all(
+            sqlx::query(AssertSqlSafe(statement.sql.as_str())),
+            &untyped(&statement.binds),
+        );
         affected += tx.execute(query).await.map_err(map_err)?.rows_affected();
     }
     tx.commit().await.map_err(map_err)?;
@@ -116,10 +119,11 @@ pub(crate) async fn execute_batch(pool: &SqlitePool, sql: &str) -> Result<(), Db
 
 fn bind_all<'q>(
     mut query: sqlx::query::Query<'q, Sqlite, SqliteArguments>,
-    binds: &[Value],
+    binds: &[Bind],
 ) -> sqlx::query::Query<'q, Sqlite, SqliteArguments> {
-    for value in binds {
-        query = match value {
+    for bind in binds {
+        query = match &bind.value {
+            // SQLite and MySQL take an untyped NULL.
             Value::Null => query.bind(None::<String>),
             Value::Bool(b) => query.bind(*b),
             Value::Number(n) => match n.as_i64() {

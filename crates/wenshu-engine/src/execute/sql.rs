@@ -9,7 +9,8 @@ use wenshu_contract::{BoundCall, Catalog, Tool};
 use super::error::ExecError;
 use super::sql_template::{SqlTemplate, read_sql_templates};
 use super::{ExecContext, ExecFuture, Executor, ToolResult, check_call, elapsed_ms};
-use crate::db::{Database, QueryLimits};
+use crate::db::{Bind, Database, NullType, QueryLimits};
+use wenshu_contract::ParamType;
 
 /// Runs the `x-sql` templates of a catalog's tools on one database (open it read-only).
 #[derive(Debug, Clone)]
@@ -81,12 +82,15 @@ impl SqlTemplateExecutor {
     async fn run(&self, tool: &Tool, call: &BoundCall, ctx: &ExecContext) -> Result<ToolResult, ExecError> {
         let start = Instant::now();
         let (sql, named) = self.prepare(tool, call, ctx)?;
-        let values: Vec<Value> = named.iter().map(|(_, v)| v.clone()).collect();
+        let values: Vec<Bind> = named
+            .iter()
+            .map(|(name, value)| Bind::typed(value.clone(), null_type_of(tool, name)))
+            .collect();
         let limits = QueryLimits {
             row_cap: ctx.row_cap,
             timeout: ctx.timeout,
         };
-        let rows = self.db.query(&sql, &values, limits).await?;
+        let rows = self.db.query_binds(&sql, &values, limits).await?;
         let binds: Vec<Value> = named
             .into_iter()
             .map(|(name, value)| json!({ "name": name, "value": value }))
@@ -104,6 +108,16 @@ impl SqlTemplateExecutor {
 impl Executor for SqlTemplateExecutor {
     fn execute<'a>(&'a self, tool: &'a Tool, call: &'a BoundCall, ctx: &'a ExecContext) -> ExecFuture<'a> {
         Box::pin(self.run(tool, call, ctx))
+    }
+}
+
+/// The type a NULL of placeholder `name` carries: its parameter's type (derived period days are text).
+fn null_type_of(tool: &Tool, name: &str) -> NullType {
+    match tool.param(name).map(|spec| spec.ty) {
+        Some(ParamType::Integer) => NullType::Integer,
+        Some(ParamType::Number) => NullType::Float,
+        Some(ParamType::Boolean) => NullType::Bool,
+        _ => NullType::Text,
     }
 }
 

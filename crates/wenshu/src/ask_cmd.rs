@@ -1,0 +1,205 @@
+//! `wenshu ask`: one question, answered end to end, with every step shown.
+
+use std::process::ExitCode;
+
+use serde_json::{Value, json};
+use wenshu_engine::answer::{Answer, AskOutcome};
+use wenshu_engine::pipeline::AskRequest;
+use wenshu_engine::route::Turn;
+
+use crate::data_dir::{append_history, demo_database, load_history};
+use crate::engine_setup::{PipelineArgs, engine};
+use crate::extract_cmd::resolve_today;
+
+/// Arguments of `wenshu ask`.
+#[derive(Debug, clap::Args)]
+pub struct AskArgs {
+    #[command(flatten)]
+    pipeline: PipelineArgs,
+    /// Database URL (sqlite:PATH, postgres://…, mysql://…); the demo database when absent.
+    #[arg(long, value_name = "URL")]
+    db: Option<String>,
+    /// The day the question is asked (YYYY-MM-DD); default: today in the time zone.
+    #[arg(long)]
+    today: Option<String>,
+    /// Keep the history of this conversation (in the data folder) and use its last three rounds.
+    #[arg(long)]
+    conversation: Option<String>,
+    /// The subject the user chose from candidates: resolution is skipped.
+    #[arg(long)]
+    subject_id: Option<String>,
+    /// Print the outcome and the trace as JSON.
+    #[arg(long)]
+    json: bool,
+    /// The question, in the user's own words.
+    question: String,
+}
+
+/// Runs `wenshu ask`: exit 0 when answered, asked to choose or to add something; 1 when stopped.
+pub fn run(args: AskArgs) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(ask(args))
+}
+
+async fn ask(args: AskArgs) -> anyhow::Result<ExitCode> {
+    let parts = args.pipeline.planner()?;
+    let today = resolve_today(args.today.as_deref(), parts.config.timezone())?;
+    let url = match &args.db {
+        Some(url) => url.clone(),
+        None => demo_database(today).await?,
+    };
+    let engine = engine(parts, &url).await?;
+    let history = match &args.conversation {
+        Some(id) => load_history(id)?,
+        None => Vec::new(),
+    };
+    let request = AskRequest {
+        question: args.question.clone(),
+        history,
+        today,
+        subject_id: args.subject_id.clone(),
+    };
+    let answer = engine.ask(&request).await;
+    if let Some(id) = &args.conversation {
+        append_history(
+            id,
+            Turn {
+                question: args.question.clone(),
+                answer: conclusion(&answer),
+            },
+        )?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&json_of(&answer))?);
+    } else {
+        print!("{}", human(&args.question, &answer));
+    }
+    Ok(match answer.outcome {
+        AskOutcome::Stopped { .. } => ExitCode::from(1),
+        _ => ExitCode::SUCCESS,
+    })
+}
+
+/// The conclusion a round leaves in the history: the question as understood and what came of it.
+pub fn conclusion(answer: &Answer) -> String {
+    match &answer.outcome {
+        AskOutcome::Answered { summary, .. } => summary.clone(),
+        AskOutcome::Choose { name, .. } => format!("「{name}」有多个候选，等待用户选择"),
+        AskOutcome::Need { missing, .. } => format!("{}：缺少 {}", answer.rewritten_question, missing.join("、")),
+        AskOutcome::Stopped { reasons, .. } => {
+            format!("{}：未能回答（{}）", answer.rewritten_question, reasons.join("；"))
+        }
+    }
+}
+
+/// The machine form: the outcome's kind, its tool and parameters, the outcome itself, and the trace.
+pub fn json_of(answer: &Answer) -> Value {
+    let (tool, params) = match &answer.outcome {
+        AskOutcome::Answered { tool, params, .. } => (Some(tool.clone()), Some(params.clone())),
+        AskOutcome::Choose { tool, .. } | AskOutcome::Need { tool, .. } => (Some(tool.clone()), None),
+        AskOutcome::Stopped { .. } => (None, None),
+    };
+    json!({
+        "kind": answer.outcome.kind(),
+        "tool": tool,
+        "params": params,
+        "rewritten_question": answer.rewritten_question,
+        "outcome": answer.outcome,
+        "trace": answer.trace,
+    })
+}
+
+fn human(question: &str, answer: &Answer) -> String {
+    let mut out = format!("问题：{question}\n理解为：{}\n", answer.rewritten_question);
+    match &answer.outcome {
+        AskOutcome::Answered {
+            tool,
+            summary,
+            columns,
+            rows,
+            truncated,
+            fell_back,
+            sql,
+            ..
+        } => {
+            out.push_str(&format!("工具：{tool}\n"));
+            if let Some(reason) = fell_back {
+                out.push_str(&format!("兜底：是（{reason}）\n"));
+            }
+            if let Some(sql) = sql {
+                out.push_str(&format!("SQL：{sql}\n"));
+            }
+            out.push_str(&format!("回答：{summary}\n"));
+            out.push_str(&table(columns, rows, *truncated));
+        }
+        AskOutcome::Choose { name, candidates, .. } => {
+            out.push_str(&format!("「{name}」有多个候选，请用 --subject-id 选一个再问：\n"));
+            for c in candidates {
+                let extra: Vec<String> = c
+                    .entity
+                    .attributes
+                    .iter()
+                    .map(|(k, v)| format!("{k}={}", plain(v)))
+                    .collect();
+                out.push_str(&format!(
+                    "  {}  {}  {}\n",
+                    plain(&c.entity.id),
+                    c.entity.name,
+                    extra.join(" ")
+                ));
+            }
+        }
+        AskOutcome::Need { missing, .. } => out.push_str(&format!("还需要：{}\n", missing.join("、"))),
+        AskOutcome::Stopped {
+            step,
+            reasons,
+            audience,
+        } => {
+            out.push_str(&format!(
+                "停在：{step}（面向{}）\n",
+                if matches!(audience, wenshu_engine::plan::Audience::Admin) {
+                    "管理员"
+                } else {
+                    "用户"
+                }
+            ));
+            for reason in reasons {
+                out.push_str(&format!("  - {reason}\n"));
+            }
+        }
+    }
+    out.push_str(&format!("步骤（{} 引擎）：\n", answer.trace.engine));
+    for step in &answer.trace.steps {
+        out.push_str(&format!(
+            "  {:<9} {:>8.1} ms  {}\n",
+            step.step, step.duration_ms, step.decision
+        ));
+    }
+    out
+}
+
+fn table(columns: &[String], rows: &[Vec<Value>], truncated: bool) -> String {
+    const SHOWN: usize = 20;
+    let mut out = format!("  {}\n", columns.join(" | "));
+    for row in rows.iter().take(SHOWN) {
+        out.push_str(&format!(
+            "  {}\n",
+            row.iter().map(plain).collect::<Vec<_>>().join(" | ")
+        ));
+    }
+    if rows.len() > SHOWN || truncated {
+        out.push_str(&format!(
+            "  …（共 {} 行{}）\n",
+            rows.len(),
+            if truncated { "，已截断" } else { "" }
+        ));
+    }
+    out
+}
+
+fn plain(value: &Value) -> String {
+    value.as_str().map_or_else(|| value.to_string(), str::to_string)
+}

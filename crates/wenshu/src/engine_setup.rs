@@ -1,0 +1,150 @@
+//! Building the pipeline from options: catalog, entity catalogs, engine (model or lexicon), database, executors
+//! and fallback. Shared by `ask`, `eval` and the server.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use wenshu_contract::Catalog;
+use wenshu_engine::answer::Engine;
+use wenshu_engine::db::Database;
+use wenshu_engine::execute::{Executors, SqlTemplateExecutor};
+use wenshu_engine::extract::{Extractor, ModelExtractor};
+use wenshu_engine::fallback::SqlFallback;
+use wenshu_engine::fallback::schema::{SchemaNotes, describe_schema};
+use wenshu_engine::lexicon::{LexiconExtractor, LexiconRouter};
+use wenshu_engine::pipeline::Planner;
+use wenshu_engine::resolve::EntityCatalogs;
+use wenshu_engine::route::Router;
+use wenshu_engine::route::model::ModelRouter;
+use wenshu_engine::sql_guard::GuardPolicy;
+use wenshu_llm::client::ChatClient;
+
+use crate::catalog_arg::CatalogArg;
+use crate::config::{Config, ModelFlags};
+use crate::extract_cmd::prompts;
+
+/// Which engine routes and extracts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineChoice {
+    /// The model when one is configured, else the lexicon.
+    Auto,
+    /// A chat model (OpenAI-compatible).
+    Model,
+    /// The catalog, entity catalogs and language knowledge alone.
+    Lexicon,
+}
+
+/// Where the pipeline's parts come from.
+#[derive(Debug, Clone, clap::Args)]
+pub struct PipelineArgs {
+    #[command(flatten)]
+    pub catalog: CatalogArg,
+    /// An entity catalog JSON file (`{"movie": [{"id", "name", …}], …}`); the demo's when absent.
+    #[arg(long, value_name = "FILE")]
+    pub entities: Option<PathBuf>,
+    /// The engine that routes and extracts.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub engine: EngineChoice,
+    #[command(flatten)]
+    pub model: ModelFlags,
+}
+
+/// The loaded parts, before a database is attached.
+pub struct Parts {
+    /// The configuration file.
+    pub config: Config,
+    /// The catalog.
+    pub catalog: Arc<Catalog>,
+    /// The chat client, when a model is configured.
+    pub client: Option<Arc<ChatClient>>,
+    /// The planner.
+    pub planner: Planner,
+}
+
+impl PipelineArgs {
+    /// Loads catalog, entities and engine into a planner.
+    pub fn planner(&self) -> anyhow::Result<Parts> {
+        let config = Config::load(&self.model)?;
+        let catalog = Arc::new(self.catalog.load()?);
+        let entities = Arc::new(self.load_entities()?);
+        let providers = config.providers(&self.model)?;
+        let use_model = match self.engine {
+            EngineChoice::Model if providers.is_empty() => {
+                bail!(
+                    "--engine model needs a chat model: set --llm-base-url and --llm-model (or WENSHU_LLM_*), or [[llm.providers]] in wenshu.toml"
+                )
+            }
+            EngineChoice::Model => true,
+            EngineChoice::Lexicon => false,
+            EngineChoice::Auto => !providers.is_empty(),
+        };
+        let client = if providers.is_empty() {
+            None
+        } else {
+            Some(Arc::new(ChatClient::new(providers, config.retry(), config.breaker())?))
+        };
+        let (router, extractor): (Arc<dyn Router>, Arc<dyn Extractor>) = match (&client, use_model) {
+            (Some(client), true) => {
+                let prompts = Arc::new(prompts(&config)?);
+                let strict = config.llm.strict_schema.unwrap_or(true);
+                (
+                    Arc::new(ModelRouter::new(client.clone(), prompts.clone())),
+                    Arc::new(ModelExtractor::new(client.clone(), prompts, strict)),
+                )
+            }
+            _ => (
+                Arc::new(LexiconRouter::new(entities.clone())),
+                Arc::new(LexiconExtractor::new(entities.clone())),
+            ),
+        };
+        let planner = Planner::new(catalog.clone(), entities, router, extractor).with_timezone(config.timezone());
+        Ok(Parts {
+            config,
+            catalog,
+            client,
+            planner,
+        })
+    }
+
+    fn load_entities(&self) -> anyhow::Result<EntityCatalogs> {
+        match &self.entities {
+            None => Ok(EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON)?),
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read entity catalog {}", path.display()))?;
+                EntityCatalogs::from_json_str(&text).with_context(|| format!("entity catalog {}", path.display()))
+            }
+        }
+    }
+}
+
+/// The whole engine over a read-only database: SQL-template executors from the catalog's `x-sql`, and the
+/// Text-to-SQL fallback when a model is configured.
+pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> {
+    let db = Database::connect_read_only(database_url).await?;
+    let mut executors = Executors::new();
+    let sql = SqlTemplateExecutor::from_catalog_json(db.clone(), &parts.catalog, &catalog_text(&parts)?)?;
+    executors.register_sql(Arc::new(sql));
+    let mut engine = Engine::new(parts.planner, Arc::new(executors));
+    if let Some(client) = parts.client {
+        let tables: Vec<String> = wenshu_engine::demo::TABLES.iter().map(|t| t.to_string()).collect();
+        let schema = describe_schema(&db, &tables, &SchemaNotes::default()).await?;
+        let fallback = SqlFallback::new(
+            client,
+            Arc::new(prompts(&parts.config)?),
+            Arc::new(db),
+            GuardPolicy::new(&tables),
+            schema,
+        )
+        .with_timezone(parts.config.timezone());
+        engine = engine.with_fallback(Arc::new(fallback));
+    }
+    Ok(engine)
+}
+
+fn catalog_text(parts: &Parts) -> anyhow::Result<String> {
+    Ok(serde_json::to_string(&serde_json::json!({
+        "tools": parts.catalog.tools().iter().map(|t| t.definition().clone()).collect::<Vec<_>>()
+    }))?)
+}
