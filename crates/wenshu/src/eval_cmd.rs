@@ -9,18 +9,23 @@ use wenshu_engine::sql_guard::{GuardPolicy, SqlDialect, check_sql};
 use wenshu_lexicon::numeral::parse_number;
 use wenshu_lexicon::time::parse_date_range;
 
+use crate::engine_setup::PipelineArgs;
+use crate::eval_plan::PlanRunner;
 use crate::parse_cmd::number_json;
 
 /// Arguments of `wenshu eval`.
 #[derive(Debug, clap::Args)]
 pub struct EvalArgs {
-    /// JSONL files of cases (dates.jsonl, numbers.jsonl, ...).
+    /// The catalog, entity catalogs and engine that plan cases run against.
+    #[command(flatten)]
+    pub pipeline: PipelineArgs,
+    /// JSONL files of cases (dates.jsonl, numbers.jsonl, sql.jsonl, cases.jsonl, ...).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
 }
 
 /// The outcome of one case.
-enum Verdict {
+pub enum Verdict {
     /// The case passed.
     Pass,
     /// The case failed: (text, expected, got).
@@ -98,7 +103,10 @@ fn sql_case(case: &Value) -> Option<Verdict> {
 }
 
 /// Decides a case's kind from its fields and runs it.
-fn run_case(case: &Value) -> Verdict {
+fn run_case(case: &Value, plans: &mut PlanRunner) -> Verdict {
+    if case.get("question").is_some() && case.get("expect").is_some() {
+        return plans.run(case);
+    }
     let is_date = ["today", "text", "start", "end"].iter().all(|f| case.get(f).is_some());
     let is_number = case.get("text").is_some() && case.get("value").is_some() && case.get("question").is_none();
     let is_sql = case.get("sql").is_some() && case.get("allowed").is_some();
@@ -126,7 +134,7 @@ struct Tally {
 }
 
 /// Runs every case of one file, printing one line per failure.
-fn run_file(path: &Path, tally: &mut Tally) -> anyhow::Result<()> {
+fn run_file(path: &Path, tally: &mut Tally, plans: &mut PlanRunner) -> anyhow::Result<()> {
     let content = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let mut skipped_here = 0;
     for (i, line) in content.lines().enumerate() {
@@ -135,7 +143,7 @@ fn run_file(path: &Path, tally: &mut Tally) -> anyhow::Result<()> {
         }
         let where_ = format!("{}:{}", path.display(), i + 1);
         let verdict = match serde_json::from_str::<Value>(line) {
-            Ok(case) => run_case(&case),
+            Ok(case) => run_case(&case, plans),
             Err(e) => Verdict::Fail(line.to_string(), "a JSON case".into(), format!("invalid JSON: {e}")),
         };
         match verdict {
@@ -159,8 +167,9 @@ fn run_file(path: &Path, tally: &mut Tally) -> anyhow::Result<()> {
 /// Runs every case of every file and prints `N passed, M failed`.
 pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let mut tally = Tally::default();
+    let mut plans = PlanRunner::new(args.pipeline);
     for path in &args.files {
-        run_file(path, &mut tally)?;
+        run_file(path, &mut tally, &mut plans)?;
     }
     let mut summary = format!("{} passed, {} failed", tally.passed, tally.failed);
     if tally.skipped > 0 {

@@ -7,6 +7,7 @@ mod config;
 mod data_dir;
 mod engine_setup;
 mod eval_cmd;
+mod eval_plan;
 mod extract_cmd;
 mod parse_cmd;
 mod sql_cmd;

@@ -211,9 +211,9 @@ fn sql_check_prints_the_guarded_sql_or_the_reason() {
 }
 
 #[test]
-fn eval_runs_date_number_and_sql_cases() {
+fn eval_runs_date_number_sql_and_plan_cases() {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../eval/");
-    let files: Vec<String> = ["dates.jsonl", "numbers.jsonl", "sql.jsonl"]
+    let files: Vec<String> = ["dates.jsonl", "numbers.jsonl", "sql.jsonl", "cases.jsonl"]
         .iter()
         .map(|f| format!("{root}{f}"))
         .collect();
@@ -223,5 +223,5 @@ fn eval_runs_date_number_and_sql_cases() {
     let out = wenshu(&args);
     let text = String::from_utf8(out.stdout).unwrap();
     assert_eq!(out.status.code(), Some(0), "{text}");
-    assert!(text.trim_end().ends_with("51 passed, 0 failed"), "{text}");
+    assert!(text.trim_end().ends_with("77 passed, 0 failed"), "{text}");
 }

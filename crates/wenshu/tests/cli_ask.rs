@@ -1,0 +1,143 @@
+//! `wenshu ask` end to end on the demo database with the lexicon engine (no model anywhere).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::{Value, json};
+
+struct DataDir(PathBuf);
+
+impl DataDir {
+    fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("wenshu-ask-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        Self(dir)
+    }
+
+    fn ask(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_wenshu"))
+            .arg("ask")
+            .args(["--today", "2026-11-29", "--engine", "lexicon"])
+            .args(args)
+            .env("WENSHU_DATA_DIR", &self.0)
+            .env_remove("WENSHU_LLM_BASE_URL")
+            .env_remove("WENSHU_LLM_MODEL")
+            .env_remove("WENSHU_CONFIG")
+            .output()
+            .expect("wenshu runs")
+    }
+
+    fn ask_json(&self, args: &[&str]) -> (Option<i32>, Value) {
+        let mut all = vec!["--json"];
+        all.extend_from_slice(args);
+        let out = self.ask(&all);
+        let value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "not JSON ({e}): {}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        (out.status.code(), value)
+    }
+}
+
+impl Drop for DataDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn the_seed_questions_are_answered_on_the_demo_database() {
+    let dir = DataDir::new("seed");
+    let (code, answer) = dir.ask_json(&["华东区本月的销售额是多少"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(answer["kind"], "answered");
+    assert_eq!(
+        answer["params"],
+        json!({"region": "华东", "period": "本月", "queryType": "summary", "limit": 10})
+    );
+    assert!(answer["outcome"]["rows"][0][0].as_f64().unwrap() > 0.0);
+    let steps: Vec<&str> = answer["trace"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["step"].as_str().unwrap())
+        .collect();
+    assert_eq!(steps, ["route", "check", "fill", "extract", "execute"]);
+    let (_, answer) = dir.ask_json(&["流浪地球2最近7天的每日票房"]);
+    assert_eq!(
+        answer["params"],
+        json!({"movieId": 2, "startDate": "2026-11-23", "endDate": "2026-11-29"})
+    );
+    assert_eq!(answer["outcome"]["rows"].as_array().unwrap().len(), 7);
+    assert!(
+        dir.0.join("demo-2026-11-29.sqlite").exists(),
+        "the demo database is made on first use"
+    );
+}
+
+#[test]
+fn candidates_are_listed_and_a_chosen_id_answers() {
+    let dir = DataDir::new("choose");
+    let (code, answer) = dir.ask_json(&["英雄上周的票房"]);
+    assert_eq!((code, answer["kind"].as_str()), (Some(0), Some("choose")));
+    let ids: Vec<i64> = answer["outcome"]["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["entity"]["id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, [21, 22]);
+    let (_, answer) = dir.ask_json(&["--subject-id", "22", "英雄上周的票房"]);
+    assert_eq!(answer["kind"], "answered");
+    assert_eq!(answer["params"]["movieId"], 22);
+    assert_eq!(answer["params"]["startDate"], "2026-11-16");
+}
+
+#[test]
+fn a_conversation_resolves_references_from_its_history() {
+    let dir = DataDir::new("conversation");
+    let (_, first) = dir.ask_json(&["--conversation", "c1", "长津湖上个月的票房"]);
+    assert_eq!(first["params"]["movieId"], 4);
+    let (_, second) = dir.ask_json(&["--conversation", "c1", "那它的评分呢"]);
+    assert_eq!(second["tool"], "movie_rating");
+    assert_eq!(second["params"], json!({"movieId": 4}));
+    let history: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.0.join("conversations/c1.json")).unwrap()).unwrap();
+    assert_eq!(history.as_array().unwrap().len(), 2);
+    let out = dir.ask(&["--conversation", "../etc", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn stops_say_where_and_for_whom() {
+    let dir = DataDir::new("stops");
+    let (code, answer) = dir.ask_json(&["战狼3的票房"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        (
+            answer["outcome"]["step"].as_str(),
+            answer["outcome"]["audience"].as_str()
+        ),
+        (Some("resolve"), Some("user"))
+    );
+    let (_, answer) = dir.ask_json(&["今年票房最高的十部电影是哪些"]);
+    assert_eq!(
+        (
+            answer["outcome"]["step"].as_str(),
+            answer["outcome"]["audience"].as_str()
+        ),
+        (Some("fallback"), Some("admin"))
+    );
+    assert!(answer["outcome"]["reasons"][1].as_str().unwrap().contains("模型"));
+    let (code, answer) = dir.ask_json(&["订单 A-9 现在什么状态"]);
+    assert_eq!((code, answer["kind"].as_str()), (Some(0), Some("need")));
+    let out = dir.ask(&["华东区本月的销售额是多少"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("理解为：") && text.contains("工具：sales_query") && text.contains("步骤（lexicon 引擎）"),
+        "{text}"
+    );
+}
