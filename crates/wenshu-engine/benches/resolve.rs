@@ -14,6 +14,9 @@ const NAMES: usize = 1_000_000;
 const TIMED_LOOKUPS: usize = 2_000;
 const SQLITE_LOOKUPS: usize = 60;
 const SQLITE_BATCH: usize = 400;
+/// Generated words, and the CJK characters (from U+4E00) they are drawn from.
+const GENERATED_WORDS: usize = 20_000;
+const GENERATED_CHARS: usize = 3_500;
 
 /// Two-character words that title-like names are made of.
 const WORDS: &[&str] = &[
@@ -51,15 +54,33 @@ impl Rng {
     }
 }
 
+/// A vocabulary of two-character words: the common title words above plus generated ones from the CJK block,
+/// so that, as in a real catalog, most characters are not shared by a large share of the names.
+fn vocabulary(rng: &mut Rng) -> Vec<String> {
+    let mut words: Vec<String> = WORDS.iter().map(|w| w.to_string()).collect();
+    let cjk = |rng: &mut Rng| char::from_u32(0x4E00 + rng.below(GENERATED_CHARS) as u32).unwrap_or('之');
+    words.extend((0..GENERATED_WORDS).map(|_| [cjk(rng), cjk(rng)].iter().collect::<String>()));
+    words
+}
+
+/// One word: a common title word a third of the time, otherwise one from the whole vocabulary.
+fn word<'a>(rng: &mut Rng, vocabulary: &'a [String]) -> &'a str {
+    if rng.below(3) == 0 {
+        WORDS[rng.below(WORDS.len())]
+    } else {
+        vocabulary[rng.below(vocabulary.len())].as_str()
+    }
+}
+
 /// One title: 1–5 words, sometimes a connector, sometimes a sequel number; 2–12 characters.
-fn title(rng: &mut Rng) -> String {
+fn title(rng: &mut Rng, vocabulary: &[String]) -> String {
     let words = 1 + rng.below(5);
     let mut name = String::new();
     for i in 0..words {
         if i > 0 && words <= 4 && rng.below(4) == 0 {
             name.push_str(rng.pick(JOINERS));
         }
-        name.push_str(rng.pick(WORDS));
+        name.push_str(word(rng, vocabulary));
     }
     if name.chars().count() < 12 && rng.below(5) == 0 {
         name.push_str(&(2 + rng.below(8)).to_string());
@@ -69,7 +90,8 @@ fn title(rng: &mut Rng) -> String {
 
 fn names() -> Vec<String> {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    (0..NAMES).map(|_| title(&mut rng)).collect()
+    let vocabulary = vocabulary(&mut rng);
+    (0..NAMES).map(|_| title(&mut rng, &vocabulary)).collect()
 }
 
 /// Kinds of query, each made from the generated names.

@@ -6,10 +6,9 @@
 //! typo (0.43–0.55).
 //! A fuzzy match is used alone only when it is the only one or [`MARGIN`] ahead of the next.
 
-use std::cmp::Ordering;
 use std::collections::HashMap;
 
-use super::entity::{Candidate, MatchMethod, Resolution, compare_ids};
+use super::entity::{Candidate, MatchMethod, Resolution};
 use super::index::EntityIndex;
 use super::postings::{HashTable, intersect};
 use super::text::{
@@ -103,6 +102,9 @@ fn containment(index: &EntityIndex, q: &[char], matches: &mut Matches) {
         let Some(record) = index.keys.get(number as usize) else {
             continue;
         };
+        if usize::from(record.compact_len) < q.len() {
+            continue;
+        }
         compact_into(index.key_str(number), &mut name);
         if let Some((score, method)) = containment_score(q, &name) {
             matches.record(record.entity, score, method);
@@ -191,7 +193,11 @@ fn typos(index: &EntityIndex, q: &[char], matches: &mut Matches) {
     let mut shared: HashMap<u32, usize> = HashMap::new();
     for &term in &terms {
         for &number in index.bigrams.get(term) {
-            *shared.entry(number).or_insert(0) += 1;
+            let similar_length =
+                index.keys.get(number as usize).is_some_and(|k| usize::from(k.compact_len).abs_diff(n) <= max_edits);
+            if similar_length {
+                *shared.entry(number).or_insert(0) += 1;
+            }
         }
     }
     let query_numbers = digit_signature(q);
@@ -258,18 +264,20 @@ fn same_sound(index: &EntityIndex, q: &[char], matches: &mut Matches) {
 }
 
 /// One fuzzy match alone, several to choose from, or none.
+///
+/// Only the best `max(limit, 2)` matches are ordered (a selection, not a full sort), so a query matching
+/// thousands of names costs little more than one matching a few. Ties are ordered by method, then catalog order.
 fn decide(index: &EntityIndex, matches: Matches, limit: usize) -> Resolution {
     let mut ranked: Vec<(u32, Scored)> = matches.0.into_iter().collect();
-    ranked.sort_by(|(a, x), (b, y)| {
-        y.score
-            .total_cmp(&x.score)
-            .then(x.method.cmp(&y.method))
-            .then_with(|| match (index.entity(*a), index.entity(*b)) {
-                (Some(a), Some(b)) => compare_ids(&a.id, &b.id),
-                _ => Ordering::Equal,
-            })
-            .then(a.cmp(b))
-    });
+    let order = |(a, x): &(u32, Scored), (b, y): &(u32, Scored)| {
+        y.score.total_cmp(&x.score).then(x.method.cmp(&y.method)).then(a.cmp(b))
+    };
+    let keep = limit.max(2);
+    if ranked.len() > keep {
+        ranked.select_nth_unstable_by(keep - 1, order);
+        ranked.truncate(keep);
+    }
+    ranked.sort_by(order);
     let candidate = |&(position, scored): &(u32, Scored)| {
         index.entity(position).map(|entity| Candidate {
             entity: entity.clone(),
@@ -283,16 +291,9 @@ fn decide(index: &EntityIndex, matches: Matches, limit: usize) -> Resolution {
         [first, second, ..] if first.1.score - second.1.score >= MARGIN - EPSILON => single(candidate(first)),
         [first, ..] => {
             let floor = first.1.score - LIST_WINDOW - EPSILON;
-            let candidates = ranked
-                .iter()
-                .take_while(|(_, s)| s.score >= floor)
-                .take(limit)
-                .filter_map(candidate)
-                .collect();
-            Resolution::Ambiguous {
-                candidates,
-                exact: false,
-            }
+            let candidates =
+                ranked.iter().take_while(|(_, s)| s.score >= floor).take(limit).filter_map(candidate).collect();
+            Resolution::Ambiguous { candidates, exact: false }
         }
     }
 }

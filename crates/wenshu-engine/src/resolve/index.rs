@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::entity::{Candidate, Entity, MatchMethod, Resolution, compare_ids};
 use super::postings::{HashTable, Postings};
 use super::text::{
-    bigram_term, canonical_key, char_term, compact_into, hash_chars, loose_pinyin_into, pinyin_into, query_key,
+    bigram_term, canonical_key, char_term, compact_into, hash_chars, is_significant, loose_pinyin_into, pinyin_into, query_key,
 };
 use super::{DEFAULT_LIMIT, fuzzy};
 
@@ -23,6 +23,8 @@ pub(crate) struct KeyRecord {
     pub(crate) entity: u32,
     /// Whether the key is an alias rather than the name.
     pub(crate) alias: bool,
+    /// The number of significant characters (letters, digits, ideographs), saturating.
+    pub(crate) compact_len: u16,
 }
 
 /// An ID in a hashable form (integers by value, strings by text).
@@ -114,12 +116,8 @@ impl EntityIndex {
                 }
                 let start = key_text.len();
                 key_text.push_str(&key);
-                keys.push(KeyRecord {
-                    start,
-                    end: key_text.len(),
-                    entity: position,
-                    alias,
-                });
+                let compact_len = u16::try_from(key.chars().filter(|&c| is_significant(c)).count()).unwrap_or(u16::MAX);
+                keys.push(KeyRecord { start, end: key_text.len(), entity: position, alias, compact_len });
             }
         }
         let mut index = EntityIndex {
@@ -237,22 +235,15 @@ impl EntityIndex {
                 None => Resolution::NotFound,
             },
             _ => {
-                let mut candidates: Vec<Candidate> = matched
-                    .iter()
-                    .filter_map(|&(position, method)| {
-                        self.entity(position).map(|entity| Candidate {
-                            entity: entity.clone(),
-                            score: 1.0,
-                            method,
-                        })
-                    })
+                let mut found: Vec<(&Entity, MatchMethod)> =
+                    matched.iter().filter_map(|&(position, method)| self.entity(position).map(|e| (e, method))).collect();
+                found.sort_by(|(a, _), (b, _)| compare_ids(&a.id, &b.id));
+                found.truncate(limit);
+                let candidates = found
+                    .into_iter()
+                    .map(|(entity, method)| Candidate { entity: entity.clone(), score: 1.0, method })
                     .collect();
-                candidates.sort_by(|a, b| compare_ids(&a.entity.id, &b.entity.id));
-                candidates.truncate(limit);
-                Resolution::Ambiguous {
-                    candidates,
-                    exact: true,
-                }
+                Resolution::Ambiguous { candidates, exact: true }
             }
         }
     }
