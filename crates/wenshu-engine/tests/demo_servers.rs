@@ -44,6 +44,7 @@ async fn run_on_server(admin_url: &str, dialect: Dialect, slow_sql: &'static str
         assert_eq!(demo.db.dialect(), dialect);
         demo_support::check_all(&demo, slow_sql).await;
         check_types(&demo.db, dialect).await;
+        check_fallback(&demo.db).await;
         demo.db.close().await;
     })
     .await;
@@ -147,4 +148,49 @@ fn database_names_are_replaced_in_urls() {
         with_database("mysql://root@h:3306/test?ssl-mode=disabled", "x"),
         "mysql://root@h:3306/x?ssl-mode=disabled"
     );
+}
+
+/// The Text-to-SQL fallback on this server: a scripted model's query passes the guard in the server's dialect and
+/// runs read-only; a write the guard refuses is corrected once.
+async fn check_fallback(db: &Database) {
+    use std::sync::Arc;
+    use std::time::Duration;
+    use wenshu_engine::fallback::SqlFallback;
+    use wenshu_engine::fallback::schema::{SchemaNotes, describe_schema};
+    use wenshu_engine::sql_guard::GuardPolicy;
+    use wenshu_llm::client::ChatClient;
+    use wenshu_llm::config::{BreakerConfig, ProviderConfig, RetryConfig};
+    use wenshu_llm::prompt::PromptTemplates;
+    use wenshu_testkit::{Reply, ScriptedChatServer};
+
+    let top_ten = "SELECT m.name AS movie, SUM(b.revenue) AS revenue FROM box_office b JOIN movies m ON m.id = b.movie_id \
+                   WHERE b.day >= '2026-01-01' GROUP BY m.name ORDER BY revenue DESC LIMIT 10";
+    let replies = vec![
+        Reply::content(json!({"sql": "DELETE FROM sales", "explanation": "x"}).to_string()),
+        Reply::content(json!({"sql": top_ten, "explanation": "top ten"}).to_string()),
+    ];
+    let server = ScriptedChatServer::start(replies).await;
+    let provider = ProviderConfig::new("scripted", server.base_url(), "m").with_timeout(Duration::from_secs(2));
+    let client = Arc::new(ChatClient::new(vec![provider], RetryConfig::default(), BreakerConfig::default()).unwrap());
+    let tables: Vec<String> = wenshu_engine::demo::TABLES.iter().map(|t| t.to_string()).collect();
+    let read_only = Database::connect_read_only(db.url())
+        .await
+        .expect("read-only connection");
+    let schema = describe_schema(&read_only, &tables, &SchemaNotes::default())
+        .await
+        .expect("schema");
+    assert!(schema.contains("box_office") && schema.contains("revenue"), "{schema}");
+    let fallback = SqlFallback::new(
+        client,
+        Arc::new(PromptTemplates::embedded()),
+        Arc::new(read_only),
+        GuardPolicy::new(&tables),
+        schema,
+    );
+    let run = fallback
+        .run("今年票房最高的十部电影是哪些", demo_support::today())
+        .await;
+    assert_eq!(run.attempts.len(), 2, "{:?}", run.reasons);
+    let rows = run.rows.expect("rows after one correction");
+    assert_eq!(rows.rows.len(), 10);
 }

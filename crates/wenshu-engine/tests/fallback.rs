@@ -35,7 +35,9 @@ impl Demo {
     async fn new(name: &str) -> Self {
         let path = std::env::temp_dir().join(format!("wenshu-fallback-{name}-{}.sqlite", std::process::id()));
         let _ = std::fs::remove_file(&path);
-        let db = Database::connect(&format!("sqlite://{}", path.display())).await.unwrap();
+        let db = Database::connect(&format!("sqlite://{}", path.display()))
+            .await
+            .unwrap();
         wenshu_engine::demo::create(&db, date(2026, 11, 29)).await.unwrap();
         db.close().await;
         Self { path }
@@ -43,7 +45,11 @@ impl Demo {
 
     async fn engine(&self, server: &ScriptedChatServer, disabled: &[&str]) -> Engine {
         let provider = ProviderConfig::new("scripted", server.base_url(), "m").with_timeout(Duration::from_millis(800));
-        let retry = RetryConfig { max_retries: 0, base_delay: Duration::from_millis(1), max_delay: Duration::from_millis(1) };
+        let retry = RetryConfig {
+            max_retries: 0,
+            base_delay: Duration::from_millis(1),
+            max_delay: Duration::from_millis(1),
+        };
         let client = Arc::new(ChatClient::new(vec![provider], retry, BreakerConfig::default()).unwrap());
         let prompts = Arc::new(PromptTemplates::embedded());
         let catalog = Arc::new(demo_catalog().unwrap());
@@ -55,9 +61,13 @@ impl Demo {
             Arc::new(ModelExtractor::new(client.clone(), prompts.clone(), true)),
         )
         .with_disabled(disabled.iter().map(|s| s.to_string()));
-        let db = Database::connect_read_only(&format!("sqlite://{}", self.path.display())).await.unwrap();
+        let db = Database::connect_read_only(&format!("sqlite://{}", self.path.display()))
+            .await
+            .unwrap();
         let mut executors = Executors::new();
-        let sql = SqlTemplateExecutor::from_catalog_json(db.clone(), &catalog, wenshu_contract::catalog::DEMO_CATALOG_JSON).unwrap();
+        let sql =
+            SqlTemplateExecutor::from_catalog_json(db.clone(), &catalog, wenshu_contract::catalog::DEMO_CATALOG_JSON)
+                .unwrap();
         executors.register_sql(Arc::new(sql));
         let tables: Vec<String> = wenshu_engine::demo::TABLES.iter().map(|t| t.to_string()).collect();
         let schema = describe_schema(&db, &tables, &SchemaNotes::default()).await.unwrap();
@@ -85,11 +95,21 @@ fn sql(text: &str) -> Reply {
 }
 
 async fn ask(engine: &Engine, question: &str) -> Answer {
-    engine.ask(&AskRequest { question: question.into(), history: vec![], today: date(2026, 11, 29), subject_id: None }).await
+    engine
+        .ask(&AskRequest {
+            question: question.into(),
+            history: vec![],
+            today: date(2026, 11, 29),
+            subject_id: None,
+        })
+        .await
 }
 
 fn attempts(answer: &Answer) -> usize {
-    answer.trace.step("fallback").unwrap().output["attempts"].as_array().unwrap().len()
+    answer.trace.step("fallback").unwrap().output["attempts"]
+        .as_array()
+        .unwrap()
+        .len()
 }
 
 #[tokio::test]
@@ -97,14 +117,30 @@ async fn the_top_ten_movies_are_answered_by_the_fallback() {
     let demo = Demo::new("top").await;
     let server = ScriptedChatServer::start(vec![route(None, None, "今年票房最高的十部电影是哪些"), sql(TOP_TEN)]).await;
     let answer = ask(&demo.engine(&server, &[]).await, "今年票房最高的十部电影是哪些").await;
-    let AskOutcome::Answered { tool, rows, fell_back, sql, columns, .. } = &answer.outcome else { panic!("{:?}", answer.outcome) };
+    let AskOutcome::Answered {
+        tool,
+        rows,
+        fell_back,
+        sql,
+        columns,
+        ..
+    } = &answer.outcome
+    else {
+        panic!("{:?}", answer.outcome)
+    };
     assert_eq!(tool, "text_to_sql");
     assert_eq!(rows.len(), 10);
     assert_eq!(columns, &["movie", "revenue"]);
     assert!(fell_back.as_deref().unwrap().contains("no tool"));
     assert!(sql.as_deref().unwrap().contains("LIMIT 10"));
-    let system = server.requests()[1].body["messages"][0]["content"].as_str().unwrap().to_string();
-    assert!(system.contains("box_office") && system.contains("2026-11-29") && system.contains("sqlite"), "{system}");
+    let system = server.requests()[1].body["messages"][0]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        system.contains("box_office") && system.contains("2026-11-29") && system.contains("sqlite"),
+        "{system}"
+    );
     assert!(system.contains("华东"), "enum-like columns carry sample values");
 }
 
@@ -120,15 +156,25 @@ async fn an_sql_error_is_corrected_once() {
     let answer = ask(&demo.engine(&server, &[]).await, "今年票房最高的十部电影是哪些").await;
     assert_eq!(answer.outcome.kind(), "answered");
     assert_eq!(attempts(&answer), 2);
-    let correction = server.requests()[2].body["messages"][1]["content"].as_str().unwrap().to_string();
-    assert!(correction.contains("SELECT title FROM movies") && correction.contains("title"), "{correction}");
+    let correction = server.requests()[2].body["messages"][1]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        correction.contains("SELECT title FROM movies") && correction.contains("title"),
+        "{correction}"
+    );
 }
 
 #[tokio::test]
 async fn a_guard_refusal_is_corrected_once() {
     let demo = Demo::new("guard").await;
-    let server =
-        ScriptedChatServer::start(vec![route(None, None, "删掉所有销售数据"), sql("DELETE FROM sales"), sql("SELECT COUNT(*) AS n FROM sales")]).await;
+    let server = ScriptedChatServer::start(vec![
+        route(None, None, "删掉所有销售数据"),
+        sql("DELETE FROM sales"),
+        sql("SELECT COUNT(*) AS n FROM sales"),
+    ])
+    .await;
     let answer = ask(&demo.engine(&server, &[]).await, "删掉所有销售数据").await;
     assert_eq!(answer.outcome.kind(), "answered");
     let step = &answer.trace.step("fallback").unwrap().output;
@@ -147,10 +193,20 @@ async fn both_failing_stops_naming_the_step_and_both_reasons() {
     ])
     .await;
     let answer = ask(&demo.engine(&server, &[]).await, "今年票房最高的十部电影是哪些").await;
-    let AskOutcome::Stopped { step, reasons, audience } = &answer.outcome else { panic!("{:?}", answer.outcome) };
+    let AskOutcome::Stopped {
+        step,
+        reasons,
+        audience,
+    } = &answer.outcome
+    else {
+        panic!("{:?}", answer.outcome)
+    };
     assert_eq!((step.as_str(), *audience), ("fallback", Audience::User));
     assert_eq!(reasons.len(), 3, "{reasons:?}");
-    assert!(reasons[1].contains("users") && reasons[2].contains("nothing"), "{reasons:?}");
+    assert!(
+        reasons[1].contains("users") && reasons[2].contains("nothing"),
+        "{reasons:?}"
+    );
     assert_eq!(server.requests().len(), 3, "one correction, never a loop");
 }
 
@@ -163,12 +219,20 @@ async fn a_disabled_tool_degrades_and_a_disabled_fallback_stops_for_the_admin() 
     ])
     .await;
     let answer = ask(&demo.engine(&server, &["movie_rating"]).await, "满江红的评分是多少").await;
-    let AskOutcome::Answered { fell_back, rows, .. } = &answer.outcome else { panic!("{:?}", answer.outcome) };
+    let AskOutcome::Answered { fell_back, rows, .. } = &answer.outcome else {
+        panic!("{:?}", answer.outcome)
+    };
     assert!(fell_back.as_deref().unwrap().contains("movie_rating"));
     assert_eq!(rows.len(), 1);
     let server = ScriptedChatServer::start(vec![route(None, None, "今年票房最高的十部电影是哪些")]).await;
-    let answer = ask(&demo.engine(&server, &["text_to_sql"]).await, "今年票房最高的十部电影是哪些").await;
-    let AskOutcome::Stopped { audience, reasons, .. } = &answer.outcome else { panic!("{:?}", answer.outcome) };
+    let answer = ask(
+        &demo.engine(&server, &["text_to_sql"]).await,
+        "今年票房最高的十部电影是哪些",
+    )
+    .await;
+    let AskOutcome::Stopped { audience, reasons, .. } = &answer.outcome else {
+        panic!("{:?}", answer.outcome)
+    };
     assert_eq!(*audience, Audience::Admin);
     assert!(reasons.iter().any(|r| r.contains("兜底工具已停用")));
 }
@@ -183,7 +247,9 @@ async fn an_unsupported_value_degrades() {
     ])
     .await;
     let answer = ask(&demo.engine(&server, &[]).await, "去年华东的销售额").await;
-    let AskOutcome::Answered { fell_back, rows, .. } = &answer.outcome else { panic!("{:?}", answer.outcome) };
+    let AskOutcome::Answered { fell_back, rows, .. } = &answer.outcome else {
+        panic!("{:?}", answer.outcome)
+    };
     assert!(fell_back.as_deref().unwrap().contains("period"), "{fell_back:?}");
     assert!(rows[0][0].as_f64().unwrap() > 0.0);
 }
@@ -193,12 +259,20 @@ async fn an_executor_failure_degrades_and_the_fixed_tool_is_not_retried() {
     let demo = Demo::new("executor").await;
     let server = ScriptedChatServer::start(vec![
         route(Some("query_order"), None, "查一下订单 ord_123 发到广东深圳的已发货记录"),
-        Reply::content(r#"{"orderId": "ord_123", "status": "shipped", "address": {"province": "广东", "city": "深圳"}}"#),
+        Reply::content(
+            r#"{"orderId": "ord_123", "status": "shipped", "address": {"province": "广东", "city": "深圳"}}"#,
+        ),
         sql("SELECT COUNT(*) AS n FROM sales"),
     ])
     .await;
-    let answer = ask(&demo.engine(&server, &[]).await, "查一下订单 ord_123 发到广东深圳的已发货记录").await;
-    let AskOutcome::Answered { fell_back, .. } = &answer.outcome else { panic!("{:?}", answer.outcome) };
+    let answer = ask(
+        &demo.engine(&server, &[]).await,
+        "查一下订单 ord_123 发到广东深圳的已发货记录",
+    )
+    .await;
+    let AskOutcome::Answered { fell_back, .. } = &answer.outcome else {
+        panic!("{:?}", answer.outcome)
+    };
     assert!(fell_back.as_deref().unwrap().contains("query_order"));
     let executes = answer.trace.steps.iter().filter(|s| s.step == "execute").count();
     assert_eq!(executes, 1);
@@ -207,9 +281,15 @@ async fn an_executor_failure_degrades_and_the_fixed_tool_is_not_retried() {
 #[tokio::test]
 async fn a_dead_model_during_the_fallback_stops_for_the_admin() {
     let demo = Demo::new("dead").await;
-    let server = ScriptedChatServer::start(vec![route(None, None, "今年票房最高的十部电影是哪些"), Reply::status(500, "down")]).await;
+    let server = ScriptedChatServer::start(vec![
+        route(None, None, "今年票房最高的十部电影是哪些"),
+        Reply::status(500, "down"),
+    ])
+    .await;
     let answer = ask(&demo.engine(&server, &[]).await, "今年票房最高的十部电影是哪些").await;
-    let AskOutcome::Stopped { audience, .. } = &answer.outcome else { panic!("{:?}", answer.outcome) };
+    let AskOutcome::Stopped { audience, .. } = &answer.outcome else {
+        panic!("{:?}", answer.outcome)
+    };
     assert_eq!(*audience, Audience::Admin);
     assert_eq!(attempts(&answer), 1, "a service failure is not corrected");
 }

@@ -193,8 +193,10 @@ fn typos(index: &EntityIndex, q: &[char], matches: &mut Matches) {
     let mut shared: HashMap<u32, usize> = HashMap::new();
     for &term in &terms {
         for &number in index.bigrams.get(term) {
-            let similar_length =
-                index.keys.get(number as usize).is_some_and(|k| usize::from(k.compact_len).abs_diff(n) <= max_edits);
+            let similar_length = index
+                .keys
+                .get(number as usize)
+                .is_some_and(|k| usize::from(k.compact_len).abs_diff(n) <= max_edits);
             if similar_length {
                 *shared.entry(number).or_insert(0) += 1;
             }
@@ -291,9 +293,16 @@ fn decide(index: &EntityIndex, matches: Matches, limit: usize) -> Resolution {
         [first, second, ..] if first.1.score - second.1.score >= MARGIN - EPSILON => single(candidate(first)),
         [first, ..] => {
             let floor = first.1.score - LIST_WINDOW - EPSILON;
-            let candidates =
-                ranked.iter().take_while(|(_, s)| s.score >= floor).take(limit).filter_map(candidate).collect();
-            Resolution::Ambiguous { candidates, exact: false }
+            let candidates = ranked
+                .iter()
+                .take_while(|(_, s)| s.score >= floor)
+                .take(limit)
+                .filter_map(candidate)
+                .collect();
+            Resolution::Ambiguous {
+                candidates,
+                exact: false,
+            }
         }
     }
 }

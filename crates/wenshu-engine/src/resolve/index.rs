@@ -8,7 +8,8 @@ use serde_json::Value;
 use super::entity::{Candidate, Entity, MatchMethod, Resolution, compare_ids};
 use super::postings::{HashTable, Postings};
 use super::text::{
-    bigram_term, canonical_key, char_term, compact_into, hash_chars, is_significant, loose_pinyin_into, pinyin_into, query_key,
+    bigram_term, canonical_key, char_term, compact_into, hash_chars, is_significant, loose_pinyin_into, pinyin_into,
+    query_key,
 };
 use super::{DEFAULT_LIMIT, fuzzy};
 
@@ -117,7 +118,13 @@ impl EntityIndex {
                 let start = key_text.len();
                 key_text.push_str(&key);
                 let compact_len = u16::try_from(key.chars().filter(|&c| is_significant(c)).count()).unwrap_or(u16::MAX);
-                keys.push(KeyRecord { start, end: key_text.len(), entity: position, alias, compact_len });
+                keys.push(KeyRecord {
+                    start,
+                    end: key_text.len(),
+                    entity: position,
+                    alias,
+                    compact_len,
+                });
             }
         }
         let mut index = EntityIndex {
@@ -235,15 +242,24 @@ impl EntityIndex {
                 None => Resolution::NotFound,
             },
             _ => {
-                let mut found: Vec<(&Entity, MatchMethod)> =
-                    matched.iter().filter_map(|&(position, method)| self.entity(position).map(|e| (e, method))).collect();
+                let mut found: Vec<(&Entity, MatchMethod)> = matched
+                    .iter()
+                    .filter_map(|&(position, method)| self.entity(position).map(|e| (e, method)))
+                    .collect();
                 found.sort_by(|(a, _), (b, _)| compare_ids(&a.id, &b.id));
                 found.truncate(limit);
                 let candidates = found
                     .into_iter()
-                    .map(|(entity, method)| Candidate { entity: entity.clone(), score: 1.0, method })
+                    .map(|(entity, method)| Candidate {
+                        entity: entity.clone(),
+                        score: 1.0,
+                        method,
+                    })
                     .collect();
-                Resolution::Ambiguous { candidates, exact: true }
+                Resolution::Ambiguous {
+                    candidates,
+                    exact: true,
+                }
             }
         }
     }
