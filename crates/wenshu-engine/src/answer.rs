@@ -270,20 +270,21 @@ impl Engine {
             Some(rows) => format!("{} rows after {} SQL attempt(s)", rows.rows.len(), run.attempts.len()),
             None => format!("stopped after {} SQL attempt(s)", run.attempts.len()),
         };
-        trace.record(
-            "fallback",
-            started,
-            decision,
-            json!({"reason": reason, "question": question}),
-            json!(run),
-        );
         let tokens: u64 = run
             .attempts
             .iter()
             .filter_map(|a| a.call.usage.as_ref())
             .map(|u| u.total_tokens)
             .sum();
-        trace.set_tokens((tokens > 0).then_some(tokens));
+        let input = json!({"reason": reason, "question": question});
+        trace.record_with_tokens(
+            "fallback",
+            started,
+            decision,
+            input,
+            json!(run),
+            (tokens > 0).then_some(tokens),
+        );
         match run.rows {
             Some(rows) => AskOutcome::Answered {
                 tool: tool.name().to_string(),

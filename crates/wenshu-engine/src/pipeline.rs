@@ -14,7 +14,7 @@ use crate::fill::{FillError, date_params, default_range, subject_param};
 use crate::plan::{Audience, Plan};
 use crate::resolve::{EntityCatalogs, Resolution};
 use crate::route::{RouteInput, Router, Turn};
-use crate::trace::Trace;
+use crate::trace::{StepSink, Trace};
 
 /// How many candidates an ambiguous subject lists at most.
 pub const MAX_CANDIDATES: usize = 5;
@@ -30,6 +30,21 @@ pub struct AskRequest {
     pub today: Date,
     /// A subject the user already chose (from candidates): resolution is skipped.
     pub subject_id: Option<String>,
+    /// Receives each trace step as it finishes (for streaming), when given.
+    pub step_sink: Option<StepSink>,
+}
+
+impl AskRequest {
+    /// A question asked on `today`, with no history, no chosen subject and no listener.
+    pub fn new(question: impl Into<String>, today: Date) -> Self {
+        Self {
+            question: question.into(),
+            history: Vec::new(),
+            today,
+            subject_id: None,
+            step_sink: None,
+        }
+    }
 }
 
 /// A plan with its trace and the question as understood.
@@ -116,7 +131,7 @@ impl Planner {
 
     /// Plans one question: route, check, resolve, fill, extract, bind.
     pub async fn plan(&self, request: &AskRequest) -> Planned {
-        let mut trace = Trace::new(self.router.engine());
+        let mut trace = Trace::new(self.router.engine(), request.step_sink.clone());
         let tools = self.routable_tools();
         let enabled: Vec<&str> = tools.iter().map(|t| t.name()).collect();
         let subject_types: Vec<String> = self.entities.types().into_iter().map(str::to_string).collect();
@@ -136,14 +151,12 @@ impl Planner {
             (None, None) => "no decision".into(),
         };
         let route_input = json!({"question": request.question, "history": input.recent_history(), "today": request.today.to_string(), "tools": enabled});
-        trace.record("route", started, decision_text, route_input, json!(routed));
-        trace.set_tokens(
-            routed
-                .call
-                .as_ref()
-                .and_then(|c| c.usage.as_ref())
-                .map(|u| u.total_tokens),
-        );
+        let tokens = routed
+            .call
+            .as_ref()
+            .and_then(|c| c.usage.as_ref())
+            .map(|u| u.total_tokens);
+        trace.record_with_tokens("route", started, decision_text, route_input, json!(routed), tokens);
         let Some(decision) = routed.decision else {
             let reason = routed.error.unwrap_or_else(|| "the router gave no decision".into());
             let plan = if routed.service_failed {
@@ -320,8 +333,14 @@ impl Planner {
         };
         let input =
             json!({"tool": tool.name(), "question": checked.rewritten_question, "fixed": extract_request.fixed});
-        trace.record("extract", started, plan.status(), input, json!(extraction));
-        trace.set_tokens((tokens > 0).then_some(tokens));
+        trace.record_with_tokens(
+            "extract",
+            started,
+            plan.status(),
+            input,
+            json!(extraction),
+            (tokens > 0).then_some(tokens),
+        );
         plan
     }
 

@@ -23,21 +23,34 @@ pub struct TraceStep {
     pub tokens: Option<u64>,
 }
 
+/// Where steps are sent as they finish (the server streams them while a question runs).
+pub type StepSink = tokio::sync::mpsc::UnboundedSender<TraceStep>;
+
 /// Every step of one question, in order.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct Trace {
     /// The engine that routed and extracted (`model` or `lexicon`).
     pub engine: String,
     /// The steps, in order.
     pub steps: Vec<TraceStep>,
+    /// Receives each step as it finishes, when someone listens.
+    #[serde(skip)]
+    pub sink: Option<StepSink>,
+}
+
+impl PartialEq for Trace {
+    fn eq(&self, other: &Self) -> bool {
+        self.engine == other.engine && self.steps == other.steps
+    }
 }
 
 impl Trace {
-    /// An empty trace for `engine`.
-    pub fn new(engine: &str) -> Self {
+    /// An empty trace for `engine`, sending steps to `sink` when given.
+    pub fn new(engine: &str, sink: Option<StepSink>) -> Self {
         Self {
             engine: engine.to_string(),
             steps: Vec::new(),
+            sink,
         }
     }
 
@@ -50,21 +63,31 @@ impl Trace {
         input: Value,
         output: Value,
     ) {
-        self.steps.push(TraceStep {
+        self.record_with_tokens(step, started, decision, input, output, None);
+    }
+
+    /// Records a step that used `tokens` model tokens, and sends it to the sink.
+    pub fn record_with_tokens(
+        &mut self,
+        step: &'static str,
+        started: Instant,
+        decision: impl Into<String>,
+        input: Value,
+        output: Value,
+        tokens: Option<u64>,
+    ) {
+        let step = TraceStep {
             step,
             decision: decision.into(),
             input,
             output,
             duration_ms: started.elapsed().as_secs_f64() * 1000.0,
-            tokens: None,
-        });
-    }
-
-    /// Sets the tokens of the last step.
-    pub fn set_tokens(&mut self, tokens: Option<u64>) {
-        if let Some(step) = self.steps.last_mut() {
-            step.tokens = tokens;
+            tokens,
+        };
+        if let Some(sink) = &self.sink {
+            let _ = sink.send(step.clone());
         }
+        self.steps.push(step);
     }
 
     /// The step of that name, if it ran.

@@ -101,6 +101,7 @@ async fn ask(engine: &Engine, question: &str) -> Answer {
             history: vec![],
             today: date(2026, 11, 29),
             subject_id: None,
+            step_sink: None,
         })
         .await
 }

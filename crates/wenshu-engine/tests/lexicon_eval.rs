@@ -42,6 +42,7 @@ async fn check_case(planner: &Planner, case: &Value) -> Result<(), String> {
         history,
         today,
         subject_id: None,
+        step_sink: None,
     };
     let Planned {
         plan,

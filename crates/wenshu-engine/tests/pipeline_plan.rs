@@ -69,6 +69,7 @@ async fn plan_with(
         history,
         today: date(2026, 11, 29),
         subject_id: subject_id.map(str::to_string),
+        step_sink: None,
     };
     let planned = planner(&server, disabled).plan(&request).await;
     (planned, server)

@@ -61,6 +61,7 @@ async fn ask(args: AskArgs) -> anyhow::Result<ExitCode> {
         history,
         today,
         subject_id: args.subject_id.clone(),
+        step_sink: None,
     };
     let answer = engine.ask(&request).await;
     if let Some(id) = &args.conversation {

@@ -48,6 +48,7 @@ impl PlanRunner {
             history,
             today,
             subject_id: None,
+            step_sink: None,
         };
         let runtime = match &self.runtime {
             Some(runtime) => runtime,
