@@ -1,7 +1,7 @@
 //! The planner: route → check → resolve → fill → extract → bind, each step in the trace; nothing runs yet.
 
 use std::collections::HashSet;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 use std::time::Instant;
 
 use jiff::civil::Date;
@@ -66,7 +66,7 @@ pub struct Planner {
     router: Arc<dyn Router>,
     extractor: Arc<dyn Extractor>,
     timezone: String,
-    disabled: HashSet<String>,
+    disabled: Arc<RwLock<HashSet<String>>>,
 }
 
 impl Planner {
@@ -83,7 +83,7 @@ impl Planner {
             router,
             extractor,
             timezone: "Asia/Shanghai".into(),
-            disabled: HashSet::new(),
+            disabled: Arc::default(),
         }
     }
 
@@ -94,9 +94,30 @@ impl Planner {
     }
 
     /// Disables tools by name: the router never sees them, and a route naming one takes the fallback path.
-    pub fn with_disabled(mut self, names: impl IntoIterator<Item = String>) -> Self {
-        self.disabled = names.into_iter().collect();
+    pub fn with_disabled(self, names: impl IntoIterator<Item = String>) -> Self {
+        for name in names {
+            self.set_enabled(&name, false);
+        }
         self
+    }
+
+    /// Enables or disables one tool from now on (shared by every clone of this planner).
+    pub fn set_enabled(&self, name: &str, enabled: bool) {
+        let mut disabled = self.disabled.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if enabled {
+            disabled.remove(name);
+        } else {
+            disabled.insert(name.to_string());
+        }
+    }
+
+    /// Whether a tool is enabled.
+    pub fn is_enabled(&self, name: &str) -> bool {
+        !self
+            .disabled
+            .read()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .contains(name)
     }
 
     /// The catalog.
@@ -116,7 +137,7 @@ impl Planner {
 
     /// The fallback tool, unless it is missing or disabled.
     pub fn fallback_tool(&self) -> Option<&Tool> {
-        self.catalog.fallback().filter(|t| !self.disabled.contains(t.name()))
+        self.catalog.fallback().filter(|t| self.is_enabled(t.name()))
     }
 
     /// The tools a router may choose: enabled, fallback excluded.
@@ -125,7 +146,7 @@ impl Planner {
         self.catalog
             .tools()
             .iter()
-            .filter(|t| Some(t.name()) != fallback && !self.disabled.contains(t.name()))
+            .filter(|t| Some(t.name()) != fallback && self.is_enabled(t.name()))
             .collect()
     }
 

@@ -20,6 +20,35 @@ pub struct Config {
     pub llm: LlmSection,
     /// The IANA time zone "today" is reckoned in (default Asia/Shanghai).
     pub timezone: Option<String>,
+    /// The tool catalog file (default: the demo catalog).
+    pub catalog: Option<PathBuf>,
+    /// The entity catalog file (default: the demo entities).
+    pub entities: Option<PathBuf>,
+    /// The database the tools query (`sqlite:PATH`, `postgres://…`, `mysql://…`; default: the demo database).
+    pub database_url: Option<String>,
+    /// Where conversations and traces are kept (`sqlite:PATH` or `postgres://…`; default: a SQLite file in the data
+    /// folder).
+    pub store_url: Option<String>,
+    /// Tools disabled at start (they can be enabled over the API with an admin key).
+    #[serde(default)]
+    pub disabled_tools: Vec<String>,
+    /// `[server]`.
+    #[serde(default)]
+    pub server: ServerSection,
+}
+
+/// `[server]`.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerSection {
+    /// The address to listen on (default 127.0.0.1).
+    pub host: Option<String>,
+    /// The port (default 8080).
+    pub port: Option<u16>,
+    /// Requests per minute per client (0: no limit).
+    pub rate_per_minute: Option<u32>,
+    /// The largest request body, in bytes (default 65536).
+    pub max_body_bytes: Option<usize>,
 }
 
 /// `[llm]`.

@@ -10,6 +10,7 @@ mod eval_cmd;
 mod eval_plan;
 mod extract_cmd;
 mod parse_cmd;
+mod serve_cmd;
 mod sql_cmd;
 mod tools_cmd;
 
@@ -30,6 +31,10 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Serve the demo: the web page and API on the demo database, catalog and (unless a model is set) lexicon engine.
+    Demo(Box<serve_cmd::DemoArgs>),
+    /// Serve the web page and HTTP API with a configuration (`--config wenshu.toml`).
+    Serve(Box<serve_cmd::ServeArgs>),
     /// List, show and render the tools of a catalog.
     Tools {
         #[command(subcommand)]
@@ -59,6 +64,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.verbose);
     let result = match cli.command {
+        Command::Demo(args) => serve_cmd::demo(*args),
+        Command::Serve(args) => serve_cmd::serve(*args),
         Command::Tools { command } => tools_cmd::run(command),
         Command::Ask(args) => ask_cmd::run(*args),
         Command::Bind(args) => bind_cmd::run(args),

@@ -1,0 +1,170 @@
+//! wenshu as an MCP server: `tools/list` gives `ask` and `extract`, `tools/call` runs them on the engine.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use jiff::civil::Date;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool as McpTool,
+};
+use rmcp::service::{MaybeSendFuture, RequestContext};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::{Map, Value};
+use wenshu_contract::Catalog;
+use wenshu_engine::answer::Engine;
+use wenshu_engine::extract::{ExtractRequest, Extractor};
+use wenshu_engine::pipeline::AskRequest;
+
+use super::render::{ask_content, ask_text, extract_content, extract_text};
+use super::tools::{ASK, EXTRACT, served_tool, served_tools};
+
+/// What the served tools run on: the engine (for `ask`), the extractor and catalog (for `extract`).
+#[derive(Clone)]
+pub struct WenshuMcpServer {
+    engine: Arc<Engine>,
+    extractor: Arc<dyn Extractor>,
+    catalog: Arc<Catalog>,
+    today: Option<Date>,
+}
+
+impl std::fmt::Debug for WenshuMcpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WenshuMcpServer")
+            .field("tools", &self.catalog.names())
+            .field("today", &self.today)
+            .finish_non_exhaustive()
+    }
+}
+
+impl WenshuMcpServer {
+    /// A server over `engine`, with `extractor` and `catalog` for `extract`; "today" is the day in the planner's
+    /// time zone at each call.
+    pub fn new(engine: Arc<Engine>, extractor: Arc<dyn Extractor>, catalog: Arc<Catalog>) -> Self {
+        Self {
+            engine,
+            extractor,
+            catalog,
+            today: None,
+        }
+    }
+
+    /// The same server with a fixed "today" (for tests and reproducible demos).
+    pub fn with_today(mut self, today: Date) -> Self {
+        self.today = Some(today);
+        self
+    }
+
+    /// The day questions are asked on.
+    fn today(&self) -> Result<Date, String> {
+        match self.today {
+            Some(day) => Ok(day),
+            None => wenshu_lexicon::time::today_in(self.engine.planner().timezone()).map_err(|e| e.to_string()),
+        }
+    }
+
+    /// Runs one served tool; a bad argument or an unknown catalog tool is a tool error the caller can read.
+    pub async fn run_tool(&self, name: &str, arguments: &Map<String, Value>) -> Result<CallToolResult, ErrorData> {
+        let outcome = match name {
+            ASK => self.ask(arguments).await,
+            EXTRACT => self.extract(arguments).await,
+            other => {
+                return Err(ErrorData::invalid_params(
+                    format!("unknown tool `{other}`; this server has `{ASK}` and `{EXTRACT}`"),
+                    None,
+                ));
+            }
+        };
+        Ok(outcome.unwrap_or_else(|message| CallToolResult::error(vec![ContentBlock::text(message)])))
+    }
+
+    async fn ask(&self, arguments: &Map<String, Value>) -> Result<CallToolResult, String> {
+        let question = required_string(arguments, "question")?;
+        let conversation_id = optional_string(arguments, "conversationId")?;
+        let subject_id = optional_string(arguments, "subjectId")?;
+        let mut request = AskRequest::new(question, self.today()?);
+        request.subject_id = subject_id.map(str::to_string);
+        let answer = self.engine.ask(&request).await;
+        let content = ask_content(&answer, conversation_id);
+        Ok(with_text(content.clone(), ask_text(&content)))
+    }
+
+    async fn extract(&self, arguments: &Map<String, Value>) -> Result<CallToolResult, String> {
+        let tool_name = required_string(arguments, "tool")?;
+        let question = required_string(arguments, "question")?;
+        let tool = self.catalog.get(tool_name).ok_or_else(|| {
+            format!(
+                "unknown tool `{tool_name}`; known tools: {}",
+                self.catalog.names().join(", ")
+            )
+        })?;
+        let request = ExtractRequest {
+            tool,
+            question,
+            today: self.today()?,
+            timezone: self.engine.planner().timezone(),
+            fixed: Map::new(),
+        };
+        let extraction = self.extractor.extract(&request).await;
+        let content = extract_content(tool_name, &extraction);
+        Ok(with_text(content.clone(), extract_text(&content)))
+    }
+}
+
+impl ServerHandler for WenshuMcpServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("wenshu", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "wenshu (问数) answers data questions with business tools: `ask` answers a question end to end; \
+                 `extract` shows the parameters a question gives one catalog tool.",
+            )
+    }
+
+    fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<ListToolsResult, ErrorData>> + MaybeSendFuture + '_ {
+        std::future::ready(Ok(ListToolsResult::with_all_items(served_tools())))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<McpTool> {
+        served_tool(name)
+    }
+
+    fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<CallToolResponse, ErrorData>> + MaybeSendFuture + '_ {
+        async move {
+            let arguments = request.arguments.unwrap_or_default();
+            self.run_tool(&request.name, &arguments)
+                .await
+                .map(CallToolResponse::from)
+        }
+    }
+}
+
+/// A successful result: the structured content and its text rendering.
+fn with_text(content: Value, text: String) -> CallToolResult {
+    let mut result = CallToolResult::structured(content);
+    result.content = vec![ContentBlock::text(text)];
+    result
+}
+
+fn required_string<'a>(arguments: &'a Map<String, Value>, key: &str) -> Result<&'a str, String> {
+    match optional_string(arguments, key)? {
+        Some(text) if !text.trim().is_empty() => Ok(text),
+        _ => Err(format!("`{key}` is required: a non-empty string")),
+    }
+}
+
+fn optional_string<'a>(arguments: &'a Map<String, Value>, key: &str) -> Result<Option<&'a str>, String> {
+    match arguments.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text)),
+        Some(other) => Err(format!("`{key}` must be a string, got {other}")),
+    }
+}

@@ -1,0 +1,220 @@
+//! `POST /api/ask`: one question answered end to end, stored with its trace; with `Accept: text/event-stream` the
+//! trace steps stream as server-sent events while it runs.
+
+use std::convert::Infallible;
+use std::time::Instant;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::extract::rejection::BytesRejection;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use wenshu_engine::answer::{Answer, AskOutcome};
+use wenshu_engine::pipeline::AskRequest;
+use wenshu_engine::route::{MAX_HISTORY, Turn};
+use wenshu_engine::trace::StepSink;
+use wenshu_store::NewTurn;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+/// The body of `POST /api/ask`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AskBody {
+    /// The question, in the user's own words.
+    pub question: String,
+    /// The conversation it belongs to; a new one when absent.
+    pub conversation_id: Option<String>,
+    /// A subject chosen from candidates (an ID).
+    pub subject_id: Option<Value>,
+}
+
+/// Handles `POST /api/ask`.
+pub async fn ask(State(state): State<AppState>, headers: HeaderMap, body: Result<Bytes, BytesRejection>) -> Response {
+    let prepared = match prepare(&state, body).await {
+        Ok(prepared) => prepared,
+        Err(error) => return error.into_response(),
+    };
+    let streaming = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("text/event-stream"));
+    if streaming {
+        return stream(state, prepared).into_response();
+    }
+    match run(&state, prepared, None).await {
+        Ok(answer) => Json(answer).into_response(),
+        Err(error) => error.into_response(),
+    }
+}
+
+/// A checked question with its conversation and history.
+struct Prepared {
+    conversation_id: String,
+    request: AskRequest,
+}
+
+async fn prepare(state: &AppState, body: Result<Bytes, BytesRejection>) -> Result<Prepared, ApiError> {
+    let bytes = body.map_err(|rejection| {
+        let status = rejection.status();
+        let code = if status == StatusCode::PAYLOAD_TOO_LARGE {
+            "body_too_large"
+        } else {
+            "malformed_body"
+        };
+        ApiError::new(
+            status,
+            code,
+            format!(
+                "{rejection}; at most {} bytes are accepted",
+                state.settings().max_body_bytes
+            ),
+        )
+    })?;
+    let body: AskBody = serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::bad_request("malformed_json", format!("the body is not a valid ask request: {e}")))?;
+    let question = body.question.trim().to_string();
+    let max = state.settings().max_question_chars;
+    if question.is_empty() {
+        return Err(
+            ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid_value", "`question` is empty")
+                .with_param("question"),
+        );
+    }
+    if question.chars().count() > max {
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_value",
+            format!(
+                "`question` has {} characters; at most {max} are allowed",
+                question.chars().count()
+            ),
+        )
+        .with_param("question"));
+    }
+    let subject_id = match body.subject_id {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if !s.trim().is_empty() => Some(s.trim().to_string()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        Some(other) => {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_type",
+                format!("`subjectId` must be a string or a number, got {other}"),
+            )
+            .with_param("subjectId"));
+        }
+    };
+    let (conversation_id, history) = match body.conversation_id {
+        Some(id) => {
+            let rounds = state.store().history(&id, MAX_HISTORY).await.map_err(|e| match e {
+                wenshu_store::StoreError::NotFound { .. } => {
+                    ApiError::not_found("unknown_conversation", format!("no conversation with id `{id}`"))
+                        .with_param("conversationId")
+                }
+                other => ApiError::from(other),
+            })?;
+            let history = rounds
+                .into_iter()
+                .map(|r| Turn {
+                    question: r.question,
+                    answer: r.conclusion,
+                })
+                .collect();
+            (id, history)
+        }
+        None => (state.store().create_conversation().await?.id, Vec::new()),
+    };
+    let mut request = AskRequest::new(question, state.today());
+    request.history = history;
+    request.subject_id = subject_id;
+    Ok(Prepared {
+        conversation_id,
+        request,
+    })
+}
+
+/// Answers, stores the turn and its trace in one transaction, and shapes the response.
+async fn run(state: &AppState, mut prepared: Prepared, sink: Option<StepSink>) -> Result<Value, ApiError> {
+    prepared.request.step_sink = sink;
+    let started = Instant::now();
+    let answer = state.engine().ask(&prepared.request).await;
+    crate::metrics::record(&answer, started.elapsed().as_secs_f64());
+    let (tool, params) = tool_and_params(&answer.outcome);
+    let turn = NewTurn {
+        conversation_id: prepared.conversation_id.clone(),
+        question: prepared.request.question.clone(),
+        rewritten_question: answer.rewritten_question.clone(),
+        kind: answer.outcome.kind().to_string(),
+        tool: tool.clone(),
+        outcome: json!(answer.outcome),
+        conclusion: conclusion(&answer),
+        trace: json!(answer.trace),
+    };
+    let ids = state.store().append_turn(turn).await?;
+    Ok(json!({
+        "conversationId": prepared.conversation_id,
+        "turnId": ids.turn_id,
+        "traceId": ids.trace_id,
+        "kind": answer.outcome.kind(),
+        "tool": tool,
+        "params": params,
+        "rewrittenQuestion": answer.rewritten_question,
+        "outcome": answer.outcome,
+        "trace": answer.trace,
+    }))
+}
+
+/// Streams `step` events while the question runs, then one `answer` (or `error`) event.
+fn stream(state: AppState, prepared: Prepared) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
+    let (steps_tx, steps_rx) = tokio::sync::mpsc::unbounded_channel();
+    let (done_tx, done_rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        let result = run(&state, prepared, Some(steps_tx)).await;
+        let _ = done_tx.send(result);
+    });
+    let events = futures_util::stream::unfold((steps_rx, Some(done_rx)), |(mut steps, done)| async move {
+        if let Some(step) = steps.recv().await {
+            let event = Event::default().event("step").json_data(step).unwrap_or_default();
+            return Some((Ok(event), (steps, done)));
+        }
+        let done = done?;
+        let event = match done.await {
+            Ok(Ok(answer)) => Event::default().event("answer").json_data(answer).unwrap_or_default(),
+            Ok(Err(error)) => Event::default()
+                .event("error")
+                .json_data(error.body())
+                .unwrap_or_default(),
+            Err(_) => Event::default()
+                .event("error")
+                .data("{\"error\":{\"code\":\"internal\",\"message\":\"the question was dropped\"}}"),
+        };
+        Some((Ok(event), (steps, None)))
+    });
+    Sse::new(events).keep_alive(KeepAlive::default())
+}
+
+fn tool_and_params(outcome: &AskOutcome) -> (Option<String>, Option<Value>) {
+    match outcome {
+        AskOutcome::Answered { tool, params, .. } => (Some(tool.clone()), Some(Value::Object(params.clone()))),
+        AskOutcome::Choose { tool, .. } | AskOutcome::Need { tool, .. } => (Some(tool.clone()), None),
+        AskOutcome::Stopped { .. } => (None, None),
+    }
+}
+
+/// The conclusion a round leaves in the history.
+pub fn conclusion(answer: &Answer) -> String {
+    match &answer.outcome {
+        AskOutcome::Answered { summary, .. } => summary.clone(),
+        AskOutcome::Choose { name, .. } => format!("「{name}」有多个候选，等待用户选择"),
+        AskOutcome::Need { missing, .. } => format!("{}：缺少 {}", answer.rewritten_question, missing.join("、")),
+        AskOutcome::Stopped { reasons, .. } => {
+            format!("{}：未能回答（{}）", answer.rewritten_question, reasons.join("；"))
+        }
+    }
+}

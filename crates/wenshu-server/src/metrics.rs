@@ -1,0 +1,46 @@
+//! Prometheus metrics: questions and outcomes, fallbacks, model calls, tokens, and latency per step.
+
+use std::sync::OnceLock;
+
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use wenshu_engine::answer::Answer;
+
+const BUCKETS: [f64; 12] = [
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0,
+];
+
+/// The process's metrics recorder, installed on first use.
+pub fn handle() -> &'static PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE.get_or_init(|| {
+        let recorder = PrometheusBuilder::new()
+            .set_buckets(&BUCKETS)
+            .map(PrometheusBuilder::build_recorder)
+            .unwrap_or_else(|_| PrometheusBuilder::new().build_recorder());
+        let handle = recorder.handle();
+        let _ = metrics::set_global_recorder(recorder);
+        handle
+    })
+}
+
+/// Records one answered question.
+pub fn record(answer: &Answer, seconds: f64) {
+    handle();
+    metrics::counter!("wenshu_questions_total", "kind" => answer.outcome.kind()).increment(1);
+    metrics::histogram!("wenshu_ask_duration_seconds").record(seconds);
+    for step in &answer.trace.steps {
+        metrics::histogram!("wenshu_step_duration_seconds", "step" => step.step).record(step.duration_ms / 1000.0);
+        if let Some(tokens) = step.tokens {
+            metrics::counter!("wenshu_model_calls_total", "step" => step.step).increment(1);
+            metrics::counter!("wenshu_tokens_total", "step" => step.step).increment(tokens);
+        }
+        if step.step == "fallback" {
+            metrics::counter!("wenshu_fallbacks_total").increment(1);
+        }
+    }
+}
+
+/// `GET /metrics`: the Prometheus text format.
+pub async fn render() -> String {
+    handle().render()
+}

@@ -1,0 +1,100 @@
+//! What every handler shares: the engine, the store, the settings and the rate limiter.
+
+use std::sync::Arc;
+
+use jiff::civil::Date;
+use wenshu_engine::answer::Engine;
+use wenshu_store::Store;
+
+use crate::limits::RateLimiter;
+
+/// How the server behaves.
+#[derive(Debug, Clone)]
+pub struct ServerSettings {
+    /// Keys that may ask (`Authorization: Bearer KEY`); empty: no key needed.
+    pub user_keys: Vec<String>,
+    /// Keys that may also change tools; empty: tools cannot be changed over HTTP.
+    pub admin_keys: Vec<String>,
+    /// The largest request body accepted, in bytes.
+    pub max_body_bytes: usize,
+    /// Requests a client (key or address) may make per minute; 0 turns the limit off.
+    pub rate_per_minute: u32,
+    /// The longest question accepted, in characters.
+    pub max_question_chars: usize,
+    /// A fixed "today" (demos and tests); `None`: today in the time zone.
+    pub today: Option<Date>,
+    /// The time zone "today" is reckoned in.
+    pub timezone: String,
+}
+
+impl Default for ServerSettings {
+    fn default() -> Self {
+        Self {
+            user_keys: Vec::new(),
+            admin_keys: Vec::new(),
+            max_body_bytes: 64 * 1024,
+            rate_per_minute: 0,
+            max_question_chars: 500,
+            today: None,
+            timezone: "Asia/Shanghai".into(),
+        }
+    }
+}
+
+struct Inner {
+    engine: Engine,
+    store: Arc<dyn Store>,
+    settings: ServerSettings,
+    limiter: RateLimiter,
+}
+
+/// The shared state; cloning is cheap.
+#[derive(Clone)]
+pub struct AppState {
+    inner: Arc<Inner>,
+}
+
+impl AppState {
+    /// A state over an engine and a store.
+    pub fn new(engine: Engine, store: Arc<dyn Store>, settings: ServerSettings) -> Self {
+        let limiter = RateLimiter::new(settings.rate_per_minute);
+        Self {
+            inner: Arc::new(Inner {
+                engine,
+                store,
+                settings,
+                limiter,
+            }),
+        }
+    }
+
+    /// The engine.
+    pub fn engine(&self) -> &Engine {
+        &self.inner.engine
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.inner.store
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &ServerSettings {
+        &self.inner.settings
+    }
+
+    /// The rate limiter.
+    pub fn limiter(&self) -> &RateLimiter {
+        &self.inner.limiter
+    }
+
+    /// Today, fixed or in the time zone.
+    pub fn today(&self) -> Date {
+        let settings = &self.inner.settings;
+        settings
+            .today
+            .or_else(|| wenshu_lexicon::time::today_in(&settings.timezone).ok())
+            .or_else(|| wenshu_lexicon::time::today_in("UTC").ok())
+            .unwrap_or(Date::constant(2026, 1, 1))
+    }
+}

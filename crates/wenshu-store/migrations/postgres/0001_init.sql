@@ -1,0 +1,43 @@
+-- wenshu-store, PostgreSQL, migration 1: conversations, turns, traces, tool states, entity catalogs.
+-- JSON is stored as JSONB; times are RFC 3339 TEXT (the same text on every backend).
+CREATE TABLE IF NOT EXISTS conversations (
+    id         TEXT PRIMARY KEY,
+    created_at TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS turns (
+    id                 TEXT PRIMARY KEY,
+    conversation_id    TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+    seq                BIGINT NOT NULL,
+    question           TEXT NOT NULL,
+    rewritten_question TEXT NOT NULL,
+    kind               TEXT NOT NULL,
+    tool               TEXT,
+    outcome            JSONB NOT NULL,
+    conclusion         TEXT NOT NULL,
+    trace_id           TEXT NOT NULL,
+    created_at         TEXT NOT NULL
+);
+
+CREATE UNIQUE INDEX IF NOT EXISTS turns_conversation_seq ON turns (conversation_id, seq);
+
+CREATE TABLE IF NOT EXISTS traces (
+    id         TEXT PRIMARY KEY,
+    turn_id    TEXT NOT NULL REFERENCES turns (id) ON DELETE CASCADE,
+    body       JSONB NOT NULL,
+    created_at TEXT NOT NULL
+);
+
+CREATE INDEX IF NOT EXISTS traces_turn ON traces (turn_id);
+
+CREATE TABLE IF NOT EXISTS tool_states (
+    name       TEXT PRIMARY KEY,
+    enabled    BOOLEAN NOT NULL,
+    updated_at TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS entity_catalogs (
+    entity_type TEXT PRIMARY KEY,
+    body        JSONB NOT NULL,
+    updated_at  TEXT NOT NULL
+);

@@ -1,0 +1,30 @@
+//! Storage for wenshu: conversations, turns, traces, tool states and entity catalogs behind one [`Store`] trait.
+//!
+//! - [`SqliteStore`] is the embedded default: a file in WAL mode (or memory), nothing to run.
+//! - [`PgStore`] is for several wenshu instances sharing one PostgreSQL database.
+//! - [`open_store`] picks one by URL: `sqlite:PATH`, `sqlite::memory:`, `postgres://…`.
+//!
+//! Each backend applies its numbered SQL migrations (embedded from `migrations/<backend>/`) when it opens, recording
+//! them in `wenshu_schema_version`; opening again, or two instances at once, is safe. A turn and its trace are written
+//! in one transaction, so an acknowledged turn is never half stored. The store depends on no other wenshu crate: it
+//! keeps the JSON values it is given. Error messages never carry a database password.
+
+#![warn(missing_docs)]
+
+pub mod error;
+pub mod model;
+pub mod open;
+pub mod postgres;
+pub mod sqlite;
+pub mod store;
+
+mod ids;
+mod migrations;
+mod url;
+
+pub use error::StoreError;
+pub use model::{Conversation, ConversationWithTurns, HistoryRound, NewTurn, StoredIds, ToolState, Turn};
+pub use open::open_store;
+pub use postgres::PgStore;
+pub use sqlite::SqliteStore;
+pub use store::{BoxFuture, Store};

@@ -1,0 +1,50 @@
+//! The [`Store`] trait every backend implements.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use serde_json::Value;
+
+use crate::error::StoreError;
+use crate::model::{Conversation, ConversationWithTurns, HistoryRound, NewTurn, StoredIds, ToolState};
+
+/// A boxed, sendable future, so that [`Store`] can be used as `Arc<dyn Store>`.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Conversations, turns, traces, tool states and entity catalogs.
+pub trait Store: Send + Sync {
+    /// Creates an empty conversation with a new id.
+    fn create_conversation(&self) -> BoxFuture<'_, Result<Conversation, StoreError>>;
+
+    /// The conversation with all its turns, oldest first; `None` when there is no such conversation.
+    fn conversation<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<ConversationWithTurns>, StoreError>>;
+
+    /// The last `rounds` turns of a conversation, oldest first; empty for an unknown conversation.
+    fn history<'a>(
+        &'a self,
+        conversation_id: &'a str,
+        rounds: usize,
+    ) -> BoxFuture<'a, Result<Vec<HistoryRound>, StoreError>>;
+
+    /// Appends a turn and its trace in one transaction; an unknown conversation is [`StoreError::NotFound`].
+    fn append_turn<'a>(&'a self, turn: NewTurn) -> BoxFuture<'a, Result<StoredIds, StoreError>>;
+
+    /// The trace with this id; `None` when there is none.
+    fn trace<'a>(&'a self, trace_id: &'a str) -> BoxFuture<'a, Result<Option<Value>, StoreError>>;
+
+    /// Every tool state that was ever set, by name.
+    fn tool_states(&self) -> BoxFuture<'_, Result<Vec<ToolState>, StoreError>>;
+
+    /// Switches a tool on or off (inserted or updated).
+    fn set_tool_enabled<'a>(&'a self, name: &'a str, enabled: bool) -> BoxFuture<'a, Result<(), StoreError>>;
+
+    /// Saves (inserts or replaces) the entity catalog of one entity type.
+    fn save_entity_catalog<'a>(
+        &'a self,
+        entity_type: &'a str,
+        entities: Value,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
+
+    /// Every saved entity catalog as `(entity type, entities)`, by entity type.
+    fn entity_catalogs(&self) -> BoxFuture<'_, Result<Vec<(String, Value)>, StoreError>>;
+}

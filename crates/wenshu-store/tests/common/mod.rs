@@ -1,0 +1,265 @@
+//! The store suite every backend must pass, generic over `Arc<dyn Store>`.
+//!
+//! Each case makes its own conversation and uses names no other case uses, so the cases can share one store.
+
+#![allow(dead_code)]
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use wenshu_store::{HistoryRound, NewTurn, Store, StoreError};
+
+/// A turn numbered `n` for a conversation.
+pub fn new_turn(conversation_id: &str, n: usize) -> NewTurn {
+    NewTurn {
+        conversation_id: conversation_id.to_string(),
+        question: format!("question {n}"),
+        rewritten_question: format!("rewritten question {n}"),
+        kind: "answered".to_string(),
+        tool: Some(format!("tool_{n}")),
+        outcome: json!({"rows": [[n, "甲"]], "n": n}),
+        conclusion: format!("conclusion {n}"),
+        trace: json!({"steps": [{"step": "route", "n": n}], "note": "问数"}),
+    }
+}
+
+/// A name no other case (or run) uses.
+pub fn unique(prefix: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    format!("{prefix}_{}_{nanos}", std::process::id())
+}
+
+/// Conversations come back with their turns in order, every field kept.
+pub async fn conversation_with_turns(store: Arc<dyn Store>) {
+    let conversation = store.create_conversation().await.expect("create");
+    assert_eq!(conversation.id.len(), 16);
+    assert!(
+        conversation.created_at.parse::<jiff::Timestamp>().is_ok(),
+        "{}",
+        conversation.created_at
+    );
+    let empty = store
+        .conversation(&conversation.id)
+        .await
+        .expect("read")
+        .expect("exists");
+    assert!(empty.turns.is_empty());
+    assert_eq!(empty.created_at, conversation.created_at);
+
+    let mut stored = Vec::new();
+    for n in 1..=3 {
+        stored.push(store.append_turn(new_turn(&conversation.id, n)).await.expect("append"));
+    }
+    let mut stopped = new_turn(&conversation.id, 4);
+    stopped.kind = "stopped".to_string();
+    stopped.tool = None;
+    stored.push(store.append_turn(stopped).await.expect("append"));
+
+    let full = store
+        .conversation(&conversation.id)
+        .await
+        .expect("read")
+        .expect("exists");
+    assert_eq!(full.id, conversation.id);
+    assert_eq!(full.turns.len(), 4);
+    for (index, (turn, ids)) in full.turns.iter().zip(&stored).enumerate() {
+        let n = index + 1;
+        assert_eq!(turn.id, ids.turn_id);
+        assert_eq!(turn.trace_id, ids.trace_id);
+        assert_eq!(turn.question, format!("question {n}"));
+        assert_eq!(turn.rewritten_question, format!("rewritten question {n}"));
+        assert_eq!(turn.conclusion, format!("conclusion {n}"));
+        assert_eq!(turn.outcome, json!({"rows": [[n, "甲"]], "n": n}));
+        assert!(
+            turn.created_at.parse::<jiff::Timestamp>().is_ok(),
+            "{}",
+            turn.created_at
+        );
+    }
+    assert_eq!(full.turns[0].kind, "answered");
+    assert_eq!(full.turns[0].tool.as_deref(), Some("tool_1"));
+    assert_eq!(full.turns[3].kind, "stopped");
+    assert_eq!(full.turns[3].tool, None);
+
+    let wire = serde_json::to_value(&full).expect("serialize");
+    let first = &wire["turns"][0];
+    for key in [
+        "id",
+        "question",
+        "rewrittenQuestion",
+        "kind",
+        "tool",
+        "outcome",
+        "conclusion",
+        "traceId",
+        "createdAt",
+    ] {
+        assert!(first.get(key).is_some(), "turn JSON lacks {key}: {first}");
+    }
+    assert!(wire.get("createdAt").is_some());
+
+    assert_eq!(store.conversation("no-such-conversation").await.expect("read"), None);
+}
+
+/// History is the last N rounds, oldest first.
+pub async fn history_is_last_rounds_oldest_first(store: Arc<dyn Store>) {
+    let conversation = store.create_conversation().await.expect("create");
+    assert!(store.history(&conversation.id, 3).await.expect("history").is_empty());
+    for n in 1..=5 {
+        store.append_turn(new_turn(&conversation.id, n)).await.expect("append");
+    }
+    let round = |n: usize| HistoryRound {
+        question: format!("question {n}"),
+        conclusion: format!("conclusion {n}"),
+    };
+    assert_eq!(
+        store.history(&conversation.id, 3).await.expect("history"),
+        vec![round(3), round(4), round(5)]
+    );
+    assert_eq!(
+        store.history(&conversation.id, 1).await.expect("history"),
+        vec![round(5)]
+    );
+    assert_eq!(store.history(&conversation.id, 100).await.expect("history").len(), 5);
+    assert!(store.history(&conversation.id, 0).await.expect("history").is_empty());
+    assert!(
+        store
+            .history(&conversation.id, usize::MAX)
+            .await
+            .expect("history")
+            .len()
+            == 5
+    );
+    assert!(
+        store
+            .history("no-such-conversation", 3)
+            .await
+            .expect("history")
+            .is_empty()
+    );
+}
+
+/// A trace comes back by id, exactly as stored.
+pub async fn trace_by_id(store: Arc<dyn Store>) {
+    let conversation = store.create_conversation().await.expect("create");
+    let mut turn = new_turn(&conversation.id, 1);
+    let trace = json!({"steps": [{"step": "route", "ok": true}, {"step": "bind", "params": {"a": 1.5, "b": null}}],
+                       "text": "引号 \" and \\ backslash"});
+    turn.trace = trace.clone();
+    let ids = store.append_turn(turn).await.expect("append");
+    assert_ne!(ids.turn_id, ids.trace_id);
+    assert_eq!(store.trace(&ids.trace_id).await.expect("trace"), Some(trace));
+    assert_eq!(store.trace("no-such-trace").await.expect("trace"), None);
+}
+
+/// Appending to a conversation that does not exist is NotFound, and stores nothing.
+pub async fn unknown_conversation_is_not_found(store: Arc<dyn Store>) {
+    let error = store
+        .append_turn(new_turn("no-such-conversation", 1))
+        .await
+        .expect_err("unknown");
+    assert_eq!(
+        error,
+        StoreError::NotFound {
+            what: "conversation".to_string(),
+            id: "no-such-conversation".to_string()
+        }
+    );
+    assert_eq!(store.conversation("no-such-conversation").await.expect("read"), None);
+}
+
+/// Tool states are inserted, then updated in place.
+pub async fn tool_states_upsert(store: Arc<dyn Store>) {
+    let a = unique("tool_a");
+    let b = unique("tool_b");
+    store.set_tool_enabled(&a, true).await.expect("set");
+    store.set_tool_enabled(&b, false).await.expect("set");
+    store.set_tool_enabled(&a, false).await.expect("set");
+    store.set_tool_enabled(&b, true).await.expect("set");
+    let states = store.tool_states().await.expect("states");
+    let mine: Vec<_> = states.iter().filter(|s| s.name == a || s.name == b).collect();
+    assert_eq!(mine.len(), 2, "{states:?}");
+    assert_eq!(mine[0].name, a);
+    assert!(!mine[0].enabled);
+    assert_eq!(mine[1].name, b);
+    assert!(mine[1].enabled);
+    assert!(mine.iter().all(|s| s.updated_at.parse::<jiff::Timestamp>().is_ok()));
+    let names: Vec<&str> = states.iter().map(|s| s.name.as_str()).collect();
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    assert_eq!(names, sorted, "tool states come by name");
+}
+
+/// Entity catalogs round-trip and a second save replaces the first.
+pub async fn entity_catalogs_round_trip(store: Arc<dyn Store>) {
+    let city = unique("city");
+    let company = unique("company");
+    let first = json!([{"id": "110000", "name": "北京"}, {"id": "310000", "name": "上海"}]);
+    let second = json!([{"id": "440300", "name": "深圳", "aliases": ["鹏城"]}]);
+    let companies = json!({"items": [{"id": 7, "name": "甲公司"}], "version": 2});
+    store.save_entity_catalog(&city, first).await.expect("save");
+    store
+        .save_entity_catalog(&company, companies.clone())
+        .await
+        .expect("save");
+    store.save_entity_catalog(&city, second.clone()).await.expect("save");
+    let catalogs = store.entity_catalogs().await.expect("catalogs");
+    let mine: Vec<_> = catalogs
+        .iter()
+        .filter(|(t, _)| *t == city || *t == company)
+        .cloned()
+        .collect();
+    assert_eq!(mine, vec![(city, second), (company, companies)]);
+}
+
+/// Many tasks appending to one conversation at once all land, each with its own place in order.
+pub async fn concurrent_appends_all_land(store: Arc<dyn Store>, tasks: usize) {
+    let conversation = store.create_conversation().await.expect("create");
+    let handles: Vec<_> = (1..=tasks)
+        .map(|n| {
+            let store = Arc::clone(&store);
+            let id = conversation.id.clone();
+            tokio::spawn(async move { store.append_turn(new_turn(&id, n)).await })
+        })
+        .collect();
+    let mut stored = Vec::new();
+    for handle in handles {
+        stored.push(handle.await.expect("task").expect("append"));
+    }
+    let full = store
+        .conversation(&conversation.id)
+        .await
+        .expect("read")
+        .expect("exists");
+    assert_eq!(full.turns.len(), tasks);
+    let turn_ids: HashSet<&str> = full.turns.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(turn_ids.len(), tasks);
+    let acknowledged: HashSet<&str> = stored.iter().map(|s| s.turn_id.as_str()).collect();
+    assert_eq!(turn_ids, acknowledged);
+    let questions: HashSet<String> = full.turns.iter().map(|t| t.question.clone()).collect();
+    let expected: HashSet<String> = (1..=tasks).map(|n| format!("question {n}")).collect();
+    assert_eq!(questions, expected);
+    for ids in &stored {
+        let trace: Value = store.trace(&ids.trace_id).await.expect("trace").expect("exists");
+        assert!(trace.get("steps").is_some());
+    }
+    assert_eq!(
+        store.history(&conversation.id, tasks).await.expect("history").len(),
+        tasks
+    );
+}
+
+/// Every case above, one after another, on one store.
+pub async fn run_all(store: Arc<dyn Store>) {
+    conversation_with_turns(Arc::clone(&store)).await;
+    history_is_last_rounds_oldest_first(Arc::clone(&store)).await;
+    trace_by_id(Arc::clone(&store)).await;
+    unknown_conversation_is_not_found(Arc::clone(&store)).await;
+    tool_states_upsert(Arc::clone(&store)).await;
+    entity_catalogs_round_trip(Arc::clone(&store)).await;
+    concurrent_appends_all_land(store, 50).await;
+}

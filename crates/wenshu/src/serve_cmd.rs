@@ -1,0 +1,161 @@
+//! `wenshu demo` and `wenshu serve`: the web page and HTTP API.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context;
+use wenshu_server::{AppState, ServerSettings};
+
+use crate::catalog_arg::CatalogArg;
+use crate::config::{Config, ModelFlags};
+use crate::data_dir::{data_dir, demo_database};
+use crate::engine_setup::{EngineChoice, PipelineArgs, engine};
+use crate::extract_cmd::resolve_today;
+
+/// Arguments of `wenshu demo`.
+#[derive(Debug, clap::Args)]
+pub struct DemoArgs {
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// The port to listen on.
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// A fixed day for the demo (YYYY-MM-DD); default: today.
+    #[arg(long)]
+    today: Option<String>,
+    #[command(flatten)]
+    model: ModelFlags,
+}
+
+/// Arguments of `wenshu serve`.
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    pipeline: PipelineArgs,
+    /// The database the tools query; default: the config's `database_url`, else the demo database.
+    #[arg(long, value_name = "URL")]
+    db: Option<String>,
+    /// Where conversations and traces are kept; default: the config's `store_url`, else the data folder.
+    #[arg(long, value_name = "URL")]
+    store: Option<String>,
+    /// The address to listen on (default: the config's, else 127.0.0.1).
+    #[arg(long)]
+    host: Option<String>,
+    /// The port to listen on (default: the config's, else 8080).
+    #[arg(long)]
+    port: Option<u16>,
+    /// A fixed day (YYYY-MM-DD); default: today in the time zone.
+    #[arg(long)]
+    today: Option<String>,
+}
+
+/// Runs `wenshu demo`: the demo database, the demo catalog, the lexicon engine unless a model is configured.
+pub fn demo(args: DemoArgs) -> anyhow::Result<ExitCode> {
+    let args = ServeArgs {
+        pipeline: PipelineArgs {
+            catalog: CatalogArg { catalog: None },
+            entities: None,
+            engine: EngineChoice::Auto,
+            model: args.model,
+        },
+        db: None,
+        store: None,
+        host: Some(args.host),
+        port: Some(args.port),
+        today: args.today,
+    };
+    serve(args)
+}
+
+/// Runs `wenshu serve`.
+pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(run(args))
+}
+
+async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
+    let config = Config::load(&args.pipeline.model)?;
+    if args.pipeline.catalog.catalog.is_none() {
+        args.pipeline.catalog.catalog = config.catalog.clone();
+    }
+    if args.pipeline.entities.is_none() {
+        args.pipeline.entities = config.entities.clone();
+    }
+    let parts = args.pipeline.planner()?;
+    let fixed_today = args
+        .today
+        .as_deref()
+        .map(|t| resolve_today(Some(t), config.timezone()))
+        .transpose()?;
+    let today = match fixed_today {
+        Some(day) => day,
+        None => resolve_today(None, config.timezone())?,
+    };
+    let database = match args.db.clone().or(config.database_url.clone()) {
+        Some(url) => url,
+        None => demo_database(today).await?,
+    };
+    let store_url = match args.store.clone().or(config.store_url.clone()) {
+        Some(url) => url,
+        None => {
+            let dir = data_dir();
+            std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            format!("sqlite://{}", PathBuf::from(&dir).join("wenshu-store.sqlite").display())
+        }
+    };
+    let store = wenshu_store::open_store(&store_url)
+        .await
+        .context("opening the store")?;
+    let engine_name = parts.client.as_ref().map_or("lexicon", |_| "model");
+    let engine = engine(parts, &database).await?;
+    for name in &config.disabled_tools {
+        engine.planner().set_enabled(name, false);
+    }
+    for state in store.tool_states().await? {
+        engine.planner().set_enabled(&state.name, state.enabled);
+    }
+    let settings = ServerSettings {
+        user_keys: keys("WENSHU_USER_KEYS"),
+        admin_keys: keys("WENSHU_ADMIN_KEYS"),
+        max_body_bytes: config.server.max_body_bytes.unwrap_or(64 * 1024),
+        rate_per_minute: config.server.rate_per_minute.unwrap_or(0),
+        today: fixed_today,
+        timezone: config.timezone().to_string(),
+        ..ServerSettings::default()
+    };
+    let state = AppState::new(engine, Arc::clone(&store), settings);
+    let host = args
+        .host
+        .clone()
+        .or(config.server.host.clone())
+        .unwrap_or_else(|| "127.0.0.1".into());
+    let port = args.port.or(config.server.port).unwrap_or(8080);
+    let listener = tokio::net::TcpListener::bind((host.as_str(), port))
+        .await
+        .with_context(|| format!("cannot listen on {host}:{port}"))?;
+    let address = listener.local_addr()?;
+    println!(
+        "wenshu is serving on http://{address}/  (engine: {engine_name}; database: {}; store: {})",
+        redact(&database),
+        redact(&store_url)
+    );
+    wenshu_server::serve(listener, wenshu_server::router(state)).await?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Comma-separated keys from an environment variable (keys are never written in files or printed).
+fn keys(var: &str) -> Vec<String> {
+    std::env::var(var)
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+fn redact(url: &str) -> String {
+    wenshu_engine::db::redact(url)
+}

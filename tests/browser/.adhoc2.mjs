@@ -1,0 +1,12 @@
+import { chromium } from 'playwright-core';
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox','--disable-gpu'] });
+const p = await b.newPage({ locale: 'en-US', viewport: { width: 900, height: 700 } });
+p.on('pageerror', e => console.log('PAGEERR', e.message));
+await p.goto('http://127.0.0.1:18181/');
+await p.getByTestId('question-input').fill('KEY401 test'); await p.keyboard.press('Enter');
+await p.locator('[data-testid=answer]').nth(0).waitFor({timeout: 5000});
+await p.getByTestId('api-key-input').fill('sekrit'); await p.keyboard.press('Enter');
+await p.locator('[data-testid=answer]').nth(1).waitFor({timeout: 15000});
+console.log(await p.locator('[data-testid=answer]').nth(1).getAttribute('data-kind'));
+await p.screenshot({ path: '/tmp/shots/key.png', fullPage: true });
+await b.close();

@@ -1,0 +1,315 @@
+// Browser test of the wenshu page against a running `wenshu demo` server.
+//
+//   WENSHU_URL=http://127.0.0.1:18080 node run.mjs      (or: node run.mjs 18080)
+//
+// Drives Debian's /usr/bin/chromium (override with CHROMIUM) through playwright-core; nothing is downloaded.
+// Every wait is time-boxed; a screenshot is saved after each step to target/browser-screenshots/
+// (override with WENSHU_SCREENSHOTS). Ends with `N passed, M failed` and exits non-zero on any failure.
+
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '..', '..');
+const portArg = process.argv[2];
+const BASE = (portArg ? `http://127.0.0.1:${portArg}` : process.env.WENSHU_URL || 'http://127.0.0.1:8080').replace(/\/+$/, '');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const SHOTS = path.resolve(process.env.WENSHU_SCREENSHOTS || path.join(repoRoot, 'target', 'browser-screenshots'));
+const WAIT_MS = Number(process.env.WENSHU_WAIT_MS || 10_000); // one UI wait
+const SERVER_WAIT_MS = Number(process.env.WENSHU_SERVER_WAIT_MS || 60_000); // the server coming up
+const TOTAL_MS = Number(process.env.WENSHU_TOTAL_MS || 180_000); // the whole run
+
+const results = [];
+const pageErrors = [];
+let browserContext = null;
+let userDataDir = null;
+
+function log(line) {
+  process.stdout.write(`${line}\n`);
+}
+
+function cleanup() {
+  if (userDataDir) {
+    try {
+      fs.rmSync(userDataDir, { recursive: true, force: true });
+    } catch (_) {
+      /* ignore */
+    }
+  }
+}
+
+// Never hang: a hard deadline for the whole run.
+const deadline = setTimeout(() => {
+  log(`FAIL: the browser test did not finish within ${TOTAL_MS / 1000} s`);
+  summary();
+  cleanup();
+  process.exit(1);
+}, TOTAL_MS);
+deadline.unref();
+
+function summary() {
+  const passed = results.filter((r) => r.ok).length;
+  const failed = results.length - passed;
+  log('');
+  for (const r of results) log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name}${r.ok ? '' : `\n       ${r.error}`}`);
+  log(`\n${passed} passed, ${failed} failed`);
+  return failed;
+}
+
+class CheckError extends Error {}
+function assert(condition, message) {
+  if (!condition) throw new CheckError(message);
+}
+
+let shotIndex = 0;
+async function screenshot(page, name) {
+  shotIndex += 1;
+  const file = path.join(SHOTS, `${String(shotIndex).padStart(2, '0')}-${name}.png`);
+  try {
+    // From the top, so that the sticky header and composer sit at the ends of the full-page image.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({
+      path: file,
+      fullPage: true,
+      timeout: WAIT_MS,
+      style: '.top, .composer { position: static !important; }',
+    });
+    log(`     screenshot ${path.relative(repoRoot, file)}`);
+  } catch (err) {
+    log(`     (screenshot ${name} failed: ${err.message.split('\n')[0]})`);
+  }
+}
+
+/** One check (an assertion group): runs `body`, records pass/fail, then saves a screenshot. */
+async function check(page, name, shot, body) {
+  const started = Date.now();
+  try {
+    await body();
+    results.push({ name, ok: true });
+    log(`ok   ${name} (${Date.now() - started} ms)`);
+  } catch (err) {
+    const message = err instanceof CheckError ? err.message : `${err.message.split('\n')[0]}`;
+    results.push({ name, ok: false, error: message });
+    log(`FAIL ${name}: ${message}`);
+  }
+  if (shot) await screenshot(page, shot);
+}
+
+async function waitForServer() {
+  const until = Date.now() + SERVER_WAIT_MS;
+  let last = '';
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(`${BASE}/healthz`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) return;
+      last = `HTTP ${res.status}`;
+    } catch (err) {
+      last = err.cause?.code || err.message;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`the server at ${BASE} did not answer /healthz within ${SERVER_WAIT_MS / 1000} s (${last})`);
+}
+
+const answers = (page) => page.locator('[data-testid="answer"]');
+
+/** Type a question, press Enter, and wait for answer number `index` (0-based); returns that answer. */
+async function askAndWait(page, question, index) {
+  const input = page.getByTestId('question-input');
+  await input.fill(question, { timeout: WAIT_MS });
+  await input.press('Enter', { timeout: WAIT_MS });
+  return waitAnswer(page, index, question);
+}
+
+async function waitAnswer(page, index, question) {
+  const answer = answers(page).nth(index);
+  try {
+    await answer.waitFor({ state: 'visible', timeout: WAIT_MS });
+  } catch (_) {
+    const count = await answers(page).count();
+    throw new CheckError(`no answer #${index + 1} to 「${question}」 within ${WAIT_MS / 1000} s (${count} answers on the page)`);
+  }
+  return answer;
+}
+
+async function describe(answer) {
+  const kind = await answer.getAttribute('data-kind');
+  if (kind === 'error') return `an error: ${(await answer.innerText()).replace(/\s+/g, ' ').slice(0, 200)}`;
+  if (kind === 'stopped') return `stopped: ${(await answer.innerText()).replace(/\s+/g, ' ').slice(0, 200)}`;
+  return `kind ${kind}`;
+}
+
+async function expectKind(answer, kind) {
+  const actual = await answer.getAttribute('data-kind');
+  assert(actual === kind, `expected a "${kind}" answer, got ${await describe(answer)}`);
+}
+
+async function text(locator) {
+  return (await locator.innerText({ timeout: WAIT_MS })).replace(/\s+/g, ' ').trim();
+}
+
+async function main() {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  for (const f of fs.readdirSync(SHOTS)) if (f.endsWith('.png')) fs.rmSync(path.join(SHOTS, f));
+  assert(fs.existsSync(CHROMIUM), `no Chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+  log(`wenshu browser test: ${BASE} with ${CHROMIUM}`);
+  await waitForServer();
+
+  userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wenshu-chromium-'));
+  browserContext = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    locale: 'zh-CN',
+    viewport: { width: 1100, height: 860 },
+    timeout: 30_000,
+  });
+  browserContext.setDefaultTimeout(WAIT_MS);
+  const page = browserContext.pages()[0] || (await browserContext.newPage());
+  page.on('pageerror', (err) => pageErrors.push(`page error: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') pageErrors.push(`console error: ${msg.text()}`);
+  });
+  page.on('requestfailed', (req) => pageErrors.push(`request failed: ${req.url()} (${req.failure()?.errorText})`));
+
+  await check(page, 'the page loads with a question box and a send button', 'home', async () => {
+    const res = await page.goto(`${BASE}/`, { waitUntil: 'load', timeout: WAIT_MS });
+    assert(res && res.ok(), `GET / answered ${res ? res.status() : 'nothing'}`);
+    await page.locator('body[data-ready="true"]').waitFor({ timeout: WAIT_MS }).catch(() => {
+      throw new CheckError('the page script did not start (body[data-ready] never set: is /assets/app.js served as JavaScript?)');
+    });
+    assert(await page.getByTestId('question-input').isVisible(), 'no question input');
+    assert(await page.getByTestId('ask-button').isVisible(), 'no send button');
+    const label = await page.locator('label[for="question"]').count();
+    assert(label === 1, 'the question input has no label');
+  });
+
+  await check(page, '华东区本月的销售额是多少 → a table, tool sales_query, 理解为', 'sales', async () => {
+    const answer = await askAndWait(page, '华东区本月的销售额是多少', 0);
+    await expectKind(answer, 'answered');
+    const table = answer.getByTestId('answer-table');
+    assert(await table.isVisible(), 'no result table');
+    const rows = await table.locator('tbody tr').count();
+    assert(rows >= 1, 'the result table has no rows');
+    const tool = await text(answer.getByTestId('tool-line'));
+    assert(tool.includes('sales_query'), `the tool line says "${tool}", not sales_query`);
+    const understood = await text(answer.getByTestId('understood-line'));
+    assert(/理解为/.test(understood) && understood.length > 4, `the understood line says "${understood}"`);
+  });
+
+  let heroOk = false;
+  await check(page, '英雄上周的票房 → two candidate buttons', 'hero-candidates', async () => {
+    const answer = await askAndWait(page, '英雄上周的票房', 1);
+    await expectKind(answer, 'choose');
+    const buttons = answer.getByTestId('candidate-button');
+    const count = await buttons.count();
+    assert(count === 2, `expected 2 candidate buttons, found ${count}`);
+    const labels = await buttons.allInnerTexts();
+    assert(labels.some((l) => l.includes('2022')) && labels.some((l) => l.includes('2002')), `candidates lack years: ${labels.join(' | ')}`);
+    heroOk = true;
+  });
+
+  await check(page, 'choosing the 2022 英雄 → an answered block with a table', 'hero-2022', async () => {
+    assert(heroOk, 'no candidates to choose from');
+    await answers(page).nth(1).getByTestId('candidate-button').filter({ hasText: '2022' }).click({ timeout: WAIT_MS });
+    const answer = await waitAnswer(page, 2, '英雄上周的票房 (2022)');
+    await expectKind(answer, 'answered');
+    assert(await answer.getByTestId('answer-table').isVisible(), 'no result table');
+    const rows = await answer.getByTestId('answer-table').locator('tbody tr').count();
+    assert(rows >= 1, 'the result table has no rows');
+  });
+
+  await check(page, '流浪地球2最近7天的每日票房 → a 7-row table and a line chart', 'wandering-earth-chart', async () => {
+    const answer = await askAndWait(page, '流浪地球2最近7天的每日票房', 3);
+    await expectKind(answer, 'answered');
+    const rows = await answer.getByTestId('answer-table').locator('tbody tr:visible').count();
+    assert(rows === 7, `expected 7 rows, found ${rows}`);
+    const chart = answer.getByTestId('chart');
+    assert(await chart.isVisible(), 'no chart');
+    const lines = await chart.locator('svg path').count();
+    const dots = await chart.locator('svg circle').count();
+    assert(lines >= 1 && dots === 7, `the chart has ${lines} line(s) and ${dots} point(s), expected a line with 7 points`);
+  });
+
+  await check(page, 'follow-up 那它的评分呢 → answered with tool movie_rating', 'follow-up-rating', async () => {
+    const answer = await askAndWait(page, '那它的评分呢', 4);
+    await expectKind(answer, 'answered');
+    const tool = await text(answer.getByTestId('tool-line'));
+    assert(tool.includes('movie_rating'), `the tool line says "${tool}", not movie_rating`);
+  });
+
+  await check(page, 'opening a trace lists its steps with durations', 'trace', async () => {
+    const answer = answers(page).last();
+    const toggle = answer.getByTestId('trace-toggle');
+    await toggle.click({ timeout: WAIT_MS });
+    const trace = answer.getByTestId('trace');
+    await trace.waitFor({ state: 'visible', timeout: WAIT_MS });
+    assert((await toggle.getAttribute('aria-expanded')) === 'true', 'the trace toggle does not say it is expanded');
+    const steps = trace.getByTestId('trace-step');
+    const count = await steps.count();
+    const names = [];
+    for (let i = 0; i < count; i += 1) names.push(await steps.nth(i).getAttribute('data-step'));
+    assert(count >= 2, `the trace lists ${count} step(s)`);
+    assert(names.includes('route') && names.includes('execute'), `the trace's steps are ${names.join(', ')}; expected route … execute`);
+    const head = await text(steps.first());
+    assert(/\d\s*m?s/.test(head), `the first step shows no duration: "${head}"`);
+    // The raw JSON of a step, on demand.
+    await steps.first().locator('details.raw summary').click({ timeout: WAIT_MS });
+    await steps.first().getByTestId('step-json').filter({ hasText: '"step"' }).waitFor({ timeout: WAIT_MS }).catch(() => {
+      throw new CheckError("the step's raw JSON did not show");
+    });
+    await trace.scrollIntoViewIfNeeded({ timeout: WAIT_MS });
+  });
+
+  const streamed = await answers(page).evaluateAll((nodes) => nodes.filter((n) => n.dataset.streamed === 'true').length).catch(() => 0);
+  log(`     note: ${streamed} answer(s) showed their steps while streaming`);
+
+  await check(page, 'the language toggle switches the page to English and back', 'chinese-again', async () => {
+    await page.getByTestId('language-toggle').click({ timeout: WAIT_MS });
+    const understood = await text(answers(page).first().getByTestId('understood-line'));
+    assert(understood.startsWith('Understood as'), `after the toggle the understood line says "${understood}"`);
+    assert((await page.locator('html').getAttribute('lang')) === 'en', 'the html lang is not en');
+    await screenshot(page, 'english');
+    await page.getByTestId('language-toggle').click({ timeout: WAIT_MS });
+    const back = await text(answers(page).first().getByTestId('understood-line'));
+    assert(back.startsWith('理解为'), `after toggling back the understood line says "${back}"`);
+  });
+
+  await check(page, 'the page fits a narrow (390 px) screen', 'narrow', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(400); // the charts redraw for the new width
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert(overflow <= 1, `the page scrolls sideways by ${overflow} px at 390 px wide`);
+    assert(await page.getByTestId('ask-button').isVisible(), 'the send button is hidden at 390 px');
+  });
+
+  await check(page, 'no JavaScript errors or failed requests on the page', null, async () => {
+    assert(pageErrors.length === 0, pageErrors.slice(0, 5).join('; '));
+  });
+}
+
+let exitCode = 0;
+try {
+  await main();
+} catch (err) {
+  results.push({ name: 'setup', ok: false, error: err.message.split('\n')[0] });
+  log(`FAIL setup: ${err.message}`);
+} finally {
+  if (browserContext) await browserContext.close().catch(() => {});
+  cleanup();
+  exitCode = summary() > 0 ? 1 : 0;
+  clearTimeout(deadline);
+}
+process.exit(exitCode);
