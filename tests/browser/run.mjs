@@ -287,6 +287,34 @@ async function main() {
     assert(back.startsWith('理解为'), `after toggling back the understood line says "${back}"`);
   });
 
+  await check(page, 'new conversation → 帮我查一下订单 asks for the missing fields', 'need', async () => {
+    const before = await page.getByTestId('conversation-id').getAttribute('data-conversation-id');
+    assert(before, 'no conversation id is shown after the first rounds');
+    await page.getByTestId('new-conversation').click({ timeout: WAIT_MS });
+    assert((await answers(page).count()) === 0, 'the old rounds are still shown after "new conversation"');
+    const answer = await askAndWait(page, '帮我查一下订单', 0);
+    await expectKind(answer, 'need');
+    const need = await text(answer.getByTestId('need-message'));
+    assert(need.includes('orderId'), `the need message does not name orderId: "${need}"`);
+    const after = await page.getByTestId('conversation-id').getAttribute('data-conversation-id');
+    assert(after && after !== before, 'the new conversation kept the old conversation id');
+  });
+
+  await check(page, '今天天气怎么样 (no tool) → says where and why it stopped (or a 兜底 answer)', 'stopped', async () => {
+    const answer = await askAndWait(page, '今天天气怎么样', 1);
+    const kind = await answer.getAttribute('data-kind');
+    if (kind === 'answered') {
+      assert(await answer.getByTestId('fallback-badge').isVisible(), 'answered without a tool but shows no 兜底 badge');
+      return;
+    }
+    await expectKind(answer, 'stopped');
+    const stop = await text(answer.getByTestId('stop-message'));
+    assert(/fallback|check|route/.test(stop), `the stop message names no step: "${stop}"`);
+    if ((await answer.getByTestId('stop-message').getAttribute('data-audience')) === 'admin') {
+      assert(stop.includes('管理员'), `an administrator's problem is not labelled as such: "${stop}"`);
+    }
+  });
+
   await check(page, 'the page fits a narrow (390 px) screen', 'narrow', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(400); // the charts redraw for the new width

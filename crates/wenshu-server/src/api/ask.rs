@@ -112,18 +112,18 @@ async fn prepare(state: &AppState, body: Result<Bytes, BytesRejection>) -> Resul
     };
     let (conversation_id, history) = match body.conversation_id {
         Some(id) => {
-            let rounds = state.store().history(&id, MAX_HISTORY).await.map_err(|e| match e {
-                wenshu_store::StoreError::NotFound { .. } => {
-                    ApiError::not_found("unknown_conversation", format!("no conversation with id `{id}`"))
-                        .with_param("conversationId")
-                }
-                other => ApiError::from(other),
-            })?;
-            let history = rounds
+            let Some(conversation) = state.store().conversation(&id).await? else {
+                let error = ApiError::not_found("unknown_conversation", format!("no conversation with id `{id}`"));
+                return Err(error.with_param("conversationId"));
+            };
+            let skip = conversation.turns.len().saturating_sub(MAX_HISTORY);
+            let history = conversation
+                .turns
                 .into_iter()
-                .map(|r| Turn {
-                    question: r.question,
-                    answer: r.conclusion,
+                .skip(skip)
+                .map(|t| Turn {
+                    question: t.question,
+                    answer: t.conclusion,
                 })
                 .collect();
             (id, history)
