@@ -31,6 +31,13 @@ pub enum Reply {
         /// How long to wait before answering.
         duration: Duration,
     },
+    /// A normal completion with this content, sent after a delay (a slow but healthy model).
+    Delayed {
+        /// How long to wait before answering.
+        duration: Duration,
+        /// The message content.
+        text: String,
+    },
     /// A 200 answer whose body is this raw text (e.g. not JSON at all).
     Raw {
         /// The body, sent as is.
@@ -83,6 +90,14 @@ impl Reply {
     /// Sleep this long, then answer with a normal completion `{}`.
     pub fn hang(duration: Duration) -> Self {
         Reply::Hang { duration }
+    }
+
+    /// A completion with `text`, answered after `duration`.
+    pub fn delayed(duration: Duration, text: impl Into<String>) -> Self {
+        Reply::Delayed {
+            duration,
+            text: text.into(),
+        }
     }
 
     /// A 200 answer with this raw body.

@@ -177,6 +177,10 @@ async fn answer(reply: Reply, request: &Value) -> Response {
             tokio::time::sleep(duration).await;
             completion(&model, message_with_content("{}", None))
         }
+        Reply::Delayed { duration, text } => {
+            tokio::time::sleep(duration).await;
+            completion(&model, message_with_content(&text, None))
+        }
         Reply::Raw { body } => {
             let mut response = (StatusCode::OK, body).into_response();
             response

@@ -1,6 +1,7 @@
 //! `wenshu` (问数): ask the data in one sentence. The one binary: tools, bind, parse, eval.
 
 mod ask_cmd;
+mod bench_cmd;
 mod bind_cmd;
 mod catalog_arg;
 mod config;
@@ -40,6 +41,11 @@ enum Command {
         #[command(subcommand)]
         command: tools_cmd::ToolsCommand,
     },
+    /// Measure: `wenshu bench ask` load-tests a running server's `POST /api/ask`.
+    Bench {
+        #[command(subcommand)]
+        command: bench_cmd::BenchCommand,
+    },
     /// Bind raw parameters (or a raw HTTP request) to one validated call of a tool.
     Bind(bind_cmd::BindArgs),
     /// Ask a question: route, resolve, extract, bind, execute (or degrade once), with every step shown.
@@ -68,6 +74,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve_cmd::serve(*args),
         Command::Tools { command } => tools_cmd::run(command),
         Command::Ask(args) => ask_cmd::run(*args),
+        Command::Bench { command } => bench_cmd::run(command),
         Command::Bind(args) => bind_cmd::run(args),
         Command::Extract(args) => extract_cmd::run(*args),
         Command::Parse { command } => parse_cmd::run(command),

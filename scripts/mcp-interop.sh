@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the third-party MCP test servers into .mcp-servers/ (project-local, git-ignored) and runs the wenshu-mcp
+# interoperability tests against them:
+#   - @modelcontextprotocol/server-everything (npm; stdio and streamable HTTP)
+#   - mcp-server-time (PyPI; stdio), in a virtual environment
+# Needs node/npm and python3 (with venv). Set MCP_SERVERS_DIR to install elsewhere.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+dir="${MCP_SERVERS_DIR:-$root/.mcp-servers}"
+mkdir -p "$dir"
+
+everything="$dir/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+if [[ ! -f "$everything" ]]; then
+  npm install --no-audit --no-fund --prefix "$dir" @modelcontextprotocol/server-everything
+fi
+
+time_cmd="$dir/venv/bin/mcp-server-time"
+if [[ ! -x "$time_cmd" ]]; then
+  python3 -m venv "$dir/venv"
+  "$dir/venv/bin/pip" install --quiet mcp-server-time
+fi
+
+export WENSHU_MCP_EVERYTHING="$everything"
+export WENSHU_MCP_TIME="$time_cmd"
+cd "$root"
+cargo test -p wenshu-mcp --test interop -- --test-threads=2 "$@"
