@@ -88,6 +88,20 @@ pub struct Answer {
     pub trace: Trace,
 }
 
+impl Answer {
+    /// The conclusion this round leaves in a conversation's history: what was answered, or why not.
+    pub fn conclusion(&self) -> String {
+        match &self.outcome {
+            AskOutcome::Answered { summary, .. } => summary.clone(),
+            AskOutcome::Choose { name, .. } => format!("「{name}」有多个候选，等待用户选择"),
+            AskOutcome::Need { missing, .. } => format!("{}：缺少 {}", self.rewritten_question, missing.join("、")),
+            AskOutcome::Stopped { reasons, .. } => {
+                format!("{}：未能回答（{}）", self.rewritten_question, reasons.join("；"))
+            }
+        }
+    }
+}
+
 /// The whole pipeline: planner, executors and (with a model) the fallback.
 #[derive(Clone)]
 pub struct Engine {
@@ -297,10 +311,7 @@ impl Engine {
                 sql: run.final_sql,
             },
             None => {
-                let service_down = run
-                    .attempts
-                    .iter()
-                    .any(|a| a.call.raw_answer.is_none() && a.call.error.is_some());
+                let service_down = run.attempts.iter().any(|a| a.call.service_failed());
                 let audience = if service_down { Audience::Admin } else { Audience::User };
                 let mut reasons = vec![reason];
                 reasons.extend(run.reasons);

@@ -69,7 +69,7 @@ async fn ask(args: AskArgs) -> anyhow::Result<ExitCode> {
             id,
             Turn {
                 question: args.question.clone(),
-                answer: conclusion(&answer),
+                answer: answer.conclusion(),
             },
         )?;
     }
@@ -82,18 +82,6 @@ async fn ask(args: AskArgs) -> anyhow::Result<ExitCode> {
         AskOutcome::Stopped { .. } => ExitCode::from(1),
         _ => ExitCode::SUCCESS,
     })
-}
-
-/// The conclusion a round leaves in the history: the question as understood and what came of it.
-pub fn conclusion(answer: &Answer) -> String {
-    match &answer.outcome {
-        AskOutcome::Answered { summary, .. } => summary.clone(),
-        AskOutcome::Choose { name, .. } => format!("「{name}」有多个候选，等待用户选择"),
-        AskOutcome::Need { missing, .. } => format!("{}：缺少 {}", answer.rewritten_question, missing.join("、")),
-        AskOutcome::Stopped { reasons, .. } => {
-            format!("{}：未能回答（{}）", answer.rewritten_question, reasons.join("；"))
-        }
-    }
 }
 
 /// The machine form: the outcome's kind, its tool and parameters, the outcome itself, and the trace.

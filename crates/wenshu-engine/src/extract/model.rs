@@ -2,7 +2,6 @@
 //! JSON object that comes back is coerced, grounded in the question, and bound — with one corrective re-ask.
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use serde_json::{Map, Value};
 use wenshu_contract::bind::{BindError, bind, coerce_values};
@@ -144,33 +143,8 @@ impl ModelExtractor {
 
     /// One model call; the text of the answer, or the final outcome when the call failed.
     async fn ask(&self, chat: &ChatRequest) -> (ModelCall, Result<String, ExtractOutcome>) {
-        let started = Instant::now();
-        let mut call = ModelCall {
-            messages: chat.messages.clone(),
-            ..ModelCall::default()
-        };
-        let result = self.client.complete(chat).await;
-        call.latency_ms = started.elapsed().as_secs_f64() * 1000.0;
-        match result {
-            Ok(response) => {
-                call.raw_answer = Some(response.text.clone());
-                call.provider = Some(response.provider);
-                call.model = Some(response.model);
-                call.usage = response.usage;
-                call.attempts = response.attempts;
-                (call, Ok(response.text))
-            }
-            Err(e) => {
-                call.error = Some(e.to_string());
-                call.attempts = e.attempts().to_vec();
-                (
-                    call,
-                    Err(ExtractOutcome::Failed {
-                        reason: format!("the model call failed: {e}"),
-                    }),
-                )
-            }
-        }
+        let (call, text) = ModelCall::send(&self.client, chat, "the model call").await;
+        (call, text.map_err(|reason| ExtractOutcome::Failed { reason }))
     }
 }
 

@@ -2,8 +2,10 @@
 
 use serde::Serialize;
 use serde_json::{Map, Value};
+use std::time::Instant;
 use wenshu_contract::Coercion;
-use wenshu_llm::client::{Attempt, Message, Usage};
+
+use wenshu_llm::client::{Attempt, ChatClient, ChatRequest, Message, Usage};
 
 use super::grounding::GroundingCheck;
 
@@ -56,6 +58,40 @@ pub struct ModelCall {
     pub latency_ms: f64,
     /// Every HTTP attempt behind the call (retries and failovers).
     pub attempts: Vec<Attempt>,
+}
+
+impl ModelCall {
+    /// Sends `chat` on `client` and records the call: the answer's text, or the error in words (`what` names the
+    /// call, e.g. "the model call").
+    pub async fn send(client: &ChatClient, chat: &ChatRequest, what: &str) -> (ModelCall, Result<String, String>) {
+        let started = Instant::now();
+        let mut call = ModelCall {
+            messages: chat.messages.clone(),
+            ..ModelCall::default()
+        };
+        let result = client.complete(chat).await;
+        call.latency_ms = started.elapsed().as_secs_f64() * 1000.0;
+        match result {
+            Ok(response) => {
+                call.raw_answer = Some(response.text.clone());
+                call.provider = Some(response.provider);
+                call.model = Some(response.model);
+                call.usage = response.usage;
+                call.attempts = response.attempts;
+                (call, Ok(response.text))
+            }
+            Err(e) => {
+                call.error = Some(e.to_string());
+                call.attempts = e.attempts().to_vec();
+                (call, Err(format!("{what} failed: {e}")))
+            }
+        }
+    }
+
+    /// Whether the model service failed (no answer came back), as opposed to the answer being unusable.
+    pub fn service_failed(&self) -> bool {
+        self.raw_answer.is_none() && self.error.is_some()
+    }
 }
 
 /// The trace of one extraction.

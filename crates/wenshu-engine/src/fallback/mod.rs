@@ -120,7 +120,7 @@ impl SqlFallback {
             }
             let failed = attempt.error.clone();
             let sql = attempt.sql.clone();
-            let service_down = attempt.call.error.is_some() && attempt.call.raw_answer.is_none();
+            let service_down = attempt.call.service_failed();
             run.attempts.push(attempt);
             match failed {
                 None => break,
@@ -208,31 +208,10 @@ impl SqlFallback {
             "additionalProperties": false
         });
         let chat = ChatRequest {
-            messages: messages.clone(),
+            messages,
             schema: Some(("sql".into(), schema)),
         };
-        let started = Instant::now();
-        let mut call = ModelCall {
-            messages,
-            ..ModelCall::default()
-        };
-        let response = self.client.complete(&chat).await;
-        call.latency_ms = started.elapsed().as_secs_f64() * 1000.0;
-        match response {
-            Ok(response) => {
-                call.raw_answer = Some(response.text.clone());
-                call.provider = Some(response.provider);
-                call.model = Some(response.model);
-                call.usage = response.usage;
-                call.attempts = response.attempts;
-                (call, Ok(response.text))
-            }
-            Err(e) => {
-                call.error = Some(e.to_string());
-                call.attempts = e.attempts().to_vec();
-                (call, Err(format!("the Text-to-SQL call failed: {e}")))
-            }
-        }
+        ModelCall::send(&self.client, &chat, "the Text-to-SQL call").await
     }
 }
 

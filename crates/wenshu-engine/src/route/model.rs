@@ -1,9 +1,7 @@
 //! The model router: one chat call with the route prompt, answered as JSON with structured output where supported.
 
-use std::sync::Arc;
-use std::time::Instant;
-
 use serde_json::{Value, json};
+use std::sync::Arc;
 use wenshu_llm::answer::extract_json_object;
 use wenshu_llm::client::{ChatClient, ChatRequest, Message};
 use wenshu_llm::prompt::{PromptTemplates, RouteContext, RouteTool, RouteTurn};
@@ -68,31 +66,15 @@ impl ModelRouter {
             }
         };
         let chat = ChatRequest {
-            messages: messages.clone(),
+            messages,
             schema: Some(("route".to_string(), route_schema())),
         };
-        let started = Instant::now();
-        let response = self.client.complete(&chat).await;
-        let mut call = ModelCall {
-            messages,
-            ..ModelCall::default()
-        };
-        call.latency_ms = started.elapsed().as_secs_f64() * 1000.0;
-        let text = match response {
-            Ok(response) => {
-                call.raw_answer = Some(response.text.clone());
-                call.provider = Some(response.provider);
-                call.model = Some(response.model);
-                call.usage = response.usage;
-                call.attempts = response.attempts;
-                response.text
-            }
-            Err(e) => {
-                call.error = Some(e.to_string());
-                call.attempts = e.attempts().to_vec();
-                let error = Some(format!("the route call failed: {e}"));
+        let (mut call, text) = ModelCall::send(&self.client, &chat, "the route call").await;
+        let text = match text {
+            Ok(text) => text,
+            Err(error) => {
                 return RouteResult {
-                    error,
+                    error: Some(error),
                     service_failed: true,
                     call: Some(call),
                     ..RouteResult::default()

@@ -13,7 +13,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use wenshu_engine::answer::{Answer, AskOutcome};
+use wenshu_engine::answer::AskOutcome;
 use wenshu_engine::pipeline::AskRequest;
 use wenshu_engine::route::{MAX_HISTORY, Turn};
 use wenshu_engine::trace::StepSink;
@@ -153,7 +153,7 @@ async fn run(state: &AppState, mut prepared: Prepared, sink: Option<StepSink>) -
         kind: answer.outcome.kind().to_string(),
         tool: tool.clone(),
         outcome: json!(answer.outcome),
-        conclusion: conclusion(&answer),
+        conclusion: answer.conclusion(),
         trace: json!(answer.trace),
     };
     let ids = state.store().append_turn(turn).await?;
@@ -204,17 +204,5 @@ fn tool_and_params(outcome: &AskOutcome) -> (Option<String>, Option<Value>) {
         AskOutcome::Answered { tool, params, .. } => (Some(tool.clone()), Some(Value::Object(params.clone()))),
         AskOutcome::Choose { tool, .. } | AskOutcome::Need { tool, .. } => (Some(tool.clone()), None),
         AskOutcome::Stopped { .. } => (None, None),
-    }
-}
-
-/// The conclusion a round leaves in the history.
-pub fn conclusion(answer: &Answer) -> String {
-    match &answer.outcome {
-        AskOutcome::Answered { summary, .. } => summary.clone(),
-        AskOutcome::Choose { name, .. } => format!("「{name}」有多个候选，等待用户选择"),
-        AskOutcome::Need { missing, .. } => format!("{}：缺少 {}", answer.rewritten_question, missing.join("、")),
-        AskOutcome::Stopped { reasons, .. } => {
-            format!("{}：未能回答（{}）", answer.rewritten_question, reasons.join("；"))
-        }
     }
 }
