@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Installs the third-party MCP test servers into .mcp-servers/ (project-local, git-ignored) and runs the wenshu-mcp
-# interoperability tests against them:
+# Installs the third-party MCP test servers into target/mcp-servers/ (project-local, under the git-ignored /target)
+# and runs the wenshu-mcp interoperability tests against them:
 #   - @modelcontextprotocol/server-everything (npm; stdio and streamable HTTP)
 #   - mcp-server-time (PyPI; stdio), in a virtual environment
 # Needs node/npm and python3 (with venv). Set MCP_SERVERS_DIR to install elsewhere.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-dir="${MCP_SERVERS_DIR:-$root/.mcp-servers}"
+dir="${MCP_SERVERS_DIR:-$root/target/mcp-servers}"
 mkdir -p "$dir"
 
 everything="$dir/node_modules/@modelcontextprotocol/server-everything/dist/index.js"

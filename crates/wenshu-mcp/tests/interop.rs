@@ -2,7 +2,7 @@
 //! and streamable HTTP, and `mcp-server-time` (PyPI) over stdio. Each test skips, with a printed line, when its
 //! server is not installed: `WENSHU_MCP_EVERYTHING` names server-everything's entry script (`…/dist/index.js`,
 //! run with `node`) or its command; `WENSHU_MCP_TIME` names the `mcp-server-time` command.
-//! `scripts/mcp-interop.sh` installs both and sets these.
+//! `scripts/mcp-interop.sh` installs both (under `target/mcp-servers/`) and sets these.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -43,7 +43,7 @@ async fn everything_stdio_hub(call_timeout: Duration) -> Option<Arc<McpHub>> {
     Some(Arc::new(McpHub::connect(vec![config]).await.unwrap()))
 }
 
-fn names(hub: &McpHub) -> Vec<String> {
+fn tool_names(hub: &McpHub) -> Vec<String> {
     hub.tools().into_iter().map(|(name, _)| name).collect()
 }
 
@@ -89,7 +89,7 @@ async fn everything_over_stdio_lists_its_tools() {
         return;
     };
     assert_eq!(hub.status()[0].state, ServerState::Connected, "{:?}", hub.status());
-    let names = names(&hub);
+    let names = tool_names(&hub);
     for expected in [
         "everything.echo",
         "everything.get-sum",
@@ -108,7 +108,11 @@ async fn everything_over_stdio_lists_its_tools() {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    assert!(names(&hub).iter().any(|n| n == "everything.simulate-research-query"));
+    assert!(
+        tool_names(&hub)
+            .iter()
+            .any(|n| n == "everything.simulate-research-query")
+    );
     let rendered = wenshu_mcp::render_server_tools(&hub, "everything", Lang::Zh).unwrap();
     assert!(rendered.contains("工具ID: everything.echo"), "{rendered}");
     assert!(rendered.contains("message (类型: string, 必填)"), "{rendered}");
@@ -143,7 +147,7 @@ async fn everything_over_streamable_http_lists_its_tools() {
     let config = McpServerConfig::http("everything", format!("http://127.0.0.1:{port}/mcp"));
     let hub = Arc::new(McpHub::connect(vec![config]).await.unwrap());
     assert_eq!(hub.status()[0].state, ServerState::Connected, "{:?}", hub.status());
-    let names = names(&hub);
+    let names = tool_names(&hub);
     assert!(names.iter().any(|n| n == "everything.echo"), "{names:?}");
     let catalog = catalog_of(&hub);
     let executor = McpExecutor::new(hub.clone());
@@ -256,7 +260,7 @@ async fn the_time_server_answers_and_survives_being_killed() {
             max_backoff: Duration::from_secs(1),
         });
     let hub = Arc::new(McpHub::connect(vec![config]).await.unwrap());
-    let names = names(&hub);
+    let names = tool_names(&hub);
     assert!(
         names.iter().any(|n| n == "time.get_current_time"),
         "{names:?} {:?}",

@@ -133,17 +133,15 @@ impl ServerHandler for WenshuMcpServer {
         served_tool(name)
     }
 
-    fn call_tool(
+    async fn call_tool(
         &self,
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
-    ) -> impl Future<Output = Result<CallToolResponse, ErrorData>> + MaybeSendFuture + '_ {
-        async move {
-            let arguments = request.arguments.unwrap_or_default();
-            self.run_tool(&request.name, &arguments)
-                .await
-                .map(CallToolResponse::from)
-        }
+    ) -> Result<CallToolResponse, ErrorData> {
+        let arguments = request.arguments.unwrap_or_default();
+        self.run_tool(&request.name, &arguments)
+            .await
+            .map(CallToolResponse::from)
     }
 }
 
