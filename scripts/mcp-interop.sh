@@ -12,16 +12,21 @@ mkdir -p "$dir"
 
 everything="$dir/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 if [[ ! -f "$everything" ]]; then
-  npm install --no-audit --no-fund --prefix "$dir" @modelcontextprotocol/server-everything
+  npm install --no-audit --no-fund --prefix "$dir" @modelcontextprotocol/server-everything >&2
 fi
 
 time_cmd="$dir/venv/bin/mcp-server-time"
 if [[ ! -x "$time_cmd" ]]; then
   python3 -m venv "$dir/venv"
-  "$dir/venv/bin/pip" install --quiet mcp-server-time
+  "$dir/venv/bin/pip" install --quiet mcp-server-time >&2
 fi
 
 export WENSHU_MCP_EVERYTHING="$everything"
 export WENSHU_MCP_TIME="$time_cmd"
+if [[ "${1:-}" == "--env" ]]; then
+  # Install only, and print the variables for `eval "$(scripts/mcp-interop.sh --env)"`.
+  printf 'export WENSHU_MCP_EVERYTHING=%q\nexport WENSHU_MCP_TIME=%q\n' "$everything" "$time_cmd"
+  exit 0
+fi
 cd "$root"
 cargo test -p wenshu-mcp --test interop -- --test-threads=2 "$@"

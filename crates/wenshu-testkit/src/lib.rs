@@ -10,4 +10,4 @@ mod reply;
 mod server;
 
 pub use reply::Reply;
-pub use server::{RecordedRequest, ScriptedChatServer};
+pub use server::{RecordedRequest, Responder, ScriptedChatServer};

@@ -25,11 +25,21 @@ pub struct RecordedRequest {
     pub authorization: Option<String>,
 }
 
-#[derive(Debug, Default)]
+/// Answers a request by looking at it (a model that replays decisions), once the script is used up.
+pub type Responder = Arc<dyn Fn(&Value) -> Reply + Send + Sync>;
+
+#[derive(Default)]
 struct Shared {
     script: VecDeque<Reply>,
     served: usize,
     requests: Vec<RecordedRequest>,
+    responder: Option<Responder>,
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shared").field("script", &self.script.len()).field("served", &self.served).finish()
+    }
 }
 
 type SharedState = Arc<Mutex<Shared>>;
@@ -48,10 +58,19 @@ impl ScriptedChatServer {
     /// # Panics
     /// When no loopback port can be bound (a test environment fault).
     pub async fn start(script: Vec<Reply>) -> ScriptedChatServer {
-        let state: SharedState = Arc::new(Mutex::new(Shared {
-            script: script.into(),
-            ..Shared::default()
-        }));
+        Self::launch(Shared { script: script.into(), ..Shared::default() }).await
+    }
+
+    /// Starts a server that answers every request with `responder(request body)`.
+    ///
+    /// # Panics
+    /// When no loopback port can be bound (a test environment fault).
+    pub async fn start_with(responder: Responder) -> ScriptedChatServer {
+        Self::launch(Shared { responder: Some(responder), ..Shared::default() }).await
+    }
+
+    async fn launch(shared: Shared) -> ScriptedChatServer {
+        let state: SharedState = Arc::new(Mutex::new(shared));
         let app = Router::new()
             .route("/v1/chat/completions", post(handle))
             .with_state(state.clone());
@@ -114,7 +133,7 @@ async fn handle(State(state): State<SharedState>, headers: HeaderMap, body: Byte
             body: parsed.clone(),
             authorization,
         });
-        let reply = shared.script.pop_front();
+        let reply = shared.script.pop_front().or_else(|| shared.responder.as_ref().map(|r| r(&parsed)));
         if reply.is_some() {
             shared.served += 1;
         }

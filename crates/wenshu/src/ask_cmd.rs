@@ -45,7 +45,7 @@ pub fn run(args: AskArgs) -> anyhow::Result<ExitCode> {
 }
 
 async fn ask(args: AskArgs) -> anyhow::Result<ExitCode> {
-    let parts = args.pipeline.planner()?;
+    let parts = args.pipeline.parts().await?;
     let today = resolve_today(args.today.as_deref(), parts.config.timezone())?;
     let url = match &args.db {
         Some(url) => url.clone(),

@@ -35,6 +35,53 @@ pub struct Config {
     /// `[server]`.
     #[serde(default)]
     pub server: ServerSection,
+    /// `[[mcp.servers]]`: MCP servers whose tools join the catalog as `server.tool`.
+    #[serde(default)]
+    pub mcp: McpSection,
+}
+
+/// `[mcp]`.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpSection {
+    /// The servers, in order.
+    #[serde(default)]
+    pub servers: Vec<McpServerSection>,
+}
+
+/// `[[mcp.servers]]`: a command (stdio) or a URL (streamable HTTP).
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpServerSection {
+    /// The server's name; its tools become `name.tool`.
+    pub name: String,
+    /// The command that starts it (stdio).
+    pub command: Option<String>,
+    /// The command's arguments.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Its URL (streamable HTTP), instead of a command.
+    pub url: Option<String>,
+    /// Seconds one tool call may take (default 30).
+    pub call_timeout_secs: Option<u64>,
+    /// Whether it is used (default true).
+    pub enabled: Option<bool>,
+}
+
+impl McpServerSection {
+    /// The client configuration, or why the section is wrong.
+    pub fn to_config(&self) -> anyhow::Result<wenshu_mcp::McpServerConfig> {
+        let config = match (&self.command, &self.url) {
+            (Some(command), None) => wenshu_mcp::McpServerConfig::stdio(&self.name, command, self.args.clone()),
+            (None, Some(url)) => wenshu_mcp::McpServerConfig::http(&self.name, url),
+            _ => bail!("MCP server `{}`: give exactly one of `command` (stdio) or `url` (streamable HTTP)", self.name),
+        };
+        let config = match self.call_timeout_secs {
+            Some(secs) => config.with_call_timeout(Duration::from_secs(secs)),
+            None => config,
+        };
+        Ok(config.with_enabled(self.enabled.unwrap_or(true)))
+    }
 }
 
 /// `[server]`.

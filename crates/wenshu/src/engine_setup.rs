@@ -19,6 +19,7 @@ use wenshu_engine::route::Router;
 use wenshu_engine::route::model::ModelRouter;
 use wenshu_engine::sql_guard::GuardPolicy;
 use wenshu_llm::client::ChatClient;
+use wenshu_mcp::{McpExecutor, McpHub};
 
 use crate::catalog_arg::CatalogArg;
 use crate::config::{Config, ModelFlags};
@@ -54,19 +55,41 @@ pub struct PipelineArgs {
 pub struct Parts {
     /// The configuration file.
     pub config: Config,
-    /// The catalog.
+    /// The catalog (MCP tools included).
     pub catalog: Arc<Catalog>,
     /// The chat client, when a model is configured.
     pub client: Option<Arc<ChatClient>>,
     /// The planner.
     pub planner: Planner,
+    /// The extractor the planner uses (also offered by `wenshu mcp`).
+    pub extractor: Arc<dyn Extractor>,
+    /// The MCP servers of the config, connected.
+    pub mcp: Option<Arc<McpHub>>,
 }
 
 impl PipelineArgs {
-    /// Loads catalog, entities and engine into a planner.
+    /// Loads catalog, entities and engine into a planner; MCP servers are left out (see [`PipelineArgs::parts`]).
     pub fn planner(&self) -> anyhow::Result<Parts> {
         let config = Config::load(&self.model)?;
-        let catalog = Arc::new(self.catalog.load()?);
+        let catalog = self.catalog.load()?;
+        self.assemble(config, catalog, None)
+    }
+
+    /// Like [`PipelineArgs::planner`], with the config's MCP servers connected and their tools in the catalog.
+    pub async fn parts(&self) -> anyhow::Result<Parts> {
+        let config = Config::load(&self.model)?;
+        let mut catalog = self.catalog.load()?;
+        let hub = connect_mcp(&config).await?;
+        if let Some(hub) = &hub {
+            for refused in hub.add_to_catalog(&mut catalog) {
+                eprintln!("warning: MCP tool refused: {refused:?}");
+            }
+        }
+        self.assemble(config, catalog, hub)
+    }
+
+    fn assemble(&self, config: Config, catalog: Catalog, mcp: Option<Arc<McpHub>>) -> anyhow::Result<Parts> {
+        let catalog = Arc::new(catalog);
         let entities = Arc::new(self.load_entities()?);
         let providers = config.providers(&self.model)?;
         let use_model = match self.engine {
@@ -98,13 +121,9 @@ impl PipelineArgs {
                 Arc::new(LexiconExtractor::new(entities.clone())),
             ),
         };
-        let planner = Planner::new(catalog.clone(), entities, router, extractor).with_timezone(config.timezone());
-        Ok(Parts {
-            config,
-            catalog,
-            client,
-            planner,
-        })
+        let planner =
+            Planner::new(catalog.clone(), entities, router, extractor.clone()).with_timezone(config.timezone());
+        Ok(Parts { config, catalog, client, planner, extractor, mcp })
     }
 
     fn load_entities(&self) -> anyhow::Result<EntityCatalogs> {
@@ -126,6 +145,9 @@ pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> 
     let mut executors = Executors::new();
     let sql = SqlTemplateExecutor::from_catalog_json(db.clone(), &parts.catalog, &catalog_text(&parts)?)?;
     executors.register_sql(Arc::new(sql));
+    if let Some(hub) = &parts.mcp {
+        Arc::new(McpExecutor::new(hub.clone())).register_all(&mut executors);
+    }
     let mut engine = Engine::new(parts.planner, Arc::new(executors));
     if let Some(client) = parts.client {
         let tables: Vec<String> = wenshu_engine::demo::TABLES.iter().map(|t| t.to_string()).collect();
@@ -141,6 +163,15 @@ pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> 
         engine = engine.with_fallback(Arc::new(fallback));
     }
     Ok(engine)
+}
+
+/// Connects the config's MCP servers (a server that is down only marks its tools unavailable).
+pub async fn connect_mcp(config: &Config) -> anyhow::Result<Option<Arc<McpHub>>> {
+    if config.mcp.servers.is_empty() {
+        return Ok(None);
+    }
+    let configs = config.mcp.servers.iter().map(|s| s.to_config()).collect::<anyhow::Result<Vec<_>>>()?;
+    Ok(Some(Arc::new(McpHub::connect(configs).await?)))
 }
 
 fn catalog_text(parts: &Parts) -> anyhow::Result<String> {

@@ -6,7 +6,9 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use jiff::civil::Date;
 use serde_json::json;
-use wenshu_engine::extract::{ExtractOutcome, ExtractRequest, ModelExtractor, extract_messages};
+use wenshu_engine::extract::{ExtractOutcome, ExtractRequest, Extraction, ModelExtractor, extract_messages};
+use wenshu_engine::lexicon::LexiconExtractor;
+use wenshu_engine::resolve::EntityCatalogs;
 use wenshu_engine::facts::QuestionFacts;
 use wenshu_engine::fill::{date_params, question_range, subject_param};
 use wenshu_llm::client::ChatClient;
@@ -41,6 +43,9 @@ pub struct ExtractArgs {
     /// The IANA time zone (default: the config's, else Asia/Shanghai).
     #[arg(long)]
     tz: Option<String>,
+    /// An entity catalog JSON file for the lexicon engine (default: the demo's).
+    #[arg(long, value_name = "FILE")]
+    entities: Option<std::path::PathBuf>,
     /// The subject's entity ID, when already resolved (fills the tool's `x-subject` parameter).
     #[arg(long)]
     subject_id: Option<String>,
@@ -65,16 +70,18 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     if let Some(id) = &args.subject_id {
         fixed.extend(subject_param(tool, id)?);
     }
+    let request = ExtractRequest { tool, question: &args.question, today, timezone: &timezone, fixed };
     if args.engine == Engine::Lexicon {
-        bail!("the lexicon engine is not built yet; use --engine model");
+        let entities = match &args.entities {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+                EntityCatalogs::from_json_str(&text)?
+            }
+            None => EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON)?,
+        };
+        let extraction = LexiconExtractor::new(Arc::new(entities)).extract_now(&request);
+        return print_extraction(tool.name(), &extraction);
     }
-    let request = ExtractRequest {
-        tool,
-        question: &args.question,
-        today,
-        timezone: &timezone,
-        fixed,
-    };
     if args.dry_run {
         let messages = extract_messages(&prompts(&config)?, &request).map_err(anyhow::Error::msg)?;
         let chars: usize = messages.iter().map(|m| m.content.chars().count()).sum();
@@ -85,8 +92,12 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     let extractor = model_extractor(&config, &args.model)?;
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let extraction = runtime.block_on(extractor.extract(&request));
+    print_extraction(tool.name(), &extraction)
+}
+
+fn print_extraction(tool: &str, extraction: &Extraction) -> anyhow::Result<ExitCode> {
     let failed = matches!(extraction.outcome, ExtractOutcome::Failed { .. });
-    let output = json!({"tool": tool.name(), "outcome": extraction.outcome, "trace": extraction.trace});
+    let output = json!({"tool": tool, "outcome": extraction.outcome, "trace": extraction.trace});
     println!("{}", serde_json::to_string_pretty(&output)?);
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -10,6 +10,7 @@ mod engine_setup;
 mod eval_cmd;
 mod eval_plan;
 mod extract_cmd;
+mod mcp_cmd;
 mod parse_cmd;
 mod serve_cmd;
 mod sql_cmd;
@@ -52,6 +53,8 @@ enum Command {
     Ask(Box<ask_cmd::AskArgs>),
     /// Extract the parameters a question states for one tool (outcome and trace as JSON).
     Extract(Box<extract_cmd::ExtractArgs>),
+    /// Serve wenshu as an MCP server on stdio (tools `ask` and `extract`).
+    Mcp(Box<mcp_cmd::McpArgs>),
     /// Parse dates, numbers and every span of a sentence with the language knowledge.
     Parse {
         #[command(subcommand)]
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
         Command::Bench { command } => bench_cmd::run(command),
         Command::Bind(args) => bind_cmd::run(args),
         Command::Extract(args) => extract_cmd::run(*args),
+        Command::Mcp(args) => mcp_cmd::run(*args),
         Command::Parse { command } => parse_cmd::run(command),
         Command::Sql { command } => sql_cmd::run(command),
         Command::Eval(args) => eval_cmd::run(args),

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context;
+use wenshu_mcp::WenshuMcpServer;
 use wenshu_server::{AppState, ServerSettings};
 
 use crate::catalog_arg::CatalogArg;
@@ -83,7 +84,7 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     if args.pipeline.entities.is_none() {
         args.pipeline.entities = config.entities.clone();
     }
-    let parts = args.pipeline.planner()?;
+    let parts = args.pipeline.parts().await?;
     let fixed_today = args
         .today
         .as_deref()
@@ -109,6 +110,7 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
         .await
         .context("opening the store")?;
     let engine_name = parts.client.as_ref().map_or("lexicon", |_| "model");
+    let (catalog, extractor) = (parts.catalog.clone(), parts.extractor.clone());
     let engine = engine(parts, &database).await?;
     for name in &config.disabled_tools {
         engine.planner().set_enabled(name, false);
@@ -124,6 +126,11 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
         today: fixed_today,
         timezone: config.timezone().to_string(),
         ..ServerSettings::default()
+    };
+    let mcp = WenshuMcpServer::new(Arc::new(engine.clone()), extractor, catalog);
+    let mcp = match fixed_today {
+        Some(day) => mcp.with_today(day),
+        None => mcp,
     };
     let state = AppState::new(engine, Arc::clone(&store), settings);
     let host = args
@@ -141,7 +148,8 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
         redact(&database),
         redact(&store_url)
     );
-    wenshu_server::serve(listener, wenshu_server::router(state)).await?;
+    let router = wenshu_server::router(state).nest_service("/mcp", wenshu_mcp::http_service(mcp));
+    wenshu_server::serve(listener, router).await?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -5,15 +5,25 @@ use std::process::ExitCode;
 use wenshu_contract::render::{Lang, render_tool};
 use wenshu_contract::{Catalog, Tool};
 
+use wenshu_mcp::{McpHub, render_server_tools};
+
 use crate::catalog_arg::{CatalogArg, find_tool};
+use crate::config::{Config, ModelFlags};
 
 /// What `wenshu tools` can do.
 #[derive(Debug, clap::Subcommand)]
 pub enum ToolsCommand {
-    /// One line per tool: name, title, parameter count and kind.
+    /// One line per tool: name, title, parameter count and kind; with `--mcp NAME`, what that configured MCP server
+    /// offers, rendered as a model reads it.
     List {
         #[command(flatten)]
         catalog: CatalogArg,
+        /// A configured MCP server (`[[mcp.servers]]` in the config) to list instead.
+        #[arg(long, value_name = "NAME")]
+        mcp: Option<String>,
+        /// The configuration file naming the MCP servers.
+        #[arg(long, value_name = "FILE")]
+        config: Option<std::path::PathBuf>,
     },
     /// A tool's parameter table and extensions.
     Show {
@@ -39,7 +49,8 @@ pub enum ToolsCommand {
 /// Runs one `wenshu tools` subcommand.
 pub fn run(command: ToolsCommand) -> anyhow::Result<ExitCode> {
     match command {
-        ToolsCommand::List { catalog } => print!("{}", list(&catalog.load()?)),
+        ToolsCommand::List { mcp: Some(server), config, .. } => print!("{}", mcp_tools(&server, config)?),
+        ToolsCommand::List { catalog, .. } => print!("{}", list(&catalog.load()?)),
         ToolsCommand::Show { catalog, tool } => {
             print!("{}", show(find_tool(&catalog.load()?, &tool)?))
         }
@@ -54,6 +65,23 @@ pub fn run(command: ToolsCommand) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What one configured MCP server offers, each tool rendered as seed 000 shows.
+fn mcp_tools(server: &str, config: Option<std::path::PathBuf>) -> anyhow::Result<String> {
+    let flags = ModelFlags { config, ..ModelFlags::default() };
+    let config = Config::load(&flags)?;
+    let Some(section) = config.mcp.servers.iter().find(|s| s.name == server) else {
+        let known: Vec<&str> = config.mcp.servers.iter().map(|s| s.name.as_str()).collect();
+        anyhow::bail!("no MCP server `{server}` in the config; configured: {}", known.join(", "));
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build()?;
+    runtime.block_on(async {
+        let hub = McpHub::connect(vec![section.to_config()?]).await?;
+        let text = render_server_tools(&hub, server, Lang::Zh)?;
+        hub.shutdown().await;
+        Ok(text)
+    })
 }
 
 fn parse_lang(code: &str) -> Result<Lang, String> {

@@ -1,0 +1,50 @@
+//! `wenshu mcp`: wenshu as an MCP server on standard input and output, offering `ask` and `extract`.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use wenshu_mcp::{WenshuMcpServer, serve_stdio};
+
+use crate::data_dir::demo_database;
+use crate::engine_setup::{PipelineArgs, engine};
+use crate::extract_cmd::resolve_today;
+
+/// Arguments of `wenshu mcp`.
+#[derive(Debug, clap::Args)]
+pub struct McpArgs {
+    #[command(flatten)]
+    pipeline: PipelineArgs,
+    /// The database the tools query; the config's `database_url`, else the demo database.
+    #[arg(long, value_name = "URL")]
+    db: Option<String>,
+    /// A fixed day (YYYY-MM-DD); default: today in the time zone.
+    #[arg(long)]
+    today: Option<String>,
+}
+
+/// Serves MCP on stdio until the client closes it. Nothing but the protocol is written to standard output.
+pub fn run(args: McpArgs) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async move {
+        let parts = args.pipeline.parts().await?;
+        let timezone = parts.config.timezone().to_string();
+        let fixed_today = args.today.as_deref().map(|t| resolve_today(Some(t), &timezone)).transpose()?;
+        let today = match fixed_today {
+            Some(day) => day,
+            None => resolve_today(None, &timezone)?,
+        };
+        let database = match args.db.clone().or(parts.config.database_url.clone()) {
+            Some(url) => url,
+            None => demo_database(today).await?,
+        };
+        let (catalog, extractor) = (parts.catalog.clone(), parts.extractor.clone());
+        let engine = engine(parts, &database).await?;
+        let server = WenshuMcpServer::new(Arc::new(engine), extractor, catalog);
+        let server = match fixed_today {
+            Some(day) => server.with_today(day),
+            None => server,
+        };
+        serve_stdio(server).await?;
+        Ok(ExitCode::SUCCESS)
+    })
+}
