@@ -23,18 +23,27 @@ use wenshu_testkit::{Reply, ScriptedChatServer};
 const QUESTION: &str = "华东区上季度企业版的销售排名前五";
 
 fn bench_pipeline(c: &mut Criterion) {
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().expect("runtime");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
     let route = json!({"toolCode": "sales_query", "subjectType": null, "subjectName": null, "startDate": "2026-07-01",
                        "endDate": "2026-09-30", "rewrittenQuestion": QUESTION})
     .to_string();
     let extract = r#"{"region": "华东", "product": "企业版", "queryType": "ranking", "limit": 5}"#.to_string();
     let responder = move |body: &serde_json::Value| {
         let system = body["messages"][0]["content"].as_str().unwrap_or_default();
-        if system.contains("问数路由器") { Reply::content(route.clone()) } else { Reply::content(extract.clone()) }
+        if system.contains("问数路由器") {
+            Reply::content(route.clone())
+        } else {
+            Reply::content(extract.clone())
+        }
     };
     let server = runtime.block_on(ScriptedChatServer::start_with(Arc::new(responder)));
     let provider = ProviderConfig::new("loopback", server.base_url(), "bench").with_timeout(Duration::from_secs(5));
-    let client = Arc::new(ChatClient::new(vec![provider], RetryConfig::default(), BreakerConfig::default()).expect("client"));
+    let client =
+        Arc::new(ChatClient::new(vec![provider], RetryConfig::default(), BreakerConfig::default()).expect("client"));
     let prompts = Arc::new(PromptTemplates::embedded());
     let catalog = Arc::new(demo_catalog().expect("demo catalog"));
     let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).expect("entities"));
@@ -52,8 +61,13 @@ fn bench_pipeline(c: &mut Criterion) {
     );
     let request = AskRequest::new(QUESTION, date(2026, 11, 29));
     let tool = catalog.get("sales_query").expect("sales_query");
-    let extract_request =
-        ExtractRequest { tool, question: QUESTION, today: date(2026, 11, 29), timezone: "Asia/Shanghai", fixed: Default::default() };
+    let extract_request = ExtractRequest {
+        tool,
+        question: QUESTION,
+        today: date(2026, 11, 29),
+        timezone: "Asia/Shanghai",
+        fixed: Default::default(),
+    };
     let chat = ChatRequest::new(extract_messages(&prompts, &extract_request).expect("prompt"));
 
     let mut group = c.benchmark_group("pipeline");
@@ -65,8 +79,12 @@ fn bench_pipeline(c: &mut Criterion) {
             })
         })
     });
-    group.bench_function("model_plan", |b| b.iter(|| runtime.block_on(model_planner.plan(black_box(&request)))));
-    group.bench_function("lexicon_plan", |b| b.iter(|| runtime.block_on(lexicon_planner.plan(black_box(&request)))));
+    group.bench_function("model_plan", |b| {
+        b.iter(|| runtime.block_on(model_planner.plan(black_box(&request))))
+    });
+    group.bench_function("lexicon_plan", |b| {
+        b.iter(|| runtime.block_on(lexicon_planner.plan(black_box(&request))))
+    });
     group.finish();
 }
 

@@ -20,6 +20,7 @@ pub mod store;
 
 mod ids;
 mod migrations;
+mod sql;
 mod url;
 
 pub use error::StoreError;

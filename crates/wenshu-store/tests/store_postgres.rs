@@ -35,27 +35,7 @@ async fn suite(url: String) {
     common::run_all(Arc::clone(&one)).await;
 
     // Two instances share data, and their appends to one conversation interleave without clashing.
-    let conversation = one.create_conversation().await.expect("create");
-    let mut handles = Vec::new();
-    for n in 1..=20 {
-        let store = Arc::clone(if n % 2 == 0 { &one } else { &two });
-        let id = conversation.id.clone();
-        handles.push(tokio::spawn(async move {
-            store.append_turn(common::new_turn(&id, n)).await
-        }));
-    }
-    for handle in handles {
-        handle.await.expect("task").expect("append");
-    }
-    assert_eq!(
-        two.conversation(&conversation.id)
-            .await
-            .expect("read")
-            .expect("exists")
-            .turns
-            .len(),
-        20
-    );
+    let conversation_id = common::two_instances_append_at_once(&one, &two, 20).await;
     two.set_tool_enabled("shared_tool", false).await.expect("set");
     assert!(
         one.tool_states()
@@ -67,14 +47,14 @@ async fn suite(url: String) {
 
     // Dropped without closing, then a third instance: the turn and its trace are there, migrations ran once.
     let ids = one
-        .append_turn(common::new_turn(&conversation.id, 21))
+        .append_turn(common::new_turn(&conversation_id, 21))
         .await
         .expect("append");
     drop(one);
     drop(two);
     let three = open_store(&url).await.expect("reconnect");
     let full = three
-        .conversation(&conversation.id)
+        .conversation(&conversation_id)
         .await
         .expect("read")
         .expect("exists");

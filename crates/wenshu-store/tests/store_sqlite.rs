@@ -130,20 +130,7 @@ async fn two_instances_open_one_file_at_once() {
     let path = dir.path().join("shared.db").display().to_string();
     let (one, two) = tokio::join!(SqliteStore::open(&path), SqliteStore::open(&path));
     let (one, two): (Arc<dyn Store>, Arc<dyn Store>) = (Arc::new(one.expect("one")), Arc::new(two.expect("two")));
-    let conversation = one.create_conversation().await.expect("create");
-    let mut handles = Vec::new();
-    for n in 1..=20 {
-        let store = Arc::clone(if n % 2 == 0 { &one } else { &two });
-        let id = conversation.id.clone();
-        handles.push(tokio::spawn(async move {
-            store.append_turn(common::new_turn(&id, n)).await
-        }));
-    }
-    for handle in handles {
-        handle.await.expect("task").expect("append");
-    }
-    let seen_by_two = two.conversation(&conversation.id).await.expect("read").expect("exists");
-    assert_eq!(seen_by_two.turns.len(), 20);
+    common::two_instances_append_at_once(&one, &two, 20).await;
 }
 
 #[tokio::test]

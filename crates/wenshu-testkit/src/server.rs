@@ -38,7 +38,10 @@ struct Shared {
 
 impl std::fmt::Debug for Shared {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Shared").field("script", &self.script.len()).field("served", &self.served).finish()
+        f.debug_struct("Shared")
+            .field("script", &self.script.len())
+            .field("served", &self.served)
+            .finish()
     }
 }
 
@@ -58,7 +61,11 @@ impl ScriptedChatServer {
     /// # Panics
     /// When no loopback port can be bound (a test environment fault).
     pub async fn start(script: Vec<Reply>) -> ScriptedChatServer {
-        Self::launch(Shared { script: script.into(), ..Shared::default() }).await
+        Self::launch(Shared {
+            script: script.into(),
+            ..Shared::default()
+        })
+        .await
     }
 
     /// Starts a server that answers every request with `responder(request body)`.
@@ -66,7 +73,11 @@ impl ScriptedChatServer {
     /// # Panics
     /// When no loopback port can be bound (a test environment fault).
     pub async fn start_with(responder: Responder) -> ScriptedChatServer {
-        Self::launch(Shared { responder: Some(responder), ..Shared::default() }).await
+        Self::launch(Shared {
+            responder: Some(responder),
+            ..Shared::default()
+        })
+        .await
     }
 
     async fn launch(shared: Shared) -> ScriptedChatServer {
@@ -133,7 +144,10 @@ async fn handle(State(state): State<SharedState>, headers: HeaderMap, body: Byte
             body: parsed.clone(),
             authorization,
         });
-        let reply = shared.script.pop_front().or_else(|| shared.responder.as_ref().map(|r| r(&parsed)));
+        let reply = shared
+            .script
+            .pop_front()
+            .or_else(|| shared.responder.as_ref().map(|r| r(&parsed)));
         if reply.is_some() {
             shared.served += 1;
         }

@@ -74,7 +74,10 @@ impl McpServerSection {
         let config = match (&self.command, &self.url) {
             (Some(command), None) => wenshu_mcp::McpServerConfig::stdio(&self.name, command, self.args.clone()),
             (None, Some(url)) => wenshu_mcp::McpServerConfig::http(&self.name, url),
-            _ => bail!("MCP server `{}`: give exactly one of `command` (stdio) or `url` (streamable HTTP)", self.name),
+            _ => bail!(
+                "MCP server `{}`: give exactly one of `command` (stdio) or `url` (streamable HTTP)",
+                self.name
+            ),
         };
         let config = match self.call_timeout_secs {
             Some(secs) => config.with_call_timeout(Duration::from_secs(secs)),

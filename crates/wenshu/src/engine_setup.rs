@@ -123,7 +123,14 @@ impl PipelineArgs {
         };
         let planner =
             Planner::new(catalog.clone(), entities, router, extractor.clone()).with_timezone(config.timezone());
-        Ok(Parts { config, catalog, client, planner, extractor, mcp })
+        Ok(Parts {
+            config,
+            catalog,
+            client,
+            planner,
+            extractor,
+            mcp,
+        })
     }
 
     fn load_entities(&self) -> anyhow::Result<EntityCatalogs> {
@@ -170,7 +177,12 @@ pub async fn connect_mcp(config: &Config) -> anyhow::Result<Option<Arc<McpHub>>>
     if config.mcp.servers.is_empty() {
         return Ok(None);
     }
-    let configs = config.mcp.servers.iter().map(|s| s.to_config()).collect::<anyhow::Result<Vec<_>>>()?;
+    let configs = config
+        .mcp
+        .servers
+        .iter()
+        .map(|s| s.to_config())
+        .collect::<anyhow::Result<Vec<_>>>()?;
     Ok(Some(Arc::new(McpHub::connect(configs).await?)))
 }
 

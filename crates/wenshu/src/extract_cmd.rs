@@ -7,10 +7,10 @@ use anyhow::{Context, bail};
 use jiff::civil::Date;
 use serde_json::json;
 use wenshu_engine::extract::{ExtractOutcome, ExtractRequest, Extraction, ModelExtractor, extract_messages};
-use wenshu_engine::lexicon::LexiconExtractor;
-use wenshu_engine::resolve::EntityCatalogs;
 use wenshu_engine::facts::QuestionFacts;
 use wenshu_engine::fill::{date_params, question_range, subject_param};
+use wenshu_engine::lexicon::LexiconExtractor;
+use wenshu_engine::resolve::EntityCatalogs;
 use wenshu_llm::client::ChatClient;
 use wenshu_llm::prompt::PromptTemplates;
 
@@ -70,7 +70,13 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
     if let Some(id) = &args.subject_id {
         fixed.extend(subject_param(tool, id)?);
     }
-    let request = ExtractRequest { tool, question: &args.question, today, timezone: &timezone, fixed };
+    let request = ExtractRequest {
+        tool,
+        question: &args.question,
+        today,
+        timezone: &timezone,
+        fixed,
+    };
     if args.engine == Engine::Lexicon {
         let entities = match &args.entities {
             Some(path) => {

@@ -28,7 +28,11 @@ pub fn run(args: McpArgs) -> anyhow::Result<ExitCode> {
     runtime.block_on(async move {
         let parts = args.pipeline.parts().await?;
         let timezone = parts.config.timezone().to_string();
-        let fixed_today = args.today.as_deref().map(|t| resolve_today(Some(t), &timezone)).transpose()?;
+        let fixed_today = args
+            .today
+            .as_deref()
+            .map(|t| resolve_today(Some(t), &timezone))
+            .transpose()?;
         let today = match fixed_today {
             Some(day) => day,
             None => resolve_today(None, &timezone)?,

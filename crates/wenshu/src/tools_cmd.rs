@@ -49,7 +49,11 @@ pub enum ToolsCommand {
 /// Runs one `wenshu tools` subcommand.
 pub fn run(command: ToolsCommand) -> anyhow::Result<ExitCode> {
     match command {
-        ToolsCommand::List { mcp: Some(server), config, .. } => print!("{}", mcp_tools(&server, config)?),
+        ToolsCommand::List {
+            mcp: Some(server),
+            config,
+            ..
+        } => print!("{}", mcp_tools(&server, config)?),
         ToolsCommand::List { catalog, .. } => print!("{}", list(&catalog.load()?)),
         ToolsCommand::Show { catalog, tool } => {
             print!("{}", show(find_tool(&catalog.load()?, &tool)?))
@@ -69,13 +73,22 @@ pub fn run(command: ToolsCommand) -> anyhow::Result<ExitCode> {
 
 /// What one configured MCP server offers, each tool rendered as seed 000 shows.
 fn mcp_tools(server: &str, config: Option<std::path::PathBuf>) -> anyhow::Result<String> {
-    let flags = ModelFlags { config, ..ModelFlags::default() };
+    let flags = ModelFlags {
+        config,
+        ..ModelFlags::default()
+    };
     let config = Config::load(&flags)?;
     let Some(section) = config.mcp.servers.iter().find(|s| s.name == server) else {
         let known: Vec<&str> = config.mcp.servers.iter().map(|s| s.name.as_str()).collect();
-        anyhow::bail!("no MCP server `{server}` in the config; configured: {}", known.join(", "));
+        anyhow::bail!(
+            "no MCP server `{server}` in the config; configured: {}",
+            known.join(", ")
+        );
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()?;
     runtime.block_on(async {
         let hub = McpHub::connect(vec![section.to_config()?]).await?;
         let text = render_server_tools(&hub, server, Lang::Zh)?;

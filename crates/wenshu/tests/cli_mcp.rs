@@ -39,8 +39,12 @@ impl Session {
     fn response(&mut self, id: i64) -> Value {
         loop {
             let mut line = String::new();
-            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "wenshu mcp closed stdout");
-            let message: Value = serde_json::from_str(line.trim()).unwrap_or_else(|e| panic!("not JSON-RPC ({e}): {line}"));
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "wenshu mcp closed stdout"
+            );
+            let message: Value =
+                serde_json::from_str(line.trim()).unwrap_or_else(|e| panic!("not JSON-RPC ({e}): {line}"));
             if message["id"] == id {
                 return message;
             }
@@ -66,17 +70,29 @@ fn wenshu_mcp_serves_ask_and_extract_over_stdio() {
     session.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
     session.send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
     let tools = session.response(2);
-    let names: Vec<&str> = tools["result"]["tools"].as_array().unwrap().iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
     assert!(names.contains(&"ask") && names.contains(&"extract"), "{names:?}");
     session.send(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
         "name": "ask", "arguments": {"question": "华东区本月的销售额是多少"}}}));
     let answer = session.response(3);
     let structured = &answer["result"]["structuredContent"];
-    assert_eq!((structured["kind"].as_str(), structured["tool"].as_str()), (Some("answered"), Some("sales_query")), "{answer}");
+    assert_eq!(
+        (structured["kind"].as_str(), structured["tool"].as_str()),
+        (Some("answered"), Some("sales_query")),
+        "{answer}"
+    );
     session.send(json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
         "name": "extract", "arguments": {"tool": "sales_query", "question": "上季度企业版的销售排名前五"}}}));
     let extracted = session.response(4);
-    assert_eq!(extracted["result"]["structuredContent"]["params"]["limit"], 5, "{extracted}");
+    assert_eq!(
+        extracted["result"]["structuredContent"]["params"]["limit"], 5,
+        "{extracted}"
+    );
     drop(session);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -99,23 +115,49 @@ async fn an_mcp_tool_answers_a_question_end_to_end() {
     let dir = std::env::temp_dir().join(format!("wenshu-mcp-ask-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let config = dir.join("wenshu.toml");
-    std::fs::write(&config, format!("[[mcp.servers]]\nname = \"time\"\ncommand = \"{time_command}\"\n")).unwrap();
+    std::fs::write(
+        &config,
+        format!("[[mcp.servers]]\nname = \"time\"\ncommand = \"{time_command}\"\n"),
+    )
+    .unwrap();
     let mut command = Command::new(env!("CARGO_BIN_EXE_wenshu"));
     command
-        .args(["ask", "--json", "--engine", "model", "--today", "2026-11-29", "--config"])
+        .args([
+            "ask",
+            "--json",
+            "--engine",
+            "model",
+            "--today",
+            "2026-11-29",
+            "--config",
+        ])
         .arg(&config)
         .arg("现在东京几点")
         .env("WENSHU_DATA_DIR", &dir)
         .env("WENSHU_LLM_BASE_URL", model.base_url())
         .env("WENSHU_LLM_MODEL", "scripted");
-    let out = tokio::task::spawn_blocking(move || command.output().unwrap()).await.unwrap();
-    let answer: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)));
+    let out = tokio::task::spawn_blocking(move || command.output().unwrap())
+        .await
+        .unwrap();
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "not JSON ({e}): {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
     assert_eq!(answer["kind"], "answered", "{answer}");
     assert_eq!(answer["tool"], "time.get_current_time");
     assert!(answer["outcome"].to_string().contains("Asia/Tokyo"), "{answer}");
-    let listed = Command::new(env!("CARGO_BIN_EXE_wenshu")).args(["tools", "list", "--mcp", "time", "--config"]).arg(&config).output().unwrap();
+    let listed = Command::new(env!("CARGO_BIN_EXE_wenshu"))
+        .args(["tools", "list", "--mcp", "time", "--config"])
+        .arg(&config)
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&listed.stdout);
-    assert!(text.contains("工具ID: time.get_current_time") && text.contains("timezone"), "{text}");
+    assert!(
+        text.contains("工具ID: time.get_current_time") && text.contains("timezone"),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

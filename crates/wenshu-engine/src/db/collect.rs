@@ -1,11 +1,14 @@
-//! Reading a row stream under a row cap: stop at the cap, note whether more rows existed.
+//! Reading a row stream under a row cap (stop at the cap, note whether more rows existed), each row's columns as
+//! JSON.
 
 use futures_util::StreamExt;
 use futures_util::stream::BoxStream;
 use serde_json::Value;
-use sqlx::{Column, Row};
+use sqlx::error::BoxDynError;
+use sqlx::{Column, ColumnIndex, Database, Row, TypeInfo, ValueRef};
 
 use super::error::DbError;
+use super::rows::Rows;
 
 /// The rows read: column names (from the first row), the values, and whether more rows existed.
 pub(crate) struct Collected {
@@ -54,4 +57,35 @@ pub(crate) fn decode_error(column: usize, type_name: &str, error: impl std::fmt:
     DbError::Query {
         message: format!("cannot read column {} of type {type_name}: {error}", column + 1),
     }
+}
+
+impl From<Collected> for Rows {
+    fn from(collected: Collected) -> Self {
+        Self {
+            columns: collected.columns,
+            rows: collected.rows,
+            truncated: collected.truncated,
+        }
+    }
+}
+
+/// Every column of `row` as JSON: NULL as null, else `convert` with the column's type name; a failure names the
+/// column and its type.
+pub(crate) fn convert_columns<R, C>(row: &R, convert: C) -> Result<Vec<Value>, DbError>
+where
+    R: Row,
+    usize: ColumnIndex<R>,
+    C: for<'r> Fn(<R::Database as Database>::ValueRef<'r>, &str) -> Result<Value, BoxDynError>,
+{
+    (0..row.len())
+        .map(|i| {
+            let raw = row.try_get_raw(i).map_err(|e| decode_error(i, "?", e))?;
+            if raw.is_null() {
+                return Ok(Value::Null);
+            }
+            let type_info = raw.type_info().into_owned();
+            let name = type_info.name().to_string();
+            convert(raw, &name).map_err(|e| decode_error(i, &name, e))
+        })
+        .collect()
 }

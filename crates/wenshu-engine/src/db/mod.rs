@@ -11,13 +11,16 @@
 
 mod collect;
 pub mod convert;
+mod driver;
 mod error;
 mod mysql;
 mod placeholder;
 mod postgres;
 mod rows;
+mod run;
 mod sqlite;
 mod url;
+mod write;
 
 use std::time::Duration;
 
@@ -191,9 +194,9 @@ impl Database {
     pub async fn execute_all(&self, statements: &[WriteStatement]) -> Result<u64, DbError> {
         self.refuse_if_read_only()?;
         match &self.pool {
-            Pool::Sqlite(pool) => sqlite::execute_all(pool, statements).await,
-            Pool::Postgres(pool) => postgres::execute_all(pool, statements).await,
-            Pool::MySql(pool, _) => mysql::execute_all(pool, statements).await,
+            Pool::Sqlite(pool) => write::execute_all(pool, statements).await,
+            Pool::Postgres(pool) => write::execute_all(pool, statements).await,
+            Pool::MySql(pool, _) => write::execute_all(pool, statements).await,
         }
     }
 
@@ -201,9 +204,9 @@ impl Database {
     pub async fn execute_batch(&self, sql: &str) -> Result<(), DbError> {
         self.refuse_if_read_only()?;
         match &self.pool {
-            Pool::Sqlite(pool) => sqlite::execute_batch(pool, sql).await,
-            Pool::Postgres(pool) => postgres::execute_batch(pool, sql).await,
-            Pool::MySql(pool, _) => mysql::execute_batch(pool, sql).await,
+            Pool::Sqlite(pool) => write::execute_batch(pool, sql).await,
+            Pool::Postgres(pool) => write::execute_batch(pool, sql).await,
+            Pool::MySql(pool, _) => write::execute_batch(pool, sql).await,
         }
     }
 

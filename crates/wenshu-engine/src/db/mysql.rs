@@ -4,20 +4,23 @@
 
 use std::str::FromStr;
 
-use serde_json::Value;
+use serde_json::{Number, Value};
 use sqlx::error::BoxDynError;
 use sqlx::mysql::types::MySqlTime;
 use sqlx::mysql::{
-    MySqlArguments, MySqlConnectOptions, MySqlDatabaseError, MySqlPool, MySqlPoolOptions, MySqlRow, MySqlValueRef,
+    MySqlArguments, MySqlConnectOptions, MySqlDatabaseError, MySqlPool, MySqlPoolOptions, MySqlQueryResult, MySqlRow,
+    MySqlValueRef,
 };
-use sqlx::{AssertSqlSafe, Column, Decode, Executor, MySql, Row, SqlSafeStr, Statement, TypeInfo, ValueRef};
+use sqlx::{Decode, Executor, MySql};
 
-use super::collect::{collect_rows, decode_error};
+use super::collect::convert_columns;
 use super::convert::{decimal_text_to_json, float_to_json, hex, mysql_datetime_to_text};
+use super::driver::{Driver, bind_values};
 use super::error::DbError;
 use super::rows::{QueryLimits, Rows};
+use super::run;
 use super::url::{driver_url, redact, scrub};
-use super::{Bind, DbOptions, WriteStatement, untyped};
+use super::{Bind, DbOptions, NullType};
 
 /// How much longer than the client's timeout the server's own statement limit is, in milliseconds.
 const SERVER_LIMIT_MARGIN_MS: u64 = 500;
@@ -74,117 +77,71 @@ pub(crate) async fn query(
     limits: QueryLimits,
     read_only: bool,
 ) -> Result<Rows, DbError> {
-    let map_err = |e: sqlx::Error| map_error(e, limits);
-    let mut conn = pool.acquire().await.map_err(map_err)?;
-    let run = async {
-        // The server's limit is a backstop a little past the client's: MySQL and MariaDB stop some statements
-        // (SLEEP, BENCHMARK) without an error, which must not pass for a result.
-        let server_ms = limits.timeout_ms().saturating_add(SERVER_LIMIT_MARGIN_MS);
-        let time_limit = match flavor {
-            Flavor::MySql => format!("SET SESSION max_execution_time = {server_ms}"),
-            Flavor::MariaDb => format!("SET SESSION max_statement_time = {:.3}", server_ms as f64 / 1000.0),
-        };
-        conn.execute(AssertSqlSafe(time_limit)).await.map_err(map_err)?;
-        let begin = if read_only {
-            "START TRANSACTION READ ONLY"
-        } else {
-            "START TRANSACTION"
-        };
-        conn.execute(begin).await.map_err(map_err)?;
-        let query = bind_all(sqlx::query(AssertSqlSafe(sql)), binds);
-        let collected = collect_rows(conn.fetch(query), limits.row_cap, convert_row, map_err).await;
-        let mut collected = match collected {
-            Ok(collected) => collected,
-            Err(error) => {
-                conn.execute("ROLLBACK").await.map_err(map_err)?;
-                return Err(error);
-            }
-        };
-        if collected.columns.is_empty()
-            && let Ok(statement) = conn.prepare(AssertSqlSafe(sql).into_sql_str()).await
-        {
-            collected.columns = statement.columns().iter().map(|c| c.name().to_string()).collect();
-        }
-        let end = if read_only { "ROLLBACK" } else { "COMMIT" };
-        conn.execute(end).await.map_err(map_err)?;
-        Ok::<_, DbError>(collected)
+    // The server's limit is a backstop a little past the client's: MySQL and MariaDB stop some statements
+    // (SLEEP, BENCHMARK) without an error, which must not pass for a result.
+    let server_ms = limits.timeout_ms().saturating_add(SERVER_LIMIT_MARGIN_MS);
+    let time_limit = match flavor {
+        Flavor::MySql => format!("SET SESSION max_execution_time = {server_ms}"),
+        Flavor::MariaDb => format!("SET SESSION max_statement_time = {:.3}", server_ms as f64 / 1000.0),
     };
-    match tokio::time::timeout(limits.timeout, run).await {
-        Err(_) => {
-            conn.close_on_drop();
-            Err(DbError::Timeout {
-                after_ms: limits.timeout_ms(),
-            })
+    let begin = if read_only {
+        "START TRANSACTION READ ONLY"
+    } else {
+        "START TRANSACTION"
+    };
+    let setup = [time_limit, begin.to_string()];
+    run::in_transaction(pool, &setup, sql, binds, limits, read_only).await
+}
+
+/// A query being bound.
+type MySqlQuery<'q> = sqlx::query::Query<'q, MySql, MySqlArguments>;
+
+impl Driver for MySql {
+    fn bind_all<'q>(query: MySqlQuery<'q>, binds: &[Bind]) -> MySqlQuery<'q> {
+        bind_values(query, binds)
+    }
+
+    fn bind_null<'q>(query: MySqlQuery<'q>, _: NullType) -> MySqlQuery<'q> {
+        // SQLite and MySQL take an untyped NULL.
+        query.bind(None::<String>)
+    }
+
+    fn bind_number<'q>(query: MySqlQuery<'q>, number: &Number) -> MySqlQuery<'q> {
+        match (number.as_i64(), number.as_u64()) {
+            (Some(i), _) => query.bind(i),
+            (None, Some(u)) => query.bind(u),
+            _ => query.bind(number.as_f64().unwrap_or(f64::NAN)),
         }
-        Ok(result) => {
-            let collected = result?;
-            Ok(Rows {
-                columns: collected.columns,
-                rows: collected.rows,
-                truncated: collected.truncated,
-            })
+    }
+
+    fn convert_row(row: &MySqlRow) -> Result<Vec<Value>, DbError> {
+        convert_columns(row, convert_value)
+    }
+
+    fn map_error(error: sqlx::Error, limits: QueryLimits) -> DbError {
+        if let sqlx::Error::Database(db) = &error {
+            let message = db.message().to_string();
+            let number = db
+                .try_downcast_ref::<MySqlDatabaseError>()
+                .map(MySqlDatabaseError::number);
+            return match number {
+                // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION, ER_OPTION_PREVENTS_STATEMENT (read_only server)
+                Some(1792) | Some(1290) => DbError::ReadOnly { message },
+                // ER_QUERY_TIMEOUT (MySQL), ER_STATEMENT_TIMEOUT (MariaDB)
+                Some(3024) | Some(1969) => DbError::Timeout {
+                    after_ms: limits.timeout_ms(),
+                },
+                _ => DbError::Query { message },
+            };
+        }
+        DbError::Query {
+            message: error.to_string(),
         }
     }
-}
 
-/// Runs statements with binds in one transaction; returns the rows affected.
-pub(crate) async fn execute_all(pool: &MySqlPool, statements: &[WriteStatement]) -> Result<u64, DbError> {
-    let map_err = |e: sqlx::Error| map_error(e, QueryLimits::default());
-    let mut tx = pool.begin().await.map_err(map_err)?;
-    let mut affected = 0;
-    for statement in statements {
-        let query = bind_all(
-            sqlx::query(AssertSqlSafe(statement.sql.as_str())),
-            &untyped(&statement.binds),
-        );
-        affected += tx.execute(query).await.map_err(map_err)?.rows_affected();
+    fn rows_affected(result: &MySqlQueryResult) -> u64 {
+        result.rows_affected()
     }
-    tx.commit().await.map_err(map_err)?;
-    Ok(affected)
-}
-
-/// Runs a script of statements without binds.
-pub(crate) async fn execute_batch(pool: &MySqlPool, sql: &str) -> Result<(), DbError> {
-    sqlx::raw_sql(AssertSqlSafe(sql))
-        .execute(pool)
-        .await
-        .map(|_| ())
-        .map_err(|e| map_error(e, QueryLimits::default()))
-}
-
-fn bind_all<'q>(
-    mut query: sqlx::query::Query<'q, MySql, MySqlArguments>,
-    binds: &[Bind],
-) -> sqlx::query::Query<'q, MySql, MySqlArguments> {
-    for bind in binds {
-        query = match &bind.value {
-            // SQLite and MySQL take an untyped NULL.
-            Value::Null => query.bind(None::<String>),
-            Value::Bool(b) => query.bind(*b),
-            Value::Number(n) => match (n.as_i64(), n.as_u64()) {
-                (Some(i), _) => query.bind(i),
-                (None, Some(u)) => query.bind(u),
-                _ => query.bind(n.as_f64().unwrap_or(f64::NAN)),
-            },
-            Value::String(s) => query.bind(s.clone()),
-            other => query.bind(other.to_string()),
-        };
-    }
-    query
-}
-
-fn convert_row(row: &MySqlRow) -> Result<Vec<Value>, DbError> {
-    (0..row.len())
-        .map(|i| {
-            let raw = row.try_get_raw(i).map_err(|e| decode_error(i, "?", e))?;
-            if raw.is_null() {
-                return Ok(Value::Null);
-            }
-            let type_info = raw.type_info().into_owned();
-            let name = type_info.name().to_string();
-            convert_value(raw, &name).map_err(|e| decode_error(i, &name, e))
-        })
-        .collect()
 }
 
 /// Whether raw bytes are the text protocol's form (a value of a statement run without binds), not the binary
@@ -219,25 +176,4 @@ fn convert_value(raw: MySqlValueRef<'_>, name: &str) -> Result<Value, BoxDynErro
         }
         _ => Value::String(<&str as Decode<MySql>>::decode(raw)?.to_string()),
     })
-}
-
-fn map_error(error: sqlx::Error, limits: QueryLimits) -> DbError {
-    if let sqlx::Error::Database(db) = &error {
-        let message = db.message().to_string();
-        let number = db
-            .try_downcast_ref::<MySqlDatabaseError>()
-            .map(MySqlDatabaseError::number);
-        return match number {
-            // ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION, ER_OPTION_PREVENTS_STATEMENT (read_only server)
-            Some(1792) | Some(1290) => DbError::ReadOnly { message },
-            // ER_QUERY_TIMEOUT (MySQL), ER_STATEMENT_TIMEOUT (MariaDB)
-            Some(3024) | Some(1969) => DbError::Timeout {
-                after_ms: limits.timeout_ms(),
-            },
-            _ => DbError::Query { message },
-        };
-    }
-    DbError::Query {
-        message: error.to_string(),
-    }
 }

@@ -3,21 +3,25 @@
 
 use std::str::FromStr;
 
-use serde_json::Value;
+use serde_json::{Number, Value};
 use sqlx::error::BoxDynError;
 use sqlx::postgres::types::Oid;
-use sqlx::postgres::{PgArguments, PgConnectOptions, PgPool, PgPoolOptions, PgRow, PgValueFormat, PgValueRef};
-use sqlx::{AssertSqlSafe, Column, Decode, Executor, Postgres, Row, SqlSafeStr, Statement, TypeInfo, ValueRef};
+use sqlx::postgres::{
+    PgArguments, PgConnectOptions, PgPool, PgPoolOptions, PgQueryResult, PgRow, PgValueFormat, PgValueRef,
+};
+use sqlx::{Decode, Postgres, TypeInfo, ValueRef};
 
-use super::collect::{collect_rows, decode_error};
+use super::collect::convert_columns;
 use super::convert::{
     decimal_text_to_json, float_to_json, hex, pg_date_to_text, pg_numeric_to_text, pg_time_to_text,
     pg_timestamp_to_text,
 };
+use super::driver::{Driver, bind_values};
 use super::error::DbError;
 use super::rows::{QueryLimits, Rows};
+use super::run;
 use super::url::{redact, scrub};
-use super::{Bind, DbOptions, NullType, WriteStatement, untyped};
+use super::{Bind, DbOptions, NullType};
 
 /// Opens a pool; a read-only one also sets `default_transaction_read_only` for every session.
 pub(crate) async fn connect(url: &str, options: &DbOptions) -> Result<PgPool, DbError> {
@@ -45,110 +49,63 @@ pub(crate) async fn query(
     limits: QueryLimits,
     read_only: bool,
 ) -> Result<Rows, DbError> {
-    let map_err = |e: sqlx::Error| map_error(e, limits);
-    let mut conn = pool.acquire().await.map_err(map_err)?;
-    let run = async {
-        let begin = if read_only { "BEGIN READ ONLY" } else { "BEGIN" };
-        conn.execute(begin).await.map_err(map_err)?;
-        let timeout = format!("SET LOCAL statement_timeout = {}", limits.timeout_ms());
-        conn.execute(AssertSqlSafe(timeout)).await.map_err(map_err)?;
-        let query = bind_all(sqlx::query(AssertSqlSafe(sql)), binds);
-        let collected = collect_rows(conn.fetch(query), limits.row_cap, convert_row, map_err).await;
-        let mut collected = match collected {
-            Ok(collected) => collected,
-            Err(error) => {
-                conn.execute("ROLLBACK").await.map_err(map_err)?;
-                return Err(error);
-            }
-        };
-        if collected.columns.is_empty()
-            && let Ok(statement) = conn.prepare(AssertSqlSafe(sql).into_sql_str()).await
-        {
-            collected.columns = statement.columns().iter().map(|c| c.name().to_string()).collect();
-        }
-        let end = if read_only { "ROLLBACK" } else { "COMMIT" };
-        conn.execute(end).await.map_err(map_err)?;
-        Ok::<_, DbError>(collected)
-    };
-    match tokio::time::timeout(limits.timeout, run).await {
-        Err(_) => {
-            conn.close_on_drop();
-            Err(DbError::Timeout {
-                after_ms: limits.timeout_ms(),
-            })
-        }
-        Ok(result) => {
-            let collected = result?;
-            Ok(Rows {
-                columns: collected.columns,
-                rows: collected.rows,
-                truncated: collected.truncated,
-            })
+    let begin = if read_only { "BEGIN READ ONLY" } else { "BEGIN" };
+    let setup = [
+        begin.to_string(),
+        format!("SET LOCAL statement_timeout = {}", limits.timeout_ms()),
+    ];
+    run::in_transaction(pool, &setup, sql, binds, limits, read_only).await
+}
+
+/// A query being bound.
+type PgQuery<'q> = sqlx::query::Query<'q, Postgres, PgArguments>;
+
+impl Driver for Postgres {
+    fn bind_all<'q>(query: PgQuery<'q>, binds: &[Bind]) -> PgQuery<'q> {
+        bind_values(query, binds)
+    }
+
+    fn bind_null<'q>(query: PgQuery<'q>, null_type: NullType) -> PgQuery<'q> {
+        match null_type {
+            NullType::Text => query.bind(None::<String>),
+            NullType::Integer => query.bind(None::<i64>),
+            NullType::Float => query.bind(None::<f64>),
+            NullType::Bool => query.bind(None::<bool>),
         }
     }
-}
 
-/// Runs statements with binds in one transaction; returns the rows affected.
-pub(crate) async fn execute_all(pool: &PgPool, statements: &[WriteStatement]) -> Result<u64, DbError> {
-    let map_err = |e: sqlx::Error| map_error(e, QueryLimits::default());
-    let mut tx = pool.begin().await.map_err(map_err)?;
-    let mut affected = 0;
-    for statement in statements {
-        let query = bind_all(
-            sqlx::query(AssertSqlSafe(statement.sql.as_str())),
-            &untyped(&statement.binds),
-        );
-        affected += tx.execute(query).await.map_err(map_err)?.rows_affected();
+    fn bind_number<'q>(query: PgQuery<'q>, number: &Number) -> PgQuery<'q> {
+        match number.as_i64() {
+            Some(i) => query.bind(i),
+            None => query.bind(number.as_f64().unwrap_or(f64::NAN)),
+        }
     }
-    tx.commit().await.map_err(map_err)?;
-    Ok(affected)
-}
 
-/// Runs a script of statements without binds.
-pub(crate) async fn execute_batch(pool: &PgPool, sql: &str) -> Result<(), DbError> {
-    sqlx::raw_sql(AssertSqlSafe(sql))
-        .execute(pool)
-        .await
-        .map(|_| ())
-        .map_err(|e| map_error(e, QueryLimits::default()))
-}
-
-fn bind_all<'q>(
-    mut query: sqlx::query::Query<'q, Postgres, PgArguments>,
-    binds: &[Bind],
-) -> sqlx::query::Query<'q, Postgres, PgArguments> {
-    for bind in binds {
-        query = match &bind.value {
-            Value::Null => match bind.null_type {
-                NullType::Text => query.bind(None::<String>),
-                NullType::Integer => query.bind(None::<i64>),
-                NullType::Float => query.bind(None::<f64>),
-                NullType::Bool => query.bind(None::<bool>),
-            },
-            Value::Bool(b) => query.bind(*b),
-            Value::Number(n) => match n.as_i64() {
-                Some(i) => query.bind(i),
-                None => query.bind(n.as_f64().unwrap_or(f64::NAN)),
-            },
-            Value::String(s) => query.bind(s.clone()),
-            other => query.bind(other.to_string()),
-        };
+    fn convert_row(row: &PgRow) -> Result<Vec<Value>, DbError> {
+        convert_columns(row, |raw, _| convert_value(raw))
     }
-    query
-}
 
-fn convert_row(row: &PgRow) -> Result<Vec<Value>, DbError> {
-    (0..row.len())
-        .map(|i| {
-            let raw = row.try_get_raw(i).map_err(|e| decode_error(i, "?", e))?;
-            if raw.is_null() {
-                return Ok(Value::Null);
-            }
-            let type_info = raw.type_info().into_owned();
-            let name = type_info.name().to_string();
-            convert_value(raw).map_err(|e| decode_error(i, &name, e))
-        })
-        .collect()
+    fn map_error(error: sqlx::Error, limits: QueryLimits) -> DbError {
+        if let sqlx::Error::Database(db) = &error {
+            let message = db.message().to_string();
+            return match db.code().as_deref() {
+                // read_only_sql_transaction
+                Some("25006") => DbError::ReadOnly { message },
+                // query_canceled: statement_timeout fired
+                Some("57014") => DbError::Timeout {
+                    after_ms: limits.timeout_ms(),
+                },
+                _ => DbError::Query { message },
+            };
+        }
+        DbError::Query {
+            message: error.to_string(),
+        }
+    }
+
+    fn rows_affected(result: &PgQueryResult) -> u64 {
+        result.rows_affected()
+    }
 }
 
 fn convert_value(raw: PgValueRef<'_>) -> Result<Value, BoxDynError> {
@@ -184,22 +141,4 @@ fn convert_value(raw: PgValueRef<'_>) -> Result<Value, BoxDynError> {
             _ => Value::String(format!("({other} value)")),
         },
     })
-}
-
-fn map_error(error: sqlx::Error, limits: QueryLimits) -> DbError {
-    if let sqlx::Error::Database(db) = &error {
-        let message = db.message().to_string();
-        return match db.code().as_deref() {
-            // read_only_sql_transaction
-            Some("25006") => DbError::ReadOnly { message },
-            // query_canceled: statement_timeout fired
-            Some("57014") => DbError::Timeout {
-                after_ms: limits.timeout_ms(),
-            },
-            _ => DbError::Query { message },
-        };
-    }
-    DbError::Query {
-        message: error.to_string(),
-    }
 }

@@ -1,18 +1,17 @@
 //! The SQLite store: a file in WAL mode with full syncs, or a private in-memory database.
 
-mod migrate;
-mod queries;
+mod backend;
 
 use std::str::FromStr;
 use std::time::Duration;
 
-use serde_json::Value;
+use sqlx::Sqlite;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use tokio::sync::Mutex;
 
 use crate::error::StoreError;
-use crate::model::{Conversation, ConversationWithTurns, HistoryRound, NewTurn, StoredIds, ToolState};
-use crate::store::{BoxFuture, Store};
+use crate::sql::queries::Queries;
+use crate::sql::store::OnPool;
 use crate::url;
 
 /// How long a statement waits for another connection's write lock before failing.
@@ -21,7 +20,7 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// How many connections a file store keeps at most.
 const FILE_CONNECTIONS: u32 = 4;
 
-/// A [`Store`] on SQLite: a file (WAL mode, created if missing) or memory.
+/// A [`Store`](crate::Store) on SQLite: a file (WAL mode, created if missing) or memory.
 #[derive(Debug)]
 pub struct SqliteStore {
     /// The connection pool (one connection for an in-memory database).
@@ -63,7 +62,7 @@ impl SqliteStore {
                 .await
         }
         .map_err(|error| StoreError::database(&format!("cannot open SQLite store `{path_or_url}`"), error))?;
-        migrate::run(&pool).await?;
+        Sqlite::migrate(&pool).await?;
         tracing::debug!(store = path_or_url, "SQLite store open");
         Ok(Self {
             pool,
@@ -82,60 +81,14 @@ impl SqliteStore {
     }
 }
 
-impl Store for SqliteStore {
-    fn create_conversation(&self) -> BoxFuture<'_, Result<Conversation, StoreError>> {
-        Box::pin(async move {
-            let _writing = self.writes.lock().await;
-            queries::create_conversation(&self.pool).await
-        })
+impl OnPool for SqliteStore {
+    type Db = Sqlite;
+
+    fn pool(&self) -> &SqlitePool {
+        &self.pool
     }
 
-    fn conversation<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<ConversationWithTurns>, StoreError>> {
-        Box::pin(queries::conversation(&self.pool, id))
-    }
-
-    fn history<'a>(
-        &'a self,
-        conversation_id: &'a str,
-        rounds: usize,
-    ) -> BoxFuture<'a, Result<Vec<HistoryRound>, StoreError>> {
-        Box::pin(queries::history(&self.pool, conversation_id, rounds))
-    }
-
-    fn append_turn<'a>(&'a self, turn: NewTurn) -> BoxFuture<'a, Result<StoredIds, StoreError>> {
-        Box::pin(async move {
-            let _writing = self.writes.lock().await;
-            queries::append_turn(&self.pool, turn).await
-        })
-    }
-
-    fn trace<'a>(&'a self, trace_id: &'a str) -> BoxFuture<'a, Result<Option<Value>, StoreError>> {
-        Box::pin(queries::trace(&self.pool, trace_id))
-    }
-
-    fn tool_states(&self) -> BoxFuture<'_, Result<Vec<ToolState>, StoreError>> {
-        Box::pin(queries::tool_states(&self.pool))
-    }
-
-    fn set_tool_enabled<'a>(&'a self, name: &'a str, enabled: bool) -> BoxFuture<'a, Result<(), StoreError>> {
-        Box::pin(async move {
-            let _writing = self.writes.lock().await;
-            queries::set_tool_enabled(&self.pool, name, enabled).await
-        })
-    }
-
-    fn save_entity_catalog<'a>(
-        &'a self,
-        entity_type: &'a str,
-        entities: Value,
-    ) -> BoxFuture<'a, Result<(), StoreError>> {
-        Box::pin(async move {
-            let _writing = self.writes.lock().await;
-            queries::save_entity_catalog(&self.pool, entity_type, &entities).await
-        })
-    }
-
-    fn entity_catalogs(&self) -> BoxFuture<'_, Result<Vec<(String, Value)>, StoreError>> {
-        Box::pin(queries::entity_catalogs(&self.pool))
+    fn writes(&self) -> Option<&Mutex<()>> {
+        Some(&self.writes)
     }
 }

@@ -253,6 +253,25 @@ pub async fn concurrent_appends_all_land(store: Arc<dyn Store>, tasks: usize) {
     );
 }
 
+/// Two stores on one database append `appends` turns to one new conversation, alternating, all at once; they all
+/// land. Returns the conversation's id.
+pub async fn two_instances_append_at_once(one: &Arc<dyn Store>, two: &Arc<dyn Store>, appends: usize) -> String {
+    let conversation = one.create_conversation().await.expect("create");
+    let handles: Vec<_> = (1..=appends)
+        .map(|n| {
+            let store = Arc::clone(if n % 2 == 0 { one } else { two });
+            let id = conversation.id.clone();
+            tokio::spawn(async move { store.append_turn(new_turn(&id, n)).await })
+        })
+        .collect();
+    for handle in handles {
+        handle.await.expect("task").expect("append");
+    }
+    let seen_by_two = two.conversation(&conversation.id).await.expect("read").expect("exists");
+    assert_eq!(seen_by_two.turns.len(), appends);
+    conversation.id
+}
+
 /// Every case above, one after another, on one store.
 pub async fn run_all(store: Arc<dyn Store>) {
     conversation_with_turns(Arc::clone(&store)).await;

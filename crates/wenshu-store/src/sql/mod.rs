@@ -1,0 +1,78 @@
+//! What the SQL backends share: the [`Backend`] trait (each backend's statements and JSON column handling), the
+//! queries and migrations written once over it, and the [`Store`](crate::Store) implementation on top.
+
+pub(crate) mod migrate;
+pub(crate) mod queries;
+pub(crate) mod store;
+
+use serde_json::Value;
+use sqlx::query::Query;
+use sqlx::{Decode, Pool, Transaction, Type};
+
+use crate::error::StoreError;
+use crate::migrations::Migration;
+
+/// The statements that differ between backends (placeholders, locking, transaction start).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Statements {
+    /// The statement that starts a write transaction; `None` for the driver's plain `BEGIN`.
+    pub(crate) begin_write: Option<&'static str>,
+    /// Inserts a conversation: id, created_at.
+    pub(crate) insert_conversation: &'static str,
+    /// Selects `id, created_at` of one conversation by id.
+    pub(crate) select_conversation: &'static str,
+    /// What follows the turn columns in the `SELECT` of a conversation's turns by conversation id, by seq.
+    pub(crate) turns_of_conversation: &'static str,
+    /// Selects `question, conclusion` of the last N turns of a conversation, oldest first: conversation id, N.
+    pub(crate) select_history: &'static str,
+    /// Finds (and, where it can, locks) a conversation by id inside the append transaction.
+    pub(crate) lock_conversation: &'static str,
+    /// The next turn number of a conversation by id.
+    pub(crate) next_seq: &'static str,
+    /// Inserts a turn: id, conversation id, seq, question, rewritten question, kind, tool, outcome, conclusion,
+    /// trace id, created_at.
+    pub(crate) insert_turn: &'static str,
+    /// Inserts a trace: id, turn id, body, created_at.
+    pub(crate) insert_trace: &'static str,
+    /// Selects a trace's `body` by id.
+    pub(crate) select_trace: &'static str,
+    /// Inserts or updates a tool state: name, enabled, updated_at.
+    pub(crate) upsert_tool_state: &'static str,
+    /// Inserts or replaces an entity catalog: entity type, body, updated_at.
+    pub(crate) upsert_entity_catalog: &'static str,
+    /// A statement that serializes migrations across instances, bound with [`Statements::migration_lock_key`].
+    pub(crate) migration_lock: Option<&'static str>,
+    /// The key bound to [`Statements::migration_lock`].
+    pub(crate) migration_lock_key: i64,
+    /// Records an applied migration: version, name, applied_at.
+    pub(crate) insert_schema_version: &'static str,
+}
+
+/// One SQL backend of the store: its driver, its statements and how it keeps JSON.
+pub(crate) trait Backend: sqlx::Database {
+    /// The backend's name in log lines (`PostgreSQL`, `SQLite`).
+    const LABEL: &'static str;
+    /// The backend's name in warnings about the schema (`postgres`, `sqlite`).
+    const BACKEND: &'static str;
+    /// Its numbered migrations, oldest first.
+    const MIGRATIONS: &'static [Migration];
+    /// Its statements.
+    const SQL: Statements;
+
+    /// How a JSON column decodes: a JSON value (JSONB), or its text.
+    type Json: for<'r> Decode<'r, Self> + Type<Self> + Send + Unpin;
+
+    /// Binds a JSON value the way the backend stores it.
+    fn bind_json<'q>(query: Query<'q, Self, Self::Arguments>, value: &Value) -> Query<'q, Self, Self::Arguments>;
+
+    /// The JSON value of a stored column; `column` (`table.column`) names it in messages.
+    fn json_value(stored: Self::Json, column: &str) -> Result<Value, StoreError>;
+}
+
+/// Starts a write transaction the way the backend wants it ([`Statements::begin_write`]).
+pub(crate) async fn begin_write<DB: Backend>(pool: &Pool<DB>) -> Result<Transaction<'static, DB>, sqlx::Error> {
+    match DB::SQL.begin_write {
+        Some(begin) => pool.begin_with(begin).await,
+        None => pool.begin().await,
+    }
+}

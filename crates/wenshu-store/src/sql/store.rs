@@ -1,0 +1,89 @@
+//! The one [`Store`] implementation of the SQL backends: each method runs its [`Queries`] statement on the backend's
+//! pool, write methods behind the backend's own write lock where it keeps one.
+
+use serde_json::Value;
+use sqlx::Pool;
+use tokio::sync::{Mutex, MutexGuard};
+
+use super::queries::Queries;
+use crate::error::StoreError;
+use crate::model::{Conversation, ConversationWithTurns, HistoryRound, NewTurn, StoredIds, ToolState};
+use crate::store::{BoxFuture, Store};
+
+/// A store kept in a SQL database through a pool of one [`Queries`] backend.
+pub(crate) trait OnPool: Send + Sync {
+    /// The backend.
+    type Db: Queries;
+
+    /// The connection pool.
+    fn pool(&self) -> &Pool<Self::Db>;
+
+    /// The lock this process's write transactions queue on, if the backend wants them serialized here.
+    fn writes(&self) -> Option<&Mutex<()>>;
+}
+
+/// Takes the write lock of `store`, if it has one.
+async fn writing<S: OnPool>(store: &S) -> Option<MutexGuard<'_, ()>> {
+    match store.writes() {
+        Some(writes) => Some(writes.lock().await),
+        None => None,
+    }
+}
+
+impl<S: OnPool> Store for S {
+    fn create_conversation(&self) -> BoxFuture<'_, Result<Conversation, StoreError>> {
+        Box::pin(async move {
+            let _writing = writing(self).await;
+            S::Db::create_conversation(self.pool()).await
+        })
+    }
+
+    fn conversation<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<ConversationWithTurns>, StoreError>> {
+        S::Db::conversation(self.pool(), id)
+    }
+
+    fn history<'a>(
+        &'a self,
+        conversation_id: &'a str,
+        rounds: usize,
+    ) -> BoxFuture<'a, Result<Vec<HistoryRound>, StoreError>> {
+        S::Db::history(self.pool(), conversation_id, rounds)
+    }
+
+    fn append_turn<'a>(&'a self, turn: NewTurn) -> BoxFuture<'a, Result<StoredIds, StoreError>> {
+        Box::pin(async move {
+            let _writing = writing(self).await;
+            S::Db::append_turn(self.pool(), turn).await
+        })
+    }
+
+    fn trace<'a>(&'a self, trace_id: &'a str) -> BoxFuture<'a, Result<Option<Value>, StoreError>> {
+        S::Db::trace(self.pool(), trace_id)
+    }
+
+    fn tool_states(&self) -> BoxFuture<'_, Result<Vec<ToolState>, StoreError>> {
+        S::Db::tool_states(self.pool())
+    }
+
+    fn set_tool_enabled<'a>(&'a self, name: &'a str, enabled: bool) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let _writing = writing(self).await;
+            S::Db::set_tool_enabled(self.pool(), name, enabled).await
+        })
+    }
+
+    fn save_entity_catalog<'a>(
+        &'a self,
+        entity_type: &'a str,
+        entities: Value,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let _writing = writing(self).await;
+            S::Db::save_entity_catalog(self.pool(), entity_type, &entities).await
+        })
+    }
+
+    fn entity_catalogs(&self) -> BoxFuture<'_, Result<Vec<(String, Value)>, StoreError>> {
+        S::Db::entity_catalogs(self.pool())
+    }
+}
