@@ -6,6 +6,7 @@ use wenshu_lexicon::canonical::canonical;
 use wenshu_lexicon::numeral::integer_of;
 use wenshu_lexicon::place::{PlaceHit, scan_places};
 use wenshu_lexicon::time::{DateRange, TimeSpan, scan_times};
+use wenshu_lexicon::timezone::{ZoneHit, scan_time_zones};
 use wenshu_lexicon::{Span, SpanValue, boolean, scan};
 
 /// The facts of one question: its canonical text, time expressions, numerals, places and yes/no words.
@@ -27,6 +28,8 @@ pub struct QuestionFacts {
     pub places: Vec<PlaceHit>,
     /// A yes/no the question states, if any.
     pub boolean: Option<bool>,
+    /// Time zones named by the places of the question (东京 → Asia/Tokyo).
+    pub zones: Vec<ZoneHit>,
 }
 
 impl QuestionFacts {
@@ -40,6 +43,7 @@ impl QuestionFacts {
             spans: scan(question, today),
             places: scan_places(question),
             boolean: boolean::find_bool(question),
+            zones: scan_time_zones(question),
         }
     }
 

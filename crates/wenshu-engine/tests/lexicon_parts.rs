@@ -361,3 +361,20 @@ fn subject_ids_are_never_extracted() {
     assert!(e.trace.grounding.is_empty());
     assert_eq!(e.trace.engine, "lexicon");
 }
+
+#[test]
+fn a_time_zone_parameter_comes_from_a_place() {
+    let catalog = Catalog::from_value(&json!([{"name": "time.get_current_time", "description": "Get current time in a specific timezone",
+        "inputSchema": {"type": "object", "properties": {"timezone": {"type": "string", "description": "IANA timezone name (e.g., 'America/New_York')"}},
+        "required": ["timezone"]}}]))
+    .unwrap();
+    let extraction = extract_with(&catalog, "time.get_current_time", "现在东京几点", json!({}));
+    assert_eq!(params(&extraction)["timezone"], "Asia/Tokyo");
+    let extraction = extract_with(
+        &catalog,
+        "time.get_current_time",
+        "what time is it in London",
+        json!({}),
+    );
+    assert_eq!(params(&extraction)["timezone"], "Europe/London");
+}

@@ -10,6 +10,7 @@
 //! - [`synonym`]: enum values and synonyms inside sentences; `value(label)` lists.
 //! - [`place`]: provinces and prefecture-level cities.
 //! - [`boolean`]: yes/no words.
+//! - [`timezone`]: places that name a time zone (东京 → Asia/Tokyo).
 //! - [`scan`]: numerals and time expressions of a sentence together.
 
 pub mod boolean;
@@ -20,6 +21,7 @@ pub mod place;
 pub mod synonym;
 mod text;
 pub mod time;
+pub mod timezone;
 
 use std::ops::Range;
 

@@ -261,6 +261,9 @@ fn short_place_name(name: &str) -> String {
 }
 
 fn text_support(value: &Value, facts: &QuestionFacts) -> Option<String> {
+    if let Some(hit) = value.as_str().and_then(|v| facts.zones.iter().find(|h| h.zone == v)) {
+        return Some(format!("the question names 「{}」, in {}", hit.place, hit.zone));
+    }
     let text = match value {
         Value::String(s) => strip_name_decorations(s),
         Value::Number(n) => n.to_string(),
@@ -392,6 +395,30 @@ mod tests {
             json!({"startDate": "2026-01-01"}),
         );
         assert!(matches!(verdict_of(&g, "startDate"), Verdict::Dropped { .. }));
+    }
+
+    #[test]
+    fn a_time_zone_is_supported_by_a_place_the_question_names() {
+        let catalog = Catalog::from_value(
+            &json!([{"name": "now", "inputSchema": {"type": "object", "properties": {
+            "timezone": {"type": "string", "description": "IANA timezone name"}}, "required": ["timezone"]}}]),
+        )
+        .unwrap();
+        let facts = QuestionFacts::new("现在东京几点", date(2026, 11, 29));
+        let g = ground(
+            catalog.get("now").unwrap(),
+            &facts,
+            json!({"timezone": "Asia/Tokyo"}).as_object().unwrap(),
+            &[],
+        );
+        assert!(matches!(verdict_of(&g, "timezone"), Verdict::Supported { evidence } if evidence.contains("东京")));
+        let g = ground(
+            catalog.get("now").unwrap(),
+            &facts,
+            json!({"timezone": "Europe/Paris"}).as_object().unwrap(),
+            &[],
+        );
+        assert!(matches!(verdict_of(&g, "timezone"), Verdict::Dropped { .. }));
     }
 
     #[test]

@@ -115,6 +115,12 @@ pub fn stated_params(
                 ParamType::Object if is_place_param(spec) => place_value(spec, &reading),
                 ParamType::String if spec.entity.is_some() => entity_value(spec, &reading),
                 ParamType::String if spec.format.as_deref() == Some("date") => date_value(spec, &reading),
+                ParamType::String if is_time_zone_param(spec) => reading.facts.zones.first().map(|hit| {
+                    (
+                        Value::String(hit.zone.to_string()),
+                        format!("the question names 「{}」, in {}", hit.place, hit.zone),
+                    )
+                }),
                 ParamType::String if is_id_param(tool, spec) => reading.tokens.first().map(|t| {
                     (
                         Value::String(t.text.clone()),
@@ -188,6 +194,15 @@ fn enum_value(tool: &Tool, spec: &ParamSpec, reading: &Reading<'_>) -> Option<(V
 }
 
 /// Whether a number parameter counts records (limit, top, 条数, 返回 …).
+/// A string parameter that takes a time zone (its name or description says so).
+fn is_time_zone_param(spec: &ParamSpec) -> bool {
+    let text = format!("{} {}", spec.name, spec.description).to_ascii_lowercase();
+    ["timezone", "time zone", "time_zone", "tz"]
+        .iter()
+        .any(|w| text.contains(w))
+        || spec.description.contains("时区")
+}
+
 fn is_count_param(spec: &ParamSpec) -> bool {
     let name = spec.name.to_ascii_lowercase();
     let description = spec.description.to_lowercase();
