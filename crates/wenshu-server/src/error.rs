@@ -9,7 +9,7 @@ use wenshu_contract::{ErrorBody, ErrorDetail};
 #[derive(Debug)]
 pub struct ApiError {
     status: StatusCode,
-    body: ErrorBody,
+    body: Box<ErrorBody>,
 }
 
 impl ApiError {
@@ -17,9 +17,9 @@ impl ApiError {
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
         Self {
             status,
-            body: ErrorBody {
+            body: Box::new(ErrorBody {
                 error: ErrorDetail::new(code, message),
-            },
+            }),
         }
     }
 
@@ -68,6 +68,6 @@ impl From<wenshu_store::StoreError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(self.body)).into_response()
+        (self.status, Json(*self.body)).into_response()
     }
 }
