@@ -61,18 +61,11 @@ pub fn stated_params(
         .filter_map(|spec| tool.enum_index(&spec.name))
         .flat_map(|index| index.matcher().find_all(question).into_iter().map(|hit| hit.range))
         .collect();
-    let tokens = id_tokens(question)
+    let taken: Vec<Range<usize>> = enum_ranges
         .into_iter()
-        .filter(|t| {
-            !facts.times.iter().any(|s| overlaps(&s.range, &t.range))
-                && !facts
-                    .spans
-                    .iter()
-                    .any(|s| matches!(s.kind, SpanKind::Number(NumeralKind::TopN)) && overlaps(&s.range, &t.range))
-                && !enum_ranges.iter().any(|r| overlaps(r, &t.range))
-                && !mentions.iter().any(|m| overlaps(&m.range, &t.range))
-        })
+        .chain(mentions.iter().map(|m| m.range.clone()))
         .collect();
+    let tokens = free_id_tokens(&facts, &taken);
     let reading = Reading {
         facts,
         mentions,
@@ -139,6 +132,21 @@ pub fn stated_params(
         }
     }
     out
+}
+
+/// The ID-like tokens of a question that are not part of a time expression, a "top N", or one of `taken`.
+pub(super) fn free_id_tokens(facts: &QuestionFacts, taken: &[Range<usize>]) -> Vec<IdToken> {
+    id_tokens(&facts.question)
+        .into_iter()
+        .filter(|t| {
+            !facts.times.iter().any(|s| overlaps(&s.range, &t.range))
+                && !facts
+                    .spans
+                    .iter()
+                    .any(|s| matches!(s.kind, SpanKind::Number(NumeralKind::TopN)) && overlaps(&s.range, &t.range))
+                && !taken.iter().any(|r| overlaps(r, &t.range))
+        })
+        .collect()
 }
 
 /// A period enum's value: the one denoting the days of the question's first time expression; `Err(words)` when

@@ -11,7 +11,7 @@ use wenshu_lexicon::period::period_range;
 
 use super::text::Sentence;
 use super::tool_index::ToolIndex;
-use super::words::{aggregate_cues, id_tokens, is_id_like, mask_question_words, related_words};
+use super::words::{aggregate_cues, is_id_like, mask_question_words, related_words};
 use crate::facts::QuestionFacts;
 use crate::resolve::EntityCatalogs;
 
@@ -246,17 +246,7 @@ fn add_evidence(
             }
         }
     }
-    let tokens: Vec<_> = id_tokens(&facts.question)
-        .into_iter()
-        .filter(|t| {
-            !facts.times.iter().any(|s| overlaps(&s.range, &t.range))
-                && !facts
-                    .spans
-                    .iter()
-                    .any(|s| matches!(s.kind, SpanKind::Number(NumeralKind::TopN)) && overlaps(&s.range, &t.range))
-                && !enum_hits.iter().any(|r| overlaps(r, &t.range))
-        })
-        .collect();
+    let tokens = super::params::free_id_tokens(facts, &enum_hits);
     if let (Some(token), Some(spec)) = (tokens.first(), tool.params().iter().find(|s| is_id_param(tool, s))) {
         bonus(ID_BONUS, format!("「{}」 looks like {}", token.text, spec.name), score);
     }
