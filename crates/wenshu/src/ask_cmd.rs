@@ -7,9 +7,9 @@ use wenshu_engine::answer::{Answer, AskOutcome};
 use wenshu_engine::pipeline::AskRequest;
 use wenshu_engine::route::Turn;
 
-use crate::data_dir::{append_history, demo_database, load_history};
-use crate::engine_setup::{PipelineArgs, engine};
-use crate::extract_cmd::resolve_today;
+use crate::config::Config;
+use crate::data_dir::{append_history, load_history};
+use crate::engine_setup::{PipelineArgs, engine, placement};
 
 /// Arguments of `wenshu ask`.
 #[derive(Debug, clap::Args)]
@@ -45,13 +45,11 @@ pub fn run(args: AskArgs) -> anyhow::Result<ExitCode> {
 }
 
 async fn ask(args: AskArgs) -> anyhow::Result<ExitCode> {
-    let parts = args.pipeline.parts().await?;
-    let today = resolve_today(args.today.as_deref(), parts.config.timezone())?;
-    let url = match &args.db {
-        Some(url) => url.clone(),
-        None => demo_database(today).await?,
-    };
-    let engine = engine(parts, &url).await?;
+    let config = Config::load(&args.pipeline.model)?;
+    let place = placement(&config, args.today.as_deref(), args.db.as_deref()).await?;
+    let today = place.today;
+    let parts = args.pipeline.parts(&place.database_url).await?;
+    let engine = engine(parts, &place.database_url).await?;
     let history = match &args.conversation {
         Some(id) => load_history(id)?,
         None => Vec::new(),

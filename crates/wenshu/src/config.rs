@@ -24,6 +24,10 @@ pub struct Config {
     pub catalog: Option<PathBuf>,
     /// The entity catalog file (default: the demo entities).
     pub entities: Option<PathBuf>,
+    /// Entity catalogs loaded by SQL queries on the database (each row an entity: `id`, `name`, optional `aliases`,
+    /// other columns as attributes), added to the file's.
+    #[serde(default)]
+    pub entity_queries: Vec<EntityQuery>,
     /// The database the tools query (`sqlite:PATH`, `postgres://…`, `mysql://…`; default: the demo database).
     pub database_url: Option<String>,
     /// Where conversations and traces are kept (`sqlite:PATH` or `postgres://…`; default: a SQLite file in the data
@@ -85,6 +89,17 @@ impl McpServerSection {
         };
         Ok(config.with_enabled(self.enabled.unwrap_or(true)))
     }
+}
+
+/// `[[entity_queries]]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntityQuery {
+    /// The entity type the rows are (`movie`).
+    #[serde(rename = "type")]
+    pub entity_type: String,
+    /// The query, e.g. `SELECT id, name, year, genre FROM movies`.
+    pub query: String,
 }
 
 /// `[server]`.

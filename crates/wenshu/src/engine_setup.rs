@@ -15,6 +15,7 @@ use wenshu_engine::fallback::schema::{SchemaNotes, describe_schema};
 use wenshu_engine::lexicon::{LexiconExtractor, LexiconRouter};
 use wenshu_engine::pipeline::Planner;
 use wenshu_engine::resolve::EntityCatalogs;
+use wenshu_engine::resolve::sql::load_entities;
 use wenshu_engine::route::Router;
 use wenshu_engine::route::model::ModelRouter;
 use wenshu_engine::sql_guard::GuardPolicy;
@@ -23,7 +24,8 @@ use wenshu_mcp::{McpExecutor, McpHub};
 
 use crate::catalog_arg::CatalogArg;
 use crate::config::{Config, ModelFlags};
-use crate::extract_cmd::prompts;
+use crate::data_dir::demo_database;
+use crate::extract_cmd::{prompts, resolve_today};
 
 /// Which engine routes and extracts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -72,12 +74,22 @@ impl PipelineArgs {
     pub fn planner(&self) -> anyhow::Result<Parts> {
         let config = Config::load(&self.model)?;
         let catalog = self.catalog.load()?;
-        self.assemble(config, catalog, None)
+        self.assemble(config, catalog, None, self.load_entities()?)
     }
 
-    /// Like [`PipelineArgs::planner`], with the config's MCP servers connected and their tools in the catalog.
-    pub async fn parts(&self) -> anyhow::Result<Parts> {
+    /// Like [`PipelineArgs::planner`], with the config's MCP servers connected and their tools in the catalog, and
+    /// the config's entity queries run on `database_url`.
+    pub async fn parts(&self, database_url: &str) -> anyhow::Result<Parts> {
         let config = Config::load(&self.model)?;
+        let mut entities = self.load_entities()?;
+        if !config.entity_queries.is_empty() {
+            let db = Database::connect_read_only(database_url).await?;
+            for query in &config.entity_queries {
+                let loaded = load_entities(&db, &query.entity_type, &query.query).await?;
+                entities.insert(&query.entity_type, loaded);
+            }
+            db.close().await;
+        }
         let mut catalog = self.catalog.load()?;
         let hub = connect_mcp(&config).await?;
         if let Some(hub) = &hub {
@@ -85,12 +97,18 @@ impl PipelineArgs {
                 eprintln!("warning: MCP tool refused: {refused:?}");
             }
         }
-        self.assemble(config, catalog, hub)
+        self.assemble(config, catalog, hub, entities)
     }
 
-    fn assemble(&self, config: Config, catalog: Catalog, mcp: Option<Arc<McpHub>>) -> anyhow::Result<Parts> {
+    fn assemble(
+        &self,
+        config: Config,
+        catalog: Catalog,
+        mcp: Option<Arc<McpHub>>,
+        entities: EntityCatalogs,
+    ) -> anyhow::Result<Parts> {
         let catalog = Arc::new(catalog);
-        let entities = Arc::new(self.load_entities()?);
+        let entities = Arc::new(entities);
         let providers = config.providers(&self.model)?;
         let use_model = match self.engine {
             EngineChoice::Model if providers.is_empty() => {
@@ -170,6 +188,34 @@ pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> 
         engine = engine.with_fallback(Arc::new(fallback));
     }
     Ok(engine)
+}
+
+/// The day questions are asked on, and the database the tools query.
+pub struct Placement {
+    /// A fixed day (`--today`), when given.
+    pub fixed_today: Option<jiff::civil::Date>,
+    /// The day: the fixed one, else today in the config's time zone.
+    pub today: jiff::civil::Date,
+    /// The database URL: the flag's, else the config's `database_url`, else the demo database (made on first use).
+    pub database_url: String,
+}
+
+/// Works out the day and the database from `--today`, `--db` and the config.
+pub async fn placement(config: &Config, today: Option<&str>, db: Option<&str>) -> anyhow::Result<Placement> {
+    let fixed_today = today.map(|t| resolve_today(Some(t), config.timezone())).transpose()?;
+    let today = match fixed_today {
+        Some(day) => day,
+        None => resolve_today(None, config.timezone())?,
+    };
+    let database_url = match db.map(str::to_string).or(config.database_url.clone()) {
+        Some(url) => url,
+        None => demo_database(today).await?,
+    };
+    Ok(Placement {
+        fixed_today,
+        today,
+        database_url,
+    })
 }
 
 /// Connects the config's MCP servers (a server that is down only marks its tools unavailable).

@@ -5,9 +5,8 @@ use std::sync::Arc;
 
 use wenshu_mcp::{WenshuMcpServer, serve_stdio};
 
-use crate::data_dir::demo_database;
-use crate::engine_setup::{PipelineArgs, engine};
-use crate::extract_cmd::resolve_today;
+use crate::config::Config;
+use crate::engine_setup::{PipelineArgs, engine, placement};
 
 /// Arguments of `wenshu mcp`.
 #[derive(Debug, clap::Args)]
@@ -26,21 +25,10 @@ pub struct McpArgs {
 pub fn run(args: McpArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
-        let parts = args.pipeline.parts().await?;
-        let timezone = parts.config.timezone().to_string();
-        let fixed_today = args
-            .today
-            .as_deref()
-            .map(|t| resolve_today(Some(t), &timezone))
-            .transpose()?;
-        let today = match fixed_today {
-            Some(day) => day,
-            None => resolve_today(None, &timezone)?,
-        };
-        let database = match args.db.clone().or(parts.config.database_url.clone()) {
-            Some(url) => url,
-            None => demo_database(today).await?,
-        };
+        let config = Config::load(&args.pipeline.model)?;
+        let place = placement(&config, args.today.as_deref(), args.db.as_deref()).await?;
+        let (fixed_today, database) = (place.fixed_today, place.database_url);
+        let parts = args.pipeline.parts(&database).await?;
         let (catalog, extractor) = (parts.catalog.clone(), parts.extractor.clone());
         let engine = engine(parts, &database).await?;
         let server = WenshuMcpServer::new(Arc::new(engine), extractor, catalog);

@@ -10,9 +10,8 @@ use wenshu_server::{AppState, ServerSettings};
 
 use crate::catalog_arg::CatalogArg;
 use crate::config::{Config, ModelFlags};
-use crate::data_dir::{data_dir, demo_database};
-use crate::engine_setup::{EngineChoice, PipelineArgs, engine};
-use crate::extract_cmd::resolve_today;
+use crate::data_dir::data_dir;
+use crate::engine_setup::{EngineChoice, PipelineArgs, engine, placement};
 
 /// Arguments of `wenshu demo`.
 #[derive(Debug, clap::Args)]
@@ -84,20 +83,9 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     if args.pipeline.entities.is_none() {
         args.pipeline.entities = config.entities.clone();
     }
-    let parts = args.pipeline.parts().await?;
-    let fixed_today = args
-        .today
-        .as_deref()
-        .map(|t| resolve_today(Some(t), config.timezone()))
-        .transpose()?;
-    let today = match fixed_today {
-        Some(day) => day,
-        None => resolve_today(None, config.timezone())?,
-    };
-    let database = match args.db.clone().or(config.database_url.clone()) {
-        Some(url) => url,
-        None => demo_database(today).await?,
-    };
+    let place = placement(&config, args.today.as_deref(), args.db.as_deref()).await?;
+    let (fixed_today, database) = (place.fixed_today, place.database_url);
+    let parts = args.pipeline.parts(&database).await?;
     let store_url = match args.store.clone().or(config.store_url.clone()) {
         Some(url) => url,
         None => {

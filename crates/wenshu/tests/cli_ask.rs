@@ -141,3 +141,32 @@ fn stops_say_where_and_for_whom() {
         "{text}"
     );
 }
+
+#[test]
+fn entity_catalogs_come_from_a_sql_query_in_the_config() {
+    let dir = DataDir::new("entity-sql");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let entities = dir.0.join("only-people.json");
+    std::fs::write(&entities, r#"{"salesPerson": [{"id": 101, "name": "张伟"}]}"#).unwrap();
+    let config = dir.0.join("wenshu.toml");
+    std::fs::write(
+        &config,
+        "[[entity_queries]]\ntype = \"movie\"\nquery = \"SELECT id, name, year, genre FROM movies\"\n",
+    )
+    .unwrap();
+    let entities_arg = entities.to_str().unwrap().to_string();
+    let config_arg = config.to_str().unwrap().to_string();
+    let (code, answer) = dir.ask_json(&[
+        "--entities",
+        &entities_arg,
+        "--config",
+        &config_arg,
+        "满江红的评分是多少",
+    ]);
+    assert_eq!(code, Some(0), "{answer}");
+    assert_eq!(
+        answer["params"],
+        json!({"movieId": 3}),
+        "the movies came from the query on the demo database"
+    );
+}

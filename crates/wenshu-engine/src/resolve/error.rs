@@ -39,4 +39,12 @@ pub enum ResolveError {
         /// What is wrong with it, e.g. "must be an integer or a non-empty string".
         problem: &'static str,
     },
+    /// The SQL query that loads an entity type failed.
+    #[error("entity catalog `{entity_type}`: the query failed: {message}")]
+    Query {
+        /// The entity type the query loads.
+        entity_type: String,
+        /// What the database said.
+        message: String,
+    },
 }

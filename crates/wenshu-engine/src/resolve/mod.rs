@@ -20,6 +20,7 @@ pub mod fuzzy;
 pub mod index;
 pub mod mentions;
 mod postings;
+pub mod sql;
 mod text;
 
 pub use catalog::EntityCatalogs;

@@ -1,0 +1,47 @@
+//! Entity catalogs from a SQL query: each row is an entity (`id` and `name` columns required, `aliases` optional
+//! as a JSON array or comma-separated text; every other column becomes an attribute).
+
+use serde_json::{Map, Value};
+
+use super::catalog::parse_entity;
+use super::entity::Entity;
+use super::error::ResolveError;
+use crate::db::{Database, QueryLimits};
+
+/// The most rows one entity query may return.
+pub const MAX_ENTITY_ROWS: usize = 5_000_000;
+
+/// Runs `query` on `db` (a read-only connection) and reads every row as an entity of `entity_type`.
+pub async fn load_entities(db: &Database, entity_type: &str, query: &str) -> Result<Vec<Entity>, ResolveError> {
+    let limits = QueryLimits {
+        row_cap: MAX_ENTITY_ROWS,
+        timeout: std::time::Duration::from_secs(120),
+    };
+    let rows = db.query(query, &[], limits).await.map_err(|e| ResolveError::Query {
+        entity_type: entity_type.to_string(),
+        message: e.to_string(),
+    })?;
+    rows.rows
+        .into_iter()
+        .enumerate()
+        .map(|(index, row)| {
+            let mut object: Map<String, Value> = rows.columns.iter().cloned().zip(row).collect();
+            if let Some(Value::String(text)) = object.get("aliases") {
+                let aliases = serde_json::from_str::<Value>(text).unwrap_or_else(|_| {
+                    Value::Array(
+                        text.split([',', '，'])
+                            .map(str::trim)
+                            .filter(|a| !a.is_empty())
+                            .map(Value::from)
+                            .collect(),
+                    )
+                });
+                object.insert("aliases".into(), aliases);
+            }
+            if object.get("aliases").is_some_and(Value::is_null) {
+                object.remove("aliases");
+            }
+            parse_entity(entity_type, index, Value::Object(object))
+        })
+        .collect()
+}
