@@ -56,10 +56,7 @@ impl SqliteStore {
                 .create_if_missing(true)
                 .journal_mode(SqliteJournalMode::Wal)
                 .synchronous(SqliteSynchronous::Full);
-            SqlitePoolOptions::new()
-                .max_connections(FILE_CONNECTIONS)
-                .connect_with(options)
-                .await
+            connect_file(options).await
         }
         .map_err(|error| StoreError::database(&format!("cannot open SQLite store `{path_or_url}`"), error))?;
         Sqlite::migrate(&pool).await?;
@@ -91,4 +88,31 @@ impl OnPool for SqliteStore {
     fn writes(&self) -> Option<&Mutex<()>> {
         Some(&self.writes)
     }
+}
+
+/// How often opening a file is tried while another process holds the lock switching it to WAL mode.
+const OPEN_ATTEMPTS: u32 = 50;
+
+/// Connects a pool to a file. Switching a new file to WAL mode takes an exclusive lock that SQLite does not wait
+/// for through the busy timeout, so two instances starting at once may see "database is locked": that one error is
+/// retried with a short, bounded pause.
+async fn connect_file(options: SqliteConnectOptions) -> Result<SqlitePool, sqlx::Error> {
+    let mut attempt = 0;
+    loop {
+        let result = SqlitePoolOptions::new()
+            .max_connections(FILE_CONNECTIONS)
+            .connect_with(options.clone())
+            .await;
+        match result {
+            Err(error) if attempt + 1 < OPEN_ATTEMPTS && is_locked(&error) => {
+                attempt += 1;
+                tokio::time::sleep(std::time::Duration::from_millis(20 * u64::from(attempt.min(10)))).await;
+            }
+            other => return other,
+        }
+    }
+}
+
+fn is_locked(error: &sqlx::Error) -> bool {
+    matches!(error, sqlx::Error::Database(db) if db.code().as_deref() == Some("5") || db.message().contains("locked"))
 }
