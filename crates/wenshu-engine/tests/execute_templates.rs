@@ -6,7 +6,6 @@ use jiff::civil::date;
 use serde_json::{Value, json};
 use wenshu_contract::{BoundCall, Catalog, demo_catalog};
 use wenshu_engine::db::{Database, Dialect};
-use wenshu_engine::demo::DEMO_CATALOG;
 use wenshu_engine::execute::{ExecContext, ExecError, Executors, SqlTemplateExecutor};
 
 fn tool_with_sql(x_sql: Value) -> Value {
@@ -26,7 +25,7 @@ fn tool_with_sql(x_sql: Value) -> Value {
 async fn build(document: &Value) -> Result<SqlTemplateExecutor, ExecError> {
     let catalog = Catalog::from_value(document).expect("catalog");
     let db = Database::connect("sqlite::memory:").await.expect("memory");
-    SqlTemplateExecutor::new(db, &catalog, document)
+    SqlTemplateExecutor::new(db, &catalog)
 }
 
 fn refusal(result: Result<SqlTemplateExecutor, ExecError>) -> (String, String) {
@@ -40,9 +39,8 @@ fn refusal(result: Result<SqlTemplateExecutor, ExecError>) -> (String, String) {
 #[tokio::test]
 async fn the_demo_templates_are_valid_for_every_dialect() {
     let catalog = demo_catalog().unwrap();
-    let document: Value = serde_json::from_str(DEMO_CATALOG).unwrap();
     for dialect in [Dialect::Sqlite, Dialect::Postgres, Dialect::MySql] {
-        let templates = wenshu_engine::execute::read_sql_templates(&document, &catalog, dialect).unwrap();
+        let templates = wenshu_engine::execute::read_sql_templates(&catalog, dialect).unwrap();
         let names: Vec<&str> = templates.iter().map(|t| t.tool.as_str()).collect();
         assert_eq!(names, ["sales_query", "movie_box_office", "movie_rating"]);
         let sales = &templates[0];
@@ -54,7 +52,7 @@ async fn the_demo_templates_are_valid_for_every_dialect() {
         );
     }
     let db = Database::connect("sqlite::memory:").await.unwrap();
-    let executor = SqlTemplateExecutor::new(db, &catalog, &document).unwrap();
+    let executor = SqlTemplateExecutor::new(db, &catalog).unwrap();
     assert_eq!(
         executor.tool_names(),
         ["movie_box_office", "movie_rating", "sales_query"]

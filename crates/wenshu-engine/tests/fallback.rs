@@ -65,9 +65,7 @@ impl Demo {
             .await
             .unwrap();
         let mut executors = Executors::new();
-        let sql =
-            SqlTemplateExecutor::from_catalog_json(db.clone(), &catalog, wenshu_contract::catalog::DEMO_CATALOG_JSON)
-                .unwrap();
+        let sql = SqlTemplateExecutor::new(db.clone(), &catalog).unwrap();
         executors.register_sql(Arc::new(sql));
         let tables: Vec<String> = wenshu_engine::demo::TABLES.iter().map(|t| t.to_string()).collect();
         let schema = describe_schema(&db, &tables, &SchemaNotes::default()).await.unwrap();

@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use jiff::civil::{Date, date};
 use serde_json::{Map, Value, json};
-use wenshu_contract::catalog::DEMO_CATALOG_JSON;
 use wenshu_contract::demo_catalog;
 use wenshu_engine::answer::Engine;
 use wenshu_engine::db::Database;
@@ -50,7 +49,7 @@ impl DemoDb {
             .await
             .unwrap();
         let mut executors = Executors::new();
-        let sql = SqlTemplateExecutor::from_catalog_json(db, &catalog, DEMO_CATALOG_JSON).unwrap();
+        let sql = SqlTemplateExecutor::new(db, &catalog).unwrap();
         executors.register_sql(Arc::new(sql));
         let engine = Arc::new(Engine::new(planner, Arc::new(executors)));
         WenshuMcpServer::new(engine, extractor, catalog).with_today(TODAY)

@@ -51,8 +51,7 @@ async fn start(settings: ServerSettings) -> Server {
         Arc::new(LexiconExtractor::new(entities)),
     );
     let mut executors = Executors::new();
-    let sql =
-        SqlTemplateExecutor::from_catalog_json(db, &catalog, wenshu_contract::catalog::DEMO_CATALOG_JSON).unwrap();
+    let sql = SqlTemplateExecutor::new(db, &catalog).unwrap();
     executors.register_sql(Arc::new(sql));
     let engine = Engine::new(planner, Arc::new(executors));
     let store = wenshu_store::open_store("sqlite::memory:").await.unwrap();

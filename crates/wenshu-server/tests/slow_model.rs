@@ -56,9 +56,7 @@ async fn a_thousand_concurrent_questions_complete_with_a_slow_model() {
         Arc::new(ModelExtractor::new(client, prompts, true)),
     );
     let mut executors = Executors::new();
-    executors.register_sql(Arc::new(
-        SqlTemplateExecutor::from_catalog_json(db, &catalog, wenshu_contract::catalog::DEMO_CATALOG_JSON).unwrap(),
-    ));
+    executors.register_sql(Arc::new(SqlTemplateExecutor::new(db, &catalog).unwrap()));
     let store = wenshu_store::open_store("sqlite::memory:").await.unwrap();
     let settings = ServerSettings {
         today: Some(date(2026, 11, 29)),

@@ -168,7 +168,7 @@ impl PipelineArgs {
 pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> {
     let db = Database::connect_read_only(database_url).await?;
     let mut executors = Executors::new();
-    let sql = SqlTemplateExecutor::from_catalog_json(db.clone(), &parts.catalog, &catalog_text(&parts)?)?;
+    let sql = SqlTemplateExecutor::new(db.clone(), &parts.catalog)?;
     executors.register_sql(Arc::new(sql));
     if let Some(hub) = &parts.mcp {
         Arc::new(McpExecutor::new(hub.clone())).register_all(&mut executors);
@@ -230,10 +230,4 @@ pub async fn connect_mcp(config: &Config) -> anyhow::Result<Option<Arc<McpHub>>>
         .map(|s| s.to_config())
         .collect::<anyhow::Result<Vec<_>>>()?;
     Ok(Some(Arc::new(McpHub::connect(configs).await?)))
-}
-
-fn catalog_text(parts: &Parts) -> anyhow::Result<String> {
-    Ok(serde_json::to_string(&serde_json::json!({
-        "tools": parts.catalog.tools().iter().map(|t| t.definition().clone()).collect::<Vec<_>>()
-    }))?)
 }

@@ -19,9 +19,6 @@ pub use schema::TABLES;
 
 use crate::db::{Database, DbError, QueryLimits};
 
-/// The demo catalog (the evaluation catalog plus `x-sql` templates), as shipped in the contract crate.
-pub const DEMO_CATALOG: &str = wenshu_contract::catalog::DEMO_CATALOG_JSON;
-
 /// How many rows the demo holds, per table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct DemoSummary {

@@ -20,23 +20,14 @@ pub struct SqlTemplateExecutor {
 }
 
 impl SqlTemplateExecutor {
-    /// Reads and checks every `x-sql` of the catalog `document` (the JSON the `catalog` was loaded from) for the
-    /// database's dialect; a broken template fails here, naming the tool and the placeholder.
-    pub fn new(db: Database, catalog: &Catalog, document: &Value) -> Result<Self, ExecError> {
-        let templates = read_sql_templates(document, catalog, db.dialect())?
+    /// Reads and checks every `x-sql` of the catalog's tools for the database's dialect; a broken template fails
+    /// here, naming the tool and the placeholder.
+    pub fn new(db: Database, catalog: &Catalog) -> Result<Self, ExecError> {
+        let templates = read_sql_templates(catalog, db.dialect())?
             .into_iter()
             .map(|t| (t.tool.clone(), t))
             .collect();
         Ok(Self { db, templates })
-    }
-
-    /// Builds from catalog JSON text (the same text the catalog was loaded from).
-    pub fn from_catalog_json(db: Database, catalog: &Catalog, text: &str) -> Result<Self, ExecError> {
-        let document: Value = serde_json::from_str(text).map_err(|e| ExecError::Invalid {
-            tool: "(catalog)".into(),
-            reason: format!("catalog is not valid JSON: {e}"),
-        })?;
-        Self::new(db, catalog, &document)
     }
 
     /// The tools that have a template, sorted.

@@ -83,33 +83,17 @@ impl SqlTemplate {
     }
 }
 
-/// Reads and checks the `x-sql` of every tool of a catalog document that has one, for `dialect`.
-pub fn read_sql_templates(
-    document: &Value,
-    catalog: &Catalog,
-    dialect: Dialect,
-) -> Result<Vec<SqlTemplate>, ExecError> {
-    let tools = match document {
-        Value::Array(tools) => tools.as_slice(),
-        Value::Object(object) => object
-            .get("tools")
-            .and_then(Value::as_array)
-            .map_or(&[][..], Vec::as_slice),
-        _ => &[],
-    };
-    let mut templates = Vec::new();
-    for definition in tools {
-        let Some(x_sql) = definition.get("x-sql") else {
-            continue;
-        };
-        let name = definition.get("name").and_then(Value::as_str).unwrap_or_default();
-        let tool = catalog.get(name).ok_or_else(|| ExecError::Invalid {
-            tool: name.to_string(),
-            reason: "has `x-sql` but is not a tool of the catalog".into(),
-        })?;
-        templates.push(read_template(tool, x_sql, dialect)?);
-    }
-    Ok(templates)
+/// Reads and checks the `x-sql` of every tool of the catalog that has one, for `dialect`, in catalog order.
+pub fn read_sql_templates(catalog: &Catalog, dialect: Dialect) -> Result<Vec<SqlTemplate>, ExecError> {
+    catalog
+        .tools()
+        .iter()
+        .filter_map(|tool| {
+            tool.definition()
+                .get("x-sql")
+                .map(|x_sql| read_template(tool, x_sql, dialect))
+        })
+        .collect()
 }
 
 /// Reads and checks the `x-sql` value of one tool.

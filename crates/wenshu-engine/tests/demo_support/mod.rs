@@ -38,8 +38,7 @@ pub async fn make_demo(write_url: &str, read_url: &str) -> Demo {
         .await
         .expect("read-only connection");
     let catalog = demo_catalog().expect("demo catalog");
-    let document: Value = serde_json::from_str(demo::DEMO_CATALOG).expect("catalog JSON");
-    let executor = SqlTemplateExecutor::new(db.clone(), &catalog, &document).expect("templates");
+    let executor = SqlTemplateExecutor::new(db.clone(), &catalog).expect("templates");
     Demo { catalog, db, executor }
 }
 
