@@ -5,9 +5,9 @@ use serde::Serialize;
 use wenshu_lexicon::canonical::canonical;
 use wenshu_lexicon::numeral::integer_of;
 use wenshu_lexicon::place::{PlaceHit, scan_places};
-use wenshu_lexicon::time::{DateRange, TimeSpan, scan_times};
+use wenshu_lexicon::time::{DateRange, TimeSpan};
 use wenshu_lexicon::timezone::{ZoneHit, scan_time_zones};
-use wenshu_lexicon::{Span, SpanValue, boolean, scan};
+use wenshu_lexicon::{Span, SpanKind, SpanValue, boolean, scan};
 
 /// The facts of one question: its canonical text, time expressions, numerals, places and yes/no words.
 #[derive(Debug, Clone, Serialize)]
@@ -19,7 +19,7 @@ pub struct QuestionFacts {
     /// The day the question is asked.
     #[serde(serialize_with = "iso_date")]
     pub today: Date,
-    /// Every time expression, in order.
+    /// Every time expression, in order (the time spans of `spans`).
     #[serde(skip)]
     pub times: Vec<TimeSpan>,
     /// Every numeral and time expression, in order (numerals inside times are not repeated).
@@ -35,12 +35,24 @@ pub struct QuestionFacts {
 impl QuestionFacts {
     /// Reads a question asked on `today`.
     pub fn new(question: &str, today: Date) -> Self {
+        let spans = scan(question, today);
+        let times = spans
+            .iter()
+            .filter_map(|span| match (span.kind, span.value) {
+                (SpanKind::Time(kind), SpanValue::Dates(date_range)) => Some(TimeSpan {
+                    range: span.range.clone(),
+                    date_range,
+                    kind,
+                }),
+                _ => None,
+            })
+            .collect();
         Self {
             question: question.to_string(),
             canonical: canonical(question),
             today,
-            times: scan_times(question, today),
-            spans: scan(question, today),
+            times,
+            spans,
             places: scan_places(question),
             boolean: boolean::find_bool(question),
             zones: scan_time_zones(question),
@@ -88,4 +100,24 @@ impl QuestionFacts {
 
 fn iso_date<S: serde::Serializer>(date: &Date, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.collect_str(date)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jiff::civil::date;
+    use wenshu_lexicon::time::scan_times;
+
+    #[test]
+    fn the_time_spans_are_those_the_time_scanner_finds() {
+        for question in [
+            "上季度企业版的销售排名前五",
+            "《流浪地球2》最近7天的每日票房",
+            "從3月1日到3月5日，去年同期呢",
+            "华东区",
+        ] {
+            let facts = QuestionFacts::new(question, date(2026, 11, 29));
+            assert_eq!(facts.times, scan_times(question, date(2026, 11, 29)), "{question}");
+        }
+    }
 }
