@@ -112,18 +112,17 @@ async fn prepare(state: &AppState, body: Result<Bytes, BytesRejection>) -> Resul
     };
     let (conversation_id, history) = match body.conversation_id {
         Some(id) => {
-            let Some(conversation) = state.store().conversation(&id).await? else {
+            let rounds = state.store().history(&id, MAX_HISTORY).await?;
+            // The store answers an unknown conversation with no rounds; only then is the (whole) conversation read.
+            if rounds.is_empty() && state.store().conversation(&id).await?.is_none() {
                 let error = ApiError::not_found("unknown_conversation", format!("no conversation with id `{id}`"));
                 return Err(error.with_param("conversationId"));
-            };
-            let skip = conversation.turns.len().saturating_sub(MAX_HISTORY);
-            let history = conversation
-                .turns
+            }
+            let history: Vec<Turn> = rounds
                 .into_iter()
-                .skip(skip)
-                .map(|t| Turn {
-                    question: t.question,
-                    answer: t.conclusion,
+                .map(|r| Turn {
+                    question: r.question,
+                    answer: r.conclusion,
                 })
                 .collect();
             (id, history)
