@@ -14,6 +14,7 @@ pub mod facts;
 pub mod fallback;
 pub mod fill;
 pub mod lexicon;
+pub mod param_kinds;
 pub mod pipeline;
 pub mod plan;
 pub mod resolve;

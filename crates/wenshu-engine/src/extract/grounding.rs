@@ -10,9 +10,10 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use wenshu_contract::{ParamSpec, ParamType, Tool};
 use wenshu_lexicon::canonical::strip_name_decorations;
-use wenshu_lexicon::period::{match_period_of, period_range};
+use wenshu_lexicon::period::match_period_of;
 
 use crate::facts::QuestionFacts;
+use crate::param_kinds::{is_period_param, is_place_param};
 
 /// What the check found for one value.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -80,7 +81,7 @@ pub fn ground(tool: &Tool, facts: &QuestionFacts, answer: &Map<String, Value>, s
             grounding.kept.insert(key.clone(), value.clone());
             continue;
         };
-        if value.is_null() || is_period_enum(spec, facts) {
+        if value.is_null() || is_period_param(spec, facts.today) {
             continue;
         }
         let verdict = if spec.default.as_ref() == Some(value) {
@@ -105,16 +106,11 @@ pub fn ground(tool: &Tool, facts: &QuestionFacts, answer: &Map<String, Value>, s
     for spec in tool
         .params()
         .iter()
-        .filter(|s| is_period_enum(s, facts) && !skip.contains(&s.name.as_str()))
+        .filter(|s| is_period_param(s, facts.today) && !skip.contains(&s.name.as_str()))
     {
         ground_period(spec, facts, answer.get(&spec.name), &mut grounding);
     }
     grounding
-}
-
-/// Whether a parameter is an enum of periods (本月/上月/… or this_month/…): at least one value is a time expression.
-pub fn is_period_enum(spec: &ParamSpec, facts: &QuestionFacts) -> bool {
-    spec.ty == ParamType::String && spec.enum_strings().any(|v| period_range(v, facts.today).is_some())
 }
 
 /// A period enum takes the value whose days are the question's period; none → unsupported; no period → only a
@@ -219,8 +215,9 @@ fn number_support(value: &Value, facts: &QuestionFacts) -> Option<String> {
 }
 
 fn object_support(spec: &ParamSpec, object: &Map<String, Value>, facts: &QuestionFacts) -> Option<String> {
-    let is_place = spec.property("province").is_some() || spec.property("city").is_some();
-    if is_place && let Some(evidence) = place_support(object, facts) {
+    if is_place_param(spec)
+        && let Some(evidence) = place_support(object, facts)
+    {
         return Some(evidence);
     }
     let all = object.values().all(|v| v.is_null() || text_support(v, facts).is_some());

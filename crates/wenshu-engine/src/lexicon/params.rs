@@ -12,9 +12,10 @@ use wenshu_lexicon::period::match_period_of;
 use wenshu_lexicon::place::find_place;
 use wenshu_lexicon::{SpanKind, SpanValue};
 
-use super::tool_choice::{NamedEntity, entity_mentions, is_id_param, is_period_param, is_place_param, overlaps};
+use super::tool_choice::{NamedEntity, entity_mentions, is_id_param, overlaps};
 use super::words::{IdToken, id_tokens};
 use crate::facts::QuestionFacts;
+use crate::param_kinds::{is_period_param, is_place_param};
 use crate::resolve::EntityCatalogs;
 
 /// One value the question states, and the words that state it.

@@ -7,8 +7,8 @@ use wenshu_contract::Tool;
 use wenshu_lexicon::time::scan_times;
 
 use super::text::Sentence;
-use super::tool_choice::is_period_param;
 use super::words::{find_reference, opener_len};
+use crate::param_kinds::is_period_param;
 
 /// What a rewrite starts from.
 #[derive(Debug, Clone)]

@@ -2,12 +2,12 @@
 //! question, an enum value only one tool knows, an ID-like token for a tool with an ID parameter, a place for a
 //! tool with an address — and a rule that sends aggregate questions over many subjects to the fallback.
 
+use crate::param_kinds::{is_period_param, is_place_param};
 use jiff::civil::Date;
 use serde::Serialize;
 use wenshu_contract::{ParamSpec, ParamType, Tool};
 use wenshu_lexicon::SpanKind;
 use wenshu_lexicon::numeral::NumeralKind;
-use wenshu_lexicon::period::period_range;
 
 use super::text::Sentence;
 use super::tool_index::ToolIndex;
@@ -97,16 +97,6 @@ pub fn entity_mentions(entities: &EntityCatalogs, text: &str) -> Vec<NamedEntity
     }
     out.sort_by_key(|m| m.range.start);
     out
-}
-
-/// Whether a parameter is an enum of periods (本月/上月/…): one of its values is a time expression.
-pub fn is_period_param(spec: &ParamSpec, today: Date) -> bool {
-    spec.ty == ParamType::String && spec.enum_strings().any(|v| period_range(v, today).is_some())
-}
-
-/// Whether a parameter is a `{province, city}` place.
-pub fn is_place_param(spec: &ParamSpec) -> bool {
-    spec.ty == ParamType::Object && (spec.property("province").is_some() || spec.property("city").is_some())
 }
 
 /// Whether a parameter takes a free identifier (a string, no enum, not the subject, its name or description says ID).
