@@ -5,10 +5,12 @@
 //! first provider's, or make one when the file has none.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
 use serde::Deserialize;
+use wenshu_llm::client::ChatClient;
 use wenshu_llm::config::{ApiKey, BreakerConfig, OutputMode, ProviderConfig, RetryConfig};
 
 /// The whole file.
@@ -215,6 +217,24 @@ impl Config {
             .enumerate()
             .map(|(i, section)| provider(section, i, env_key.as_deref()))
             .collect()
+    }
+
+    /// The chat client over the providers of the config and flags, when at least one is configured.
+    pub fn chat_client(&self, flags: &ModelFlags) -> anyhow::Result<Option<Arc<ChatClient>>> {
+        let providers = self.providers(flags)?;
+        if providers.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(Arc::new(ChatClient::new(
+            providers,
+            self.retry(),
+            self.breaker(),
+        )?)))
+    }
+
+    /// Whether to ask for strict structured output (default true).
+    pub fn strict_schema(&self) -> bool {
+        self.llm.strict_schema.unwrap_or(true)
     }
 
     /// Retry settings.

@@ -109,26 +109,21 @@ impl PipelineArgs {
     ) -> anyhow::Result<Parts> {
         let catalog = Arc::new(catalog);
         let entities = Arc::new(entities);
-        let providers = config.providers(&self.model)?;
+        let client = config.chat_client(&self.model)?;
         let use_model = match self.engine {
-            EngineChoice::Model if providers.is_empty() => {
+            EngineChoice::Model if client.is_none() => {
                 bail!(
                     "--engine model needs a chat model: set --llm-base-url and --llm-model (or WENSHU_LLM_*), or [[llm.providers]] in wenshu.toml"
                 )
             }
             EngineChoice::Model => true,
             EngineChoice::Lexicon => false,
-            EngineChoice::Auto => !providers.is_empty(),
-        };
-        let client = if providers.is_empty() {
-            None
-        } else {
-            Some(Arc::new(ChatClient::new(providers, config.retry(), config.breaker())?))
+            EngineChoice::Auto => client.is_some(),
         };
         let (router, extractor): (Arc<dyn Router>, Arc<dyn Extractor>) = match (&client, use_model) {
             (Some(client), true) => {
                 let prompts = Arc::new(prompts(&config)?);
-                let strict = config.llm.strict_schema.unwrap_or(true);
+                let strict = config.strict_schema();
                 (
                     Arc::new(ModelRouter::new(client.clone(), prompts.clone())),
                     Arc::new(ModelExtractor::new(client.clone(), prompts, strict)),

@@ -11,7 +11,6 @@ use wenshu_engine::facts::QuestionFacts;
 use wenshu_engine::fill::{date_params, question_range, subject_param};
 use wenshu_engine::lexicon::LexiconExtractor;
 use wenshu_engine::resolve::EntityCatalogs;
-use wenshu_llm::client::ChatClient;
 use wenshu_llm::prompt::PromptTemplates;
 
 use crate::catalog_arg::{CatalogArg, find_tool};
@@ -110,18 +109,15 @@ fn print_extraction(tool: &str, extraction: &Extraction) -> anyhow::Result<ExitC
 
 /// The model extractor the configuration describes.
 pub fn model_extractor(config: &Config, flags: &ModelFlags) -> anyhow::Result<ModelExtractor> {
-    let providers = config.providers(flags)?;
-    if providers.is_empty() {
+    let Some(client) = config.chat_client(flags)? else {
         bail!(
             "no chat model is configured: set --llm-base-url and --llm-model (or WENSHU_LLM_BASE_URL and WENSHU_LLM_MODEL), or [[llm.providers]] in wenshu.toml"
         );
-    }
-    let client = ChatClient::new(providers, config.retry(), config.breaker())?;
-    let strict = config.llm.strict_schema.unwrap_or(true);
+    };
     Ok(ModelExtractor::new(
-        Arc::new(client),
+        client,
         Arc::new(prompts(config)?),
-        strict,
+        config.strict_schema(),
     ))
 }
 
