@@ -35,11 +35,9 @@ impl Demo {
     async fn new(name: &str) -> Self {
         let path = std::env::temp_dir().join(format!("wenshu-fallback-{name}-{}.sqlite", std::process::id()));
         let _ = std::fs::remove_file(&path);
-        let db = Database::connect(&format!("sqlite://{}", path.display()))
+        wenshu_engine::demo::create_at(&format!("sqlite://{}", path.display()), date(2026, 11, 29))
             .await
             .unwrap();
-        wenshu_engine::demo::create(&db, date(2026, 11, 29)).await.unwrap();
-        db.close().await;
         Self { path }
     }
 

@@ -27,11 +27,9 @@ impl DemoDb {
     async fn new(name: &str) -> Self {
         let path = std::env::temp_dir().join(format!("wenshu-mcp-server-{name}-{}.sqlite", std::process::id()));
         let _ = std::fs::remove_file(&path);
-        let db = Database::connect(&format!("sqlite://{}", path.display()))
+        wenshu_engine::demo::create_at(&format!("sqlite://{}", path.display()), TODAY)
             .await
             .unwrap();
-        wenshu_engine::demo::create(&db, TODAY).await.unwrap();
-        db.close().await;
         Self { path }
     }
 

@@ -34,11 +34,9 @@ async fn start(settings: ServerSettings) -> Server {
         .unwrap()
         .subsec_nanos();
     let path = std::env::temp_dir().join(format!("wenshu-api-{}-{nanos}.sqlite", std::process::id()));
-    let writer = Database::connect(&format!("sqlite://{}", path.display()))
+    wenshu_engine::demo::create_at(&format!("sqlite://{}", path.display()), date(2026, 11, 29))
         .await
         .unwrap();
-    wenshu_engine::demo::create(&writer, date(2026, 11, 29)).await.unwrap();
-    writer.close().await;
     let db = Database::connect_read_only(&format!("sqlite://{}", path.display()))
         .await
         .unwrap();

@@ -36,11 +36,9 @@ async fn a_thousand_concurrent_questions_complete_with_a_slow_model() {
     .await;
     let path = std::env::temp_dir().join(format!("wenshu-slow-{}.sqlite", std::process::id()));
     let _ = std::fs::remove_file(&path);
-    let writer = Database::connect(&format!("sqlite://{}", path.display()))
+    wenshu_engine::demo::create_at(&format!("sqlite://{}", path.display()), date(2026, 11, 29))
         .await
         .unwrap();
-    wenshu_engine::demo::create(&writer, date(2026, 11, 29)).await.unwrap();
-    writer.close().await;
     let db = Database::connect_read_only(&format!("sqlite://{}", path.display()))
         .await
         .unwrap();

@@ -4,7 +4,6 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use jiff::civil::Date;
-use wenshu_engine::db::Database;
 use wenshu_engine::route::Turn;
 
 /// The data folder: `WENSHU_DATA_DIR`, else `$XDG_DATA_HOME/wenshu`, else `~/.local/share/wenshu`.
@@ -29,9 +28,7 @@ pub async fn demo_database(today: Date) -> anyhow::Result<String> {
         let partial = dir.join(format!("demo-{today}.sqlite.part"));
         let _ = std::fs::remove_file(&partial);
         let partial_url = format!("sqlite://{}?mode=rwc", partial.display());
-        let db = Database::connect(&partial_url).await?;
-        wenshu_engine::demo::create(&db, today).await?;
-        db.close().await;
+        wenshu_engine::demo::create_at(&partial_url, today).await?;
         std::fs::rename(&partial, &path)
             .with_context(|| format!("cannot move the demo database to {}", path.display()))?;
     }

@@ -37,6 +37,14 @@ pub struct DemoSummary {
 /// One table's name, columns and rows.
 type TableRows<'a> = (&'a str, &'a [&'a str], &'a [Vec<Value>]);
 
+/// Makes the demo in the database at `url` (a writable connection, closed afterwards), for `today`.
+pub async fn create_at(url: &str, today: Date) -> Result<DemoSummary, DbError> {
+    let db = Database::connect(url).await?;
+    let summary = create(&db, today).await;
+    db.close().await;
+    summary
+}
+
 /// Drops and recreates the demo tables on a writable `db` and fills them for `today`, in one transaction.
 pub async fn create(db: &Database, today: Date) -> Result<DemoSummary, DbError> {
     let entities = demo_entities().map_err(|e| DbError::Query {
