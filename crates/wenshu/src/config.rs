@@ -32,6 +32,9 @@ pub struct Config {
     pub entity_queries: Vec<EntityQuery>,
     /// The database the tools query (`sqlite:PATH`, `postgres://…`, `mysql://…`; default: the demo database).
     pub database_url: Option<String>,
+    /// The tables the Text-to-SQL fallback may read (default: the demo's tables).
+    #[serde(default)]
+    pub fallback_tables: Vec<String>,
     /// Where conversations and traces are kept (`sqlite:PATH` or `postgres://…`; default: a SQLite file in the data
     /// folder).
     pub store_url: Option<String>,
@@ -232,6 +235,15 @@ impl Config {
         )?)))
     }
 
+    /// The tables the fallback may read: the configured ones, else the demo database's.
+    pub fn fallback_tables(&self) -> Vec<String> {
+        if self.fallback_tables.is_empty() {
+            wenshu_engine::demo::TABLES.iter().map(|t| t.to_string()).collect()
+        } else {
+            self.fallback_tables.clone()
+        }
+    }
+
     /// Whether to ask for strict structured output (default true).
     pub fn strict_schema(&self) -> bool {
         self.llm.strict_schema.unwrap_or(true)
@@ -310,4 +322,27 @@ fn output_mode(name: &str) -> anyhow::Result<OutputMode> {
             bail!("output_mode `{other}` is not one of json_schema, json_schema_loose, json_object, plain, tool_call")
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fallback_tables_default_to_the_demo_and_follow_the_config() {
+        let config: Config = toml::from_str("").unwrap();
+        assert_eq!(
+            config.fallback_tables(),
+            wenshu_engine::demo::TABLES
+                .iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+        );
+        let config: Config = toml::from_str("fallback_tables = [\"orders\"]").unwrap();
+        assert_eq!(config.fallback_tables(), ["orders"]);
+        assert!(
+            toml::from_str::<Config>("fallback_table = []").is_err(),
+            "unknown fields are refused"
+        );
+    }
 }

@@ -170,7 +170,7 @@ pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> 
     }
     let mut engine = Engine::new(parts.planner, Arc::new(executors));
     if let Some(client) = parts.client {
-        let tables: Vec<String> = wenshu_engine::demo::TABLES.iter().map(|t| t.to_string()).collect();
+        let tables = parts.config.fallback_tables();
         let schema = describe_schema(&db, &tables, &SchemaNotes::default()).await?;
         let fallback = SqlFallback::new(
             client,
