@@ -94,7 +94,6 @@ impl AppState {
         settings
             .today
             .or_else(|| wenshu_lexicon::time::today_in(&settings.timezone).ok())
-            .or_else(|| wenshu_lexicon::time::today_in("UTC").ok())
-            .unwrap_or(Date::constant(2026, 1, 1))
+            .unwrap_or_else(|| jiff::Timestamp::now().to_zoned_datetime(jiff::tz::TimeZone::UTC).date())
     }
 }
