@@ -1,7 +1,9 @@
 //! The lexicon router: tool, subject, dates and rewritten question from the catalog's words, the entity catalogs
 //! and the last three rounds — no model.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+
+use jiff::civil::Date;
 
 use serde_json::json;
 use wenshu_contract::Tool;
@@ -17,10 +19,15 @@ use super::words::{has_reference, looks_like_follow_up};
 use crate::resolve::EntityCatalogs;
 use crate::route::{BoxFuture, MAX_HISTORY, RouteDecision, RouteInput, RouteResult, Router, Turn};
 
+/// The tools an index was built for (each by address and name) and the day, with the index.
+type CachedIndex = (Vec<(usize, String)>, Date, Arc<ToolIndex>);
+
 /// Routes questions with the catalog's words and the entity catalogs.
 #[derive(Clone)]
 pub struct LexiconRouter {
     entities: Arc<EntityCatalogs>,
+    /// The last index built, reused while the same tools are routed on the same day.
+    index: Arc<Mutex<Option<CachedIndex>>>,
 }
 
 impl std::fmt::Debug for LexiconRouter {
@@ -39,14 +46,35 @@ struct Settled<'a> {
 impl LexiconRouter {
     /// A router over these entity catalogs.
     pub fn new(entities: Arc<EntityCatalogs>) -> Self {
-        Self { entities }
+        Self {
+            entities,
+            index: Arc::default(),
+        }
+    }
+
+    /// The BM25 index of `tools` on `today`: built once, then reused until the tools or the day change.
+    fn index_for(&self, tools: &[&Tool], today: Date) -> Arc<ToolIndex> {
+        let key: Vec<(usize, String)> = tools
+            .iter()
+            .map(|t| (std::ptr::from_ref::<Tool>(t) as usize, t.name().to_string()))
+            .collect();
+        let mut cache = self.index.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((tools_key, day, index)) = cache.as_ref()
+            && *tools_key == key
+            && *day == today
+        {
+            return index.clone();
+        }
+        let index = Arc::new(ToolIndex::build(tools, &self.entities, today));
+        *cache = Some((key, today, index.clone()));
+        index
     }
 
     /// Routes one question (synchronously; [`Router::route`] wraps this).
     pub fn route_now(&self, input: &RouteInput<'_>) -> RouteResult {
         let entities = self.entities.as_ref();
         let tools = &input.tools;
-        let index = ToolIndex::build(tools, entities, input.today);
+        let index = self.index_for(tools, input.today);
         let choice = choose_tool(tools, &index, entities, input.question, input.today);
         let recent = input.recent_history();
         let folded: String = Sentence::new(input.question).chars.iter().collect();
