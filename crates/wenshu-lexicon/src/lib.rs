@@ -6,6 +6,7 @@
 //! - [`numeral`]: Chinese and Arabic numerals (三千五, 1.5万, 前十名, top 5).
 //! - [`time`]: time expressions → closed date ranges (上个月, 最近7天, Q3 2025).
 //! - [`period`]: a date range → the period enum value denoting it (本月, last_quarter).
+//! - [`compare`]: comparison periods of a range (同比 → a year earlier, 环比 → the period before).
 //! - [`canonical`]: width, case and traditional → simplified folding; name decorations.
 //! - [`synonym`]: enum values and synonyms inside sentences; `value(label)` lists.
 //! - [`place`]: provinces and prefecture-level cities.
@@ -15,6 +16,7 @@
 
 pub mod boolean;
 pub mod canonical;
+pub mod compare;
 pub mod numeral;
 pub mod period;
 pub mod place;

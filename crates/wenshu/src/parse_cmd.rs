@@ -29,6 +29,20 @@ pub enum ParseCommand {
         /// The time expression.
         text: String,
     },
+    /// The comparison range of a period: `wenshu parse compare --today 2026-11-29 本月 同比` →
+    /// `{"base":…,"compare":{"start":"2025-11-01","end":"2025-11-30"},"basis":"year_over_year"}`.
+    Compare {
+        /// Today's date (YYYY-MM-DD); computed in `--tz` when absent.
+        #[arg(long)]
+        today: Option<String>,
+        /// The IANA time zone today is computed in.
+        #[arg(long, default_value = DEFAULT_TZ)]
+        tz: String,
+        /// The base period (本月, 最近7天, 2025年3月 …).
+        base: String,
+        /// The comparison word: 同比, 去年同期, 上年同期, 环比, 上期, yoy, mom.
+        basis: String,
+    },
     /// Find every numeral and time expression of a sentence: prints a JSON array of spans.
     Scan {
         /// Today's date (YYYY-MM-DD); computed in `--tz` when absent.
@@ -84,6 +98,19 @@ pub fn run(command: ParseCommand) -> anyhow::Result<ExitCode> {
             match parse_date_range(&text, today) {
                 Ok(range) => {
                     println!("{}", serde_json::to_string(&range)?);
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(e.code(), e.to_string()),
+            }
+        }
+        ParseCommand::Compare { today, tz, base, basis } => {
+            let today = match resolve_today(today.as_deref(), &tz) {
+                Ok(d) => d,
+                Err(code) => return Ok(code),
+            };
+            match wenshu_lexicon::compare::compare(&base, &basis, today) {
+                Ok(c) => {
+                    println!("{}", serde_json::to_string(&c)?);
                     ExitCode::SUCCESS
                 }
                 Err(e) => fail(e.code(), e.to_string()),
