@@ -216,7 +216,10 @@ mod tests {
             compare("不是日期", "同比", today).map_err(|e| e.code()),
             Err("not_a_date")
         );
-        assert_eq!(compare_range(range(date(1, 1, 1), date(1, 1, 31)), Basis::YearOverYear), None);
+        assert_eq!(
+            compare_range(range(date(1, 1, 1), date(1, 1, 31)), Basis::YearOverYear),
+            None
+        );
         assert_eq!(
             compare_range(range(date(1, 1, 1), date(1, 1, 7)), Basis::PeriodOverPeriod),
             None
@@ -231,7 +234,10 @@ mod tests {
         let text = "上个月销售额和去年同期比如何";
         let (r, b) = find_basis(text).unwrap_or((0..0, Basis::PeriodOverPeriod));
         assert_eq!((&text[r], b), ("去年同期", Basis::YearOverYear));
-        assert_eq!(find_basis("本月环比增长多少").map(|(_, b)| b), Some(Basis::PeriodOverPeriod));
+        assert_eq!(
+            find_basis("本月环比增长多少").map(|(_, b)| b),
+            Some(Basis::PeriodOverPeriod)
+        );
         assert_eq!(find_basis("本月销售额"), None);
     }
 }

@@ -85,13 +85,13 @@ pub struct NumeralSpan {
     pub kind: NumeralKind,
 }
 
-/// The value of a Chinese digit character (〇零一…九, 两, 大写 壹…玖).
+/// The value of a Chinese digit character (〇零一…九, 两, 俩, 仨, 大写 壹…玖).
 pub(crate) fn digit_value(c: char) -> Option<u8> {
     Some(match c {
         '〇' | '零' => 0,
         '一' | '壹' | '幺' => 1,
         '二' | '贰' | '两' | '俩' => 2,
-        '三' | '叁' | '参' => 3,
+        '三' | '叁' | '参' | '仨' => 3,
         '四' | '肆' => 4,
         '五' | '伍' => 5,
         '六' | '陆' => 6,
@@ -103,27 +103,108 @@ pub(crate) fn digit_value(c: char) -> Option<u8> {
 }
 
 /// The value of a unit within a section (十, 百, 千 and their 大写 forms).
-fn small_unit(c: char) -> Option<f64> {
+fn small_unit(c: char) -> Option<i128> {
     match c {
-        '十' | '拾' => Some(10.0),
-        '百' | '佰' => Some(100.0),
-        '千' | '仟' => Some(1000.0),
+        '十' | '拾' => Some(10),
+        '百' | '佰' => Some(100),
+        '千' | '仟' => Some(1000),
         _ => None,
     }
 }
 
 /// The value of a unit that closes a section (万, 亿).
-fn large_unit(c: char) -> Option<f64> {
+fn large_unit(c: char) -> Option<i128> {
     match c {
-        '万' => Some(1e4),
-        '亿' => Some(1e8),
+        '万' => Some(10_000),
+        '亿' => Some(100_000_000),
+        _ => None,
+    }
+}
+
+/// 廿 (20), 卅 (30), 卌 (40): tens written as one character.
+fn tens_char(c: char) -> Option<i128> {
+    match c {
+        '廿' => Some(20),
+        '卅' => Some(30),
+        '卌' => Some(40),
         _ => None,
     }
 }
 
 /// Whether `c` can be part of a Chinese numeral.
 pub(crate) fn is_chinese_numeral_char(c: char) -> bool {
-    digit_value(c).is_some() || small_unit(c).is_some() || large_unit(c).is_some()
+    digit_value(c).is_some() || small_unit(c).is_some() || large_unit(c).is_some() || tens_char(c).is_some()
+}
+
+/// An exact decimal: `mantissa / 10^scale`, so that 16.4亿 is exactly 1640000000.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Decimal {
+    /// The digits.
+    mantissa: i128,
+    /// How many of them are after the point.
+    scale: u32,
+}
+
+/// The largest mantissa kept; larger values are refused rather than rounded.
+const MAX_MANTISSA: i128 = 10_i128.pow(30);
+
+impl Decimal {
+    /// A whole number.
+    fn int(v: i128) -> Decimal {
+        Decimal { mantissa: v, scale: 0 }
+    }
+
+    /// Both at the larger scale.
+    fn aligned(self, other: Decimal) -> Option<(i128, i128, u32)> {
+        let scale = self.scale.max(other.scale);
+        let a = self.mantissa.checked_mul(10_i128.checked_pow(scale - self.scale)?)?;
+        let b = other.mantissa.checked_mul(10_i128.checked_pow(scale - other.scale)?)?;
+        Some((a, b, scale))
+    }
+
+    /// The sum, None on overflow.
+    fn add(self, other: Decimal) -> Option<Decimal> {
+        let (a, b, scale) = self.aligned(other)?;
+        Decimal {
+            mantissa: a.checked_add(b)?,
+            scale,
+        }
+        .checked()
+    }
+
+    /// Times a whole number, None on overflow.
+    fn mul_int(self, k: i128) -> Option<Decimal> {
+        Decimal {
+            mantissa: self.mantissa.checked_mul(k)?,
+            scale: self.scale,
+        }
+        .checked()
+    }
+
+    /// Divided by ten exactly (the 五 of 三千五 is half a thousand).
+    fn tenth(self) -> Decimal {
+        Decimal {
+            mantissa: self.mantissa,
+            scale: self.scale + 1,
+        }
+    }
+
+    /// Itself when within the kept precision.
+    fn checked(self) -> Option<Decimal> {
+        (self.mantissa.abs() <= MAX_MANTISSA && self.scale <= 30).then_some(self)
+    }
+
+    /// Whether it is zero.
+    fn is_zero(self) -> bool {
+        self.mantissa == 0
+    }
+
+    /// The nearest f64 (exact for whole numbers up to 2^53), from the decimal digits.
+    fn to_f64(self) -> f64 {
+        format!("{}e-{}", self.mantissa, self.scale)
+            .parse()
+            .unwrap_or(f64::INFINITY)
+    }
 }
 
 /// How a numeral was written.
@@ -148,6 +229,239 @@ pub(crate) struct Read {
     pub len: usize,
 }
 
+/// One operand of a numeral with units: a Chinese digit, or an Arabic number (4000, 1.2).
+#[derive(Debug, Clone, Copy)]
+struct Operand {
+    /// Its value.
+    value: Decimal,
+    /// A single digit (the 五 of 三千五 or 3万4 means the next unit down).
+    single_digit: bool,
+}
+
+/// Reads an Arabic number at `i` (digits, thousands separators, a decimal part): (value, end).
+fn arabic_operand(s: &[char], i: usize) -> Option<(Decimal, usize)> {
+    let mut c = Cursor::new(s, i);
+    let (int, _) = c.digits()?;
+    let mut mantissa = i128::from(int);
+    loop {
+        let save = c.pos;
+        if c.eat(',')
+            && let Some((group, 3)) = c.digits()
+        {
+            mantissa = mantissa.checked_mul(1000)?.checked_add(i128::from(group))?;
+            continue;
+        }
+        c.pos = save;
+        break;
+    }
+    let mut scale = 0;
+    let save = c.pos;
+    if c.eat('.') {
+        let frac_start = c.pos;
+        match c.digits() {
+            Some(_) => {
+                for ch in &s[frac_start..c.pos] {
+                    mantissa = mantissa.checked_mul(10)?.checked_add(i128::from(ch.to_digit(10)?))?;
+                    scale += 1;
+                }
+            }
+            None => c.pos = save,
+        }
+    }
+    Some((Decimal { mantissa, scale }.checked()?, c.pos))
+}
+
+/// Chinese digits after 点 (三点一四): the decimal part and its end.
+fn point_digits(s: &[char], i: usize) -> Option<(Decimal, usize)> {
+    if s.get(i) != Some(&'点') {
+        return None;
+    }
+    let digits: Vec<u8> = s.get(i + 1..)?.iter().map_while(|ch| digit_value(*ch)).collect();
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mantissa = digits.iter().fold(0_i128, |acc, d| acc * 10 + i128::from(*d));
+    Some((
+        Decimal {
+            mantissa,
+            scale: u32::try_from(digits.len()).ok()?,
+        },
+        i + 1 + digits.len(),
+    ))
+}
+
+/// The state of reading a numeral with units (五万四千六百, 3万4000, 1.2万亿).
+struct Sections {
+    /// Sections closed by 万 and 亿.
+    total: Decimal,
+    /// The section being read (below 万).
+    section: Decimal,
+    /// An operand not yet multiplied by a unit.
+    pending: Option<Operand>,
+    /// The last small unit (十百千) of the section; the next must be smaller.
+    last_small: i128,
+    /// The last large unit that closed a section.
+    last_large: i128,
+    /// The last unit read, for a trailing digit (三千五 → 五百).
+    last_unit: Option<i128>,
+    /// A 零 was read since the last unit (一千零五: the 五 is ones).
+    after_zero: bool,
+}
+
+impl Sections {
+    /// A fresh reading.
+    fn new() -> Sections {
+        Sections {
+            total: Decimal::int(0),
+            section: Decimal::int(0),
+            pending: None,
+            last_small: i128::MAX,
+            last_large: 0,
+            last_unit: None,
+            after_zero: false,
+        }
+    }
+
+    /// A small unit: the pending operand (or an implied 一 for 十, 千三) times it; None when out of order.
+    fn small(&mut self, u: i128, implied_one: bool) -> Option<()> {
+        if u >= self.last_small {
+            return None;
+        }
+        let d = match self.pending.take() {
+            Some(op) => op.value,
+            None if u == 10 || implied_one => Decimal::int(1),
+            None => return None,
+        };
+        self.section = self.section.add(d.mul_int(u)?)?;
+        self.last_small = u;
+        self.last_unit = Some(u);
+        self.after_zero = false;
+        Some(())
+    }
+
+    /// A large unit closing the section; None when nothing precedes it (unless `implied_one`).
+    fn large(&mut self, u: i128, implied_one: bool) -> Option<()> {
+        let mut sec = self.section;
+        if let Some(op) = self.pending.take() {
+            sec = sec.add(op.value)?;
+        }
+        if sec.is_zero() && self.total.is_zero() {
+            if !implied_one {
+                return None;
+            }
+            sec = Decimal::int(1);
+        }
+        if self.last_large > u {
+            self.total = self.total.add(sec.mul_int(u)?)?;
+        } else {
+            self.total = self.total.add(sec)?.mul_int(u)?;
+            self.last_large = u;
+        }
+        self.section = Decimal::int(0);
+        self.last_small = i128::MAX;
+        self.last_unit = Some(u);
+        self.after_zero = false;
+        Some(())
+    }
+
+    /// The value, a trailing single digit counting as the next unit down (三千五 = 3500, 3万4 = 34000).
+    fn finish(self) -> Option<Decimal> {
+        let tail = match (self.pending, self.last_unit) {
+            (Some(op), Some(u)) if op.single_digit && !self.after_zero => op.value.mul_int(u)?.tenth(),
+            (Some(op), _) => op.value,
+            (None, _) => Decimal::int(0),
+        };
+        self.total.add(self.section)?.add(tail)
+    }
+}
+
+/// Reads a numeral with units at `start` (Chinese digits or Arabic operands): (value, end, first
+/// operand was Arabic). Colloquial 千三 / 万五 / 百二 read as 一千三 …; 廿 / 卅 / 卌 are 20 / 30 / 40.
+fn sections(s: &[char], start: usize) -> Option<(Decimal, usize, bool)> {
+    let mut st = Sections::new();
+    let mut any = false;
+    let mut arabic_first = false;
+    let mut end = start;
+    let mut i = start;
+    // 千三, 万五, 百二: a unit first, then exactly one digit that ends the numeral.
+    let leading_unit = s
+        .get(start)
+        .is_some_and(|c| *c != '十' && *c != '拾' && (small_unit(*c).is_some() || large_unit(*c).is_some()));
+    if leading_unit {
+        let one_digit_after = s.get(start + 1).and_then(|c| digit_value(*c)).is_some_and(|d| d > 0);
+        let ends = !s
+            .get(start + 2)
+            .is_some_and(|c| is_chinese_numeral_char(*c) || c.is_ascii_digit() || *c == '点');
+        if !(one_digit_after && ends) {
+            return None;
+        }
+    }
+    while let Some(&c) = s.get(i) {
+        if let Some(d) = digit_value(c) {
+            if st.pending.is_some() {
+                break;
+            }
+            if d == 0 {
+                if !any {
+                    return Some((Decimal::int(0), i + 1, false));
+                }
+                st.after_zero = true;
+                i += 1;
+                end = i;
+                continue;
+            }
+            st.pending = Some(Operand {
+                value: Decimal::int(i128::from(d)),
+                single_digit: true,
+            });
+        } else if c.is_ascii_digit() {
+            if st.pending.is_some() || (any && st.last_unit.is_none()) {
+                break;
+            }
+            let (value, next) = arabic_operand(s, i)?;
+            arabic_first |= !any;
+            st.pending = Some(Operand {
+                value,
+                single_digit: next == i + 1,
+            });
+            any = true;
+            i = next;
+            end = i;
+            continue;
+        } else if let Some(t) = tens_char(c) {
+            if st.pending.is_some() || 10 >= st.last_small {
+                break;
+            }
+            st.section = st.section.add(Decimal::int(t))?;
+            st.last_small = 10;
+            st.last_unit = Some(10);
+            st.after_zero = false;
+        } else if let Some(u) = small_unit(c) {
+            if st.small(u, leading_unit && !any).is_none() {
+                break;
+            }
+        } else if let Some(u) = large_unit(c) {
+            let before = st.total;
+            if st.large(u, leading_unit && !any).is_none() {
+                if !before.is_zero() {
+                    // 一亿亿亿亿亿: too large to keep exactly, not a shorter numeral.
+                    return None;
+                }
+                break;
+            }
+        } else {
+            break;
+        }
+        any = true;
+        i += 1;
+        end = i;
+    }
+    if !any {
+        return None;
+    }
+    Some((st.finish()?, end, arabic_first))
+}
+
 /// Reads a Chinese numeral (digits and units) at the cursor.
 pub(crate) fn chinese(cur: &mut Cursor) -> Option<Read> {
     let start = cur.pos;
@@ -165,164 +479,56 @@ pub(crate) fn chinese(cur: &mut Cursor) -> Option<Read> {
             len: run,
         });
     }
-    let mut total = 0.0_f64;
-    let mut section = 0.0_f64;
-    let mut pending: Option<u8> = None;
-    let mut last_small = f64::INFINITY;
-    let mut last_large = 0.0_f64;
-    let mut after_zero = false;
-    let mut last_unit: Option<f64> = None;
-    let mut any = false;
-    let mut end = start;
-    let mut i = start;
-    while let Some(&c) = cur.s.get(i) {
-        if let Some(d) = digit_value(c) {
-            if pending.is_some() {
-                break;
-            }
-            if d == 0 {
-                if !any {
-                    any = true;
-                    end = i + 1;
-                    break;
-                }
-                after_zero = true;
-                i += 1;
-                continue;
-            }
-            pending = Some(d);
-        } else if let Some(u) = small_unit(c) {
-            if u >= last_small {
-                break;
-            }
-            let d = match pending.take() {
-                Some(d) => f64::from(d),
-                None if u == 10.0 => 1.0,
-                None => break,
-            };
-            section += d * u;
-            last_small = u;
-            last_unit = Some(u);
-            after_zero = false;
-        } else if let Some(u) = large_unit(c) {
-            let sec = section + pending.take().map_or(0.0, f64::from);
-            if !any || (sec == 0.0 && total == 0.0) {
-                break;
-            }
-            if last_large > u {
-                total += sec * u;
-            } else {
-                total = (total + sec) * u;
-                last_large = u;
-            }
-            section = 0.0;
-            last_small = f64::INFINITY;
-            last_unit = Some(u);
-            after_zero = false;
-        } else {
-            break;
-        }
-        any = true;
-        i += 1;
-        end = i;
-    }
-    if !any {
+    if cur.peek().is_some_and(|c| c.is_ascii_digit()) {
         return None;
     }
-    let tail = match (pending, last_unit) {
-        (Some(d), Some(u)) if !after_zero && end > start && ends_with_digit_after_unit(cur.s, end) => {
-            f64::from(d) * u / 10.0
-        }
-        (Some(d), _) => f64::from(d),
-        (None, _) => 0.0,
-    };
+    let (value, end, _) = sections_chinese_only(cur.s, start)?;
     cur.pos = end;
     Some(Read {
-        value: total + section + tail,
+        value: value.to_f64(),
         style: Style::Chinese,
         len: end - start,
     })
 }
 
-/// Whether the numeral ending at `end` ends with a digit right after a unit (三千五, not 一百零五).
-fn ends_with_digit_after_unit(s: &[char], end: usize) -> bool {
-    end >= 2
-        && s.get(end - 1).is_some_and(|c| digit_value(*c).is_some_and(|d| d != 0))
-        && s.get(end - 2)
-            .is_some_and(|c| small_unit(*c).is_some() || large_unit(*c).is_some())
+/// [`sections`] stopping before any Arabic digit (the time grammar reads 十2 as nothing).
+fn sections_chinese_only(s: &[char], start: usize) -> Option<(Decimal, usize, bool)> {
+    let stop = s[start..]
+        .iter()
+        .position(|c| c.is_ascii_digit())
+        .map_or(s.len(), |p| start + p);
+    sections(&s[..stop], start)
 }
 
-/// Reads an Arabic numeral (3,000 / 1.5 / 12) with optional Chinese units after it (1.5万, 3千).
-fn arabic(cur: &mut Cursor) -> Option<Read> {
-    let start = cur.pos;
-    let mut c = *cur;
-    let (int, _) = c.digits()?;
-    let mut value = int as f64;
-    // Thousands separators: groups of exactly three digits.
-    loop {
-        let save = c.pos;
-        if c.eat(',')
-            && let Some((group, 3)) = c.digits()
-        {
-            value = value * 1000.0 + group as f64;
-            continue;
-        }
-        c.pos = save;
-        break;
-    }
-    let save = c.pos;
-    if c.eat('.') {
-        let frac_start = c.pos;
-        match c.digits() {
-            Some(_) => {
-                let frac: String = c.s[frac_start..c.pos].iter().collect();
-                let frac: f64 = format!("0.{frac}").parse().unwrap_or(0.0);
-                value += frac;
-            }
-            None => c.pos = save,
-        }
-    }
-    value = apply_units(&mut c, value);
-    cur.pos = c.pos;
-    Some(Read {
-        value,
-        style: Style::Arabic,
-        len: c.pos - start,
-    })
-}
-
-/// Multiplies by the Chinese units that follow an Arabic numeral (1.5万, 3千万).
-fn apply_units(c: &mut Cursor, mut value: f64) -> f64 {
-    while let Some(u) = c.peek().and_then(|ch| small_unit(ch).or_else(|| large_unit(ch))) {
-        value *= u;
-        c.pos += 1;
-    }
-    value
-}
-
-/// Reads one numeral (Arabic, Chinese, mixed, or Chinese with a 点 decimal) at the cursor.
-pub(crate) fn numeral(cur: &mut Cursor) -> Option<Read> {
+/// Reads one numeral (Arabic, Chinese, mixed such as 5万4千6百 or 3万4000, a decimal with 点, or
+/// Chinese digits read one by one) at the cursor, exactly.
+fn decimal_numeral(cur: &mut Cursor) -> Option<(Decimal, Style)> {
     let start = cur.pos;
     let first = cur.peek()?;
-    if first.is_ascii_digit() {
-        return arabic(cur);
-    }
-    let mut read = chinese(cur)?;
-    if read.style == Style::Chinese && cur.peek() == Some('点') {
-        let mut c = *cur;
-        c.pos += 1;
-        let digits: Vec<u8> = c.s[c.pos..].iter().map_while(|ch| digit_value(*ch)).collect();
-        if !digits.is_empty() {
-            let frac = digits.iter().rev().fold(0.0, |acc, d| (acc + f64::from(*d)) / 10.0);
-            read.value += frac;
-            cur.pos = c.pos + digits.len();
-            let mut after = *cur;
-            read.value = apply_units(&mut after, read.value);
-            cur.pos = after.pos;
+    if !first.is_ascii_digit() {
+        let run = cur.s[start..].iter().take_while(|c| digit_value(**c).is_some()).count();
+        let after_run = cur.s.get(start + run).copied();
+        if run >= 2 && !after_run.is_some_and(|c| small_unit(c).is_some() || large_unit(c).is_some() || c == '点') {
+            let mantissa = cur.s[start..start + run]
+                .iter()
+                .filter_map(|c| digit_value(*c))
+                .try_fold(0_i128, |acc, d| acc.checked_mul(10)?.checked_add(i128::from(d)))?;
+            cur.pos = start + run;
+            return Some((Decimal { mantissa, scale: 0 }.checked()?, Style::Positional));
         }
     }
-    read.len = cur.pos - start;
-    Some(read)
+    let (mut value, mut end, arabic_first) = sections(cur.s, start)?;
+    // 三点五, 十二点五万: a Chinese decimal part, then units multiplying the whole.
+    if !arabic_first && let Some((frac, next)) = point_digits(cur.s, end) {
+        value = value.add(frac)?;
+        end = next;
+        while let Some(u) = cur.s.get(end).and_then(|c| large_unit(*c).or_else(|| small_unit(*c))) {
+            value = value.mul_int(u)?;
+            end += 1;
+        }
+    }
+    cur.pos = end;
+    Some((value, if arabic_first { Style::Arabic } else { Style::Chinese }))
 }
 
 /// Reads a small whole count (Arabic or Chinese) such as the 7 of 最近7天; None above `max`.
@@ -365,10 +571,61 @@ struct Wrapped {
     end: usize,
 }
 
-/// Reads a numeral with optional wrappers: 前五名, top 5, 第三, 百分之五, 五个, 5%.
-fn wrapped(cur: &mut Cursor) -> Option<Wrapped> {
+/// Prefixes naming a share of a whole: (prefix, divisor turning it into a percentage).
+const SHARE_PREFIXES: &[(&str, i128)] = &[("百分之", 1), ("千分之", 10), ("万分之", 100)];
+
+/// Currency units of a money amount (三元五角, 十块八毛).
+const YUAN: &[&str] = &["元", "块", "圆"];
+
+/// Characters after a numeral that make it approximate (三十多, 十几, 100余): never guessed.
+const APPROXIMATE_AFTER: &[char] = &['多', '几', '余'];
+
+/// The jiao and fen of a money amount after its yuan (五角, 八毛, 三角五分; 三块五: the 五 is jiao).
+fn money_fraction(c: &mut Cursor) -> Option<Decimal> {
+    if c.eat('整') || c.eat('正') {
+        return Some(Decimal::int(0));
+    }
+    let save = c.pos;
+    let digit = |c: &mut Cursor| {
+        let d = c
+            .peek()
+            .and_then(|ch| digit_value(ch).map(i128::from).or(ch.to_digit(10).map(i128::from)))?;
+        c.pos += 1;
+        Some(d)
+    };
+    let Some(jiao) = digit(c) else {
+        return Some(Decimal::int(0));
+    };
+    if !(c.eat('角') || c.eat('毛')) {
+        // 三块五: a lone digit after the yuan is jiao, when nothing numeric follows.
+        if c.peek()
+            .is_some_and(|ch| is_chinese_numeral_char(ch) || ch.is_ascii_digit() || ch == '分')
+        {
+            c.pos = save;
+            return None;
+        }
+        return Some(Decimal {
+            mantissa: jiao,
+            scale: 1,
+        });
+    }
+    let mut cents = jiao * 10;
+    let save_fen = c.pos;
+    match digit(c) {
+        Some(fen) if c.eat('分') => cents += fen,
+        _ => c.pos = save_fen,
+    }
+    Some(Decimal {
+        mantissa: cents,
+        scale: 2,
+    })
+}
+
+/// A numeral with its wrappers and its exact value.
+fn wrapped_decimal(cur: &mut Cursor) -> Option<(Decimal, Option<Decimal>, Style, NumeralKind)> {
     let mut c = *cur;
     let mut kind = NumeralKind::Plain;
+    let mut share = None;
     let top_allowed = !cur.prev().is_some_and(is_word_char);
     if top_allowed && c.eat_any(TOP_PREFIXES).is_some() {
         kind = NumeralKind::TopN;
@@ -376,19 +633,81 @@ fn wrapped(cur: &mut Cursor) -> Option<Wrapped> {
         c.eat('-');
     } else if c.eat('第') {
         kind = NumeralKind::Ordinal;
-    } else if c.eat_str("百分之") {
+    } else if let Some(divisor) = c.eat_table(SHARE_PREFIXES) {
         kind = NumeralKind::Percent;
+        share = Some(divisor);
     }
-    let read = numeral(&mut c)?;
-    if kind != NumeralKind::Percent {
-        if c.eat('%') || c.eat('‰') {
+    if kind == NumeralKind::Plain && c.eat_str("一半") {
+        cur.pos = c.pos;
+        return Some((Decimal { mantissa: 5, scale: 1 }, None, Style::Chinese, kind));
+    }
+    let (mut value, style) = decimal_numeral(&mut c)?;
+    if c.peek().is_some_and(|ch| APPROXIMATE_AFTER.contains(&ch)) {
+        return None;
+    }
+    let mut denominator = None;
+    if let Some(divisor) = share {
+        value = Decimal {
+            mantissa: value.mantissa,
+            scale: value.scale + divisor.ilog10(),
+        };
+    } else if kind == NumeralKind::Plain && c.eat_str("分之") {
+        // 三分之一: the denominator comes first.
+        let (numerator, _) = decimal_numeral(&mut c)?;
+        denominator = Some(value);
+        value = numerator;
+    } else {
+        if c.eat('%') {
             kind = NumeralKind::Percent;
+        } else if c.eat('‰') {
+            kind = NumeralKind::Percent;
+            value = value.tenth();
+        } else if kind == NumeralKind::Plain && c.eat_any(YUAN).is_some() {
+            kind = NumeralKind::Count;
+            let mut after = c;
+            if let Some(fraction) = money_fraction(&mut after) {
+                value = value.add(fraction)?;
+                c = after;
+            }
+        } else if kind == NumeralKind::Plain && c.peek().is_some_and(|ch| ch == '角' || ch == '毛') {
+            c.pos += 1;
+            kind = NumeralKind::Count;
+            value = value.tenth();
         } else if c.eat_any(MEASURE_WORDS).is_some() && kind == NumeralKind::Plain {
             kind = NumeralKind::Count;
         }
     }
     cur.pos = c.pos;
-    Some(Wrapped { read, kind, end: c.pos })
+    Some((value, denominator, style, kind))
+}
+
+/// Reads a numeral with optional wrappers: 前五名, top 5, 第三, 百分之五, 五个, 5%, 三分之一, 三元五角.
+fn wrapped(cur: &mut Cursor) -> Option<Wrapped> {
+    let start = cur.pos;
+    let (value, denominator, style, kind) = wrapped_decimal(cur)?;
+    let v = match denominator {
+        Some(d) if !d.is_zero() => value.to_f64() / d.to_f64(),
+        Some(_) => return None,
+        None => value.to_f64(),
+    };
+    Some(Wrapped {
+        read: Read {
+            value: v,
+            style,
+            len: cur.pos - start,
+        },
+        kind,
+        end: cur.pos,
+    })
+}
+
+/// 3/4 as a whole text: an Arabic fraction (never a date here).
+fn slash_fraction(s: &[char], start: usize) -> Option<f64> {
+    let mut c = Cursor::new(s, start);
+    let (numerator, _) = c.digits()?;
+    c.eat('/').then_some(())?;
+    let (denominator, _) = c.digits()?;
+    (c.at_end() && denominator != 0).then(|| numerator as f64 / denominator as f64)
 }
 
 /// Parses text holding exactly one numeral, with wrappers such as 前五, 前十名, top 5, 两个.
@@ -401,7 +720,24 @@ pub fn parse_number(text: &str) -> Result<Number, NumberError> {
     let mut cur = Cursor::new(s, 0);
     let negative = cur.eat('-') || cur.eat('负');
     let not_a_number = || NumberError::NotANumber(text.trim().to_string());
-    let w = wrapped(&mut cur).ok_or_else(not_a_number)?;
+    if let Some(v) = slash_fraction(s, cur.pos) {
+        return Ok(Number {
+            value: if negative { -v } else { v },
+            kind: NumeralKind::Plain,
+        });
+    }
+    let Some(w) = wrapped(&mut cur) else {
+        let all_numeral = s[cur.pos..]
+            .iter()
+            .all(|c| is_chinese_numeral_char(*c) || c.is_ascii_digit());
+        let has_large = s.iter().any(|c| large_unit(*c).is_some())
+            && s.iter().any(|c| digit_value(*c).is_some() || c.is_ascii_digit());
+        return Err(if all_numeral && has_large {
+            NumberError::TooLarge(text.trim().to_string())
+        } else {
+            not_a_number()
+        });
+    };
     cur.skip_ws();
     if !cur.at_end() {
         return Err(not_a_number());
@@ -606,5 +942,115 @@ mod tests {
             .as_integer(),
             None
         );
+    }
+}
+
+#[cfg(test)]
+mod family_tests {
+    use super::*;
+
+    fn value(text: &str) -> Result<f64, String> {
+        parse_number(text).map(|n| n.value).map_err(|e| e.to_string())
+    }
+
+    fn check(cases: &[(&str, f64)]) {
+        let failures: Vec<String> = cases
+            .iter()
+            .filter(|(text, expected)| value(text) != Ok(*expected))
+            .map(|(text, expected)| format!("{text}: expected {expected}, got {:?}", value(text)))
+            .collect();
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    #[test]
+    fn exact_decimals() {
+        check(&[
+            ("16.4亿", 1_640_000_000.0),
+            ("1.2万亿", 1_200_000_000_000.0),
+            ("0.07万", 700.0),
+            ("3.3万", 33_000.0),
+            ("1.15亿", 115_000_000.0),
+            ("2.675", 2.675),
+            ("十二点五万", 125_000.0),
+            ("三点一四", 3.14),
+            ("1,234.56", 1234.56),
+        ]);
+    }
+
+    #[test]
+    fn mixed_digits_and_units() {
+        check(&[
+            ("5万4千6百", 54_600.0),
+            ("3万4000", 34_000.0),
+            ("3万4", 34_000.0),
+            ("15万", 150_000.0),
+            ("2千万", 20_000_000.0),
+            ("1亿3000万", 130_000_000.0),
+            ("3千5", 3500.0),
+        ]);
+    }
+
+    #[test]
+    fn colloquial() {
+        check(&[
+            ("千三", 1300.0),
+            ("万五", 15_000.0),
+            ("百二", 120.0),
+            ("廿", 20.0),
+            ("廿三", 23.0),
+            ("卅", 30.0),
+            ("卅一", 31.0),
+            ("卌", 40.0),
+            ("两万", 20_000.0),
+            ("两千两百", 2200.0),
+            ("仨", 3.0),
+            ("俩", 2.0),
+            ("一万零五百", 10_500.0),
+            ("一千零五", 1005.0),
+        ]);
+        for text in ["千万", "千", "百万个", "千三百五"] {
+            assert!(parse_number(text).is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn fractions_and_shares() {
+        check(&[
+            ("三分之一", 1.0 / 3.0),
+            ("二分之一", 0.5),
+            ("四分之三", 0.75),
+            ("3/4", 0.75),
+            ("一半", 0.5),
+            ("百分之三十五", 35.0),
+            ("百分之三十五点五", 35.5),
+            ("千分之五", 0.5),
+            ("5‰", 0.5),
+        ]);
+        assert_eq!(parse_number("百分之三十五").map(|n| n.kind), Ok(NumeralKind::Percent));
+        assert!(parse_number("零分之一").is_err());
+        assert!(parse_number("3/0").is_err());
+    }
+
+    #[test]
+    fn money() {
+        check(&[
+            ("壹拾壹元整", 11.0),
+            ("三元五角", 3.5),
+            ("十块八毛", 10.8),
+            ("三块五", 3.5),
+            ("两元三角五分", 2.35),
+            ("五毛", 0.5),
+            ("壹佰元", 100.0),
+            ("叁仟伍佰元正", 3500.0),
+        ]);
+    }
+
+    #[test]
+    fn approximate_counts_are_refused() {
+        for text in ["几十", "十几", "三十多", "100多", "几个", "一百余", "两千多万"] {
+            assert!(parse_number(text).is_err(), "{text} was guessed");
+        }
+        let spans = scan_numbers("三十多个客户和十几家门店");
+        assert!(spans.is_empty(), "{spans:?}");
     }
 }
