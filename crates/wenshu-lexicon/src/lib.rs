@@ -11,11 +11,13 @@
 //! - [`synonym`]: enum values and synonyms inside sentences; `value(label)` lists.
 //! - [`place`]: provinces and prefecture-level cities.
 //! - [`boolean`]: yes/no words.
+//! - [`demand`]: what a question asks for beyond filter values (各X, 前N, 环比, 占比, 超过N, 明细).
 //! - [`timezone`]: places that name a time zone (东京 → Asia/Tokyo).
 //! - [`scan`]: numerals and time expressions of a sentence together.
 
 pub mod boolean;
 pub mod canonical;
+pub mod demand;
 pub mod compare;
 pub mod numeral;
 pub mod period;

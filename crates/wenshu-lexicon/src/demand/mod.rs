@@ -1,0 +1,175 @@
+//! Demands: what a question asks for beyond its filter values — a grouping (各产品), a ranking (前三名, 最高),
+//! a comparison (A和B, 环比), an aggregate (平均, 占比, 多少单), a threshold (超过10万) or rows (明细).
+//!
+//! Pure language knowledge: each demand carries its span, its words and its target text (the X of 各X, the N of
+//! 前N); which parameter or tool meets it is for the caller to decide from its catalog.
+
+mod cues;
+mod scan;
+
+use std::ops::Range;
+
+use jiff::civil::Date;
+use serde::Serialize;
+
+use crate::Span;
+
+/// Which end of a ranking the question asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Order {
+    /// 最高, 最多, 前N: from the top.
+    Highest,
+    /// 最低, 最少, 倒数N: from the bottom.
+    Lowest,
+}
+
+/// The time grain of a grouping (每天, 按月).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Grain {
+    /// 每天, 按日.
+    Day,
+    /// 每周, 按星期.
+    Week,
+    /// 每月, 按月.
+    Month,
+    /// 每季度.
+    Quarter,
+    /// 每年.
+    Year,
+}
+
+/// What a period comparison compares against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Baseline {
+    /// 环比: the period before.
+    Previous,
+    /// 同比, 去年同期: the same period a year before.
+    YearAgo,
+    /// 比上月, 和去年比: the period named in the demand's target.
+    Named,
+}
+
+/// An aggregate over the rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Aggregate {
+    /// 平均, 人均.
+    Average,
+    /// 占比, 份额.
+    Share,
+    /// 最大 (without "which").
+    Max,
+    /// 最小 (without "which").
+    Min,
+    /// 合计, 一共.
+    Total,
+    /// 多少单, 几个, 数量: a count.
+    Count,
+}
+
+/// How a threshold compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ThresholdOp {
+    /// 超过, 大于: greater than.
+    Above,
+    /// 不少于, 至少, 以上: at least.
+    AtLeast,
+    /// 低于, 不到: less than.
+    Below,
+    /// 不超过, 以内: at most.
+    AtMost,
+}
+
+/// What kind of demand, with what is specific to it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DemandKind {
+    /// Grouped by a dimension (`grain` none; the dimension's words are the target, or none for 分别) or by a
+    /// time grain.
+    Group {
+        /// The time grain, when the grouping is by time.
+        grain: Option<Grain>,
+    },
+    /// Ranked: a superlative (`top` none) or the first N.
+    Rank {
+        /// Which end.
+        order: Order,
+        /// How many places, when named (前三 → 3).
+        top: Option<u32>,
+    },
+    /// Two or more things compared (对比, 多还是少, vs).
+    Compare,
+    /// Things named together (A和B, A、B): each is asked for.
+    Joined,
+    /// A period against another (环比, 同比, 比上月); for `Named` the target is the other period.
+    Period {
+        /// Against what.
+        baseline: Baseline,
+    },
+    /// A change between periods (增长, 下降, 涨了多少).
+    Change,
+    /// An aggregate (the target is what is counted, for a count).
+    Aggregate {
+        /// Which aggregate.
+        of: Aggregate,
+    },
+    /// A threshold on a measure (超过10万); the measure, when read, is the demand's `measure`.
+    Threshold {
+        /// How it compares.
+        op: ThresholdOp,
+        /// The number.
+        value: f64,
+    },
+    /// Rows rather than totals (明细, 列出来).
+    List,
+}
+
+/// One thing a question asks for.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Demand {
+    /// What it asks for.
+    #[serde(flatten)]
+    pub kind: DemandKind,
+    /// Byte range of its words in the original text (the cue and, where read, its target).
+    pub range: Range<usize>,
+    /// The cue words as written (各, 前三, 环比).
+    pub words: String,
+    /// The X of the demand as written: the dimension of a grouping or ranking (产品 of 各产品, 销售 of 最好的销售),
+    /// the counted thing of a count (单 of 多少单), the other period of a named baseline (上月 of 比上月).
+    pub target: Option<String>,
+    /// The measure a ranking or threshold is by, read before it (销量 of 销量最高, 金额 of 金额超过10万).
+    pub measure: Option<String>,
+}
+
+impl Demand {
+    /// Whether this demand is a ranking.
+    pub fn is_rank(&self) -> bool {
+        matches!(self.kind, DemandKind::Rank { .. })
+    }
+
+    /// The grain of a grouping by time, if it is one.
+    pub fn grain(&self) -> Option<Grain> {
+        match self.kind {
+            DemandKind::Group { grain } => grain,
+            _ => None,
+        }
+    }
+}
+
+/// Every demand of a sentence, in order, given its numeral and time spans ([`crate::scan`]); a time expression
+/// is never a demand's number (最近7天以内 is no threshold).
+pub fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
+    scan::demands(text, spans)
+}
+
+/// Every demand of a sentence, scanning its spans with `today`.
+pub fn demands_of(text: &str, today: Date) -> Vec<Demand> {
+    demands(text, &crate::scan(text, today))
+}
+
+#[cfg(test)]
+mod tests;
