@@ -24,7 +24,7 @@ mod sql;
 mod url;
 
 pub use error::StoreError;
-pub use model::{Conversation, ConversationWithTurns, HistoryRound, NewTurn, StoredIds, ToolState, Turn};
+pub use model::{Conversation, ConversationWithTurns, HistoryRound, NewTurn, StoredIds, SubjectRef, ToolState, Turn};
 pub use open::open_store;
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;

@@ -12,18 +12,32 @@ pub(crate) struct Migration {
 }
 
 /// The SQLite migrations, oldest first.
-pub(crate) const SQLITE: &[Migration] = &[Migration {
-    version: 1,
-    name: "0001_init.sql",
-    sql: include_str!("../migrations/sqlite/0001_init.sql"),
-}];
+pub(crate) const SQLITE: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "0001_init.sql",
+        sql: include_str!("../migrations/sqlite/0001_init.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "0002_turn_subject.sql",
+        sql: include_str!("../migrations/sqlite/0002_turn_subject.sql"),
+    },
+];
 
 /// The PostgreSQL migrations, oldest first.
-pub(crate) const POSTGRES: &[Migration] = &[Migration {
-    version: 1,
-    name: "0001_init.sql",
-    sql: include_str!("../migrations/postgres/0001_init.sql"),
-}];
+pub(crate) const POSTGRES: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "0001_init.sql",
+        sql: include_str!("../migrations/postgres/0001_init.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "0002_turn_subject.sql",
+        sql: include_str!("../migrations/postgres/0002_turn_subject.sql"),
+    },
+];
 
 /// The version table's definition (the same text works on both backends).
 pub(crate) const VERSION_TABLE: &str = "CREATE TABLE IF NOT EXISTS wenshu_schema_version (\
@@ -61,7 +75,8 @@ mod tests {
                 assert!(migration.name.starts_with(&format!("{version:04}_")));
             }
         }
-        assert_eq!(pending(SQLITE, &[1]).count(), 0);
+        assert_eq!(pending(SQLITE, &[1]).count(), SQLITE.len() - 1);
+        assert_eq!(pending(POSTGRES, &[1, 2]).map(|m| m.version).min(), POSTGRES.get(2).map(|m| m.version));
         assert_eq!(pending(SQLITE, &[]).count(), SQLITE.len());
     }
 }

@@ -69,6 +69,21 @@ pub struct NewTurn {
     pub conclusion: String,
     /// The full trace of the turn, stored beside it.
     pub trace: Value,
+    /// The subject the turn was about, resolved to its ID, when it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<SubjectRef>,
+}
+
+/// The subject a turn was about: its entity type, its ID and its name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SubjectRef {
+    /// The entity type (`movie`, `warehouse`).
+    pub entity_type: String,
+    /// The entity's ID as the data source has it (an integer or a string).
+    pub id: Value,
+    /// The entity's name.
+    pub name: String,
 }
 
 /// The ids given to an appended turn and its trace.
@@ -89,6 +104,9 @@ pub struct HistoryRound {
     pub question: String,
     /// The turn's conclusion.
     pub conclusion: String,
+    /// The subject the turn was about, resolved to its ID, when it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<SubjectRef>,
 }
 
 /// Whether a tool is switched on, as an administrator last set it.

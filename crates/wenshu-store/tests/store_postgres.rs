@@ -69,7 +69,7 @@ async fn suite(url: String) {
         .fetch_all(&mut connection)
         .await
         .expect("versions");
-    assert_eq!(versions, vec![1]);
+    assert_eq!(versions, common::migration_versions());
     let outcome_type: String = sqlx::query_scalar(
         "SELECT data_type FROM information_schema.columns WHERE table_name = 'turns' AND column_name = 'outcome'",
     )

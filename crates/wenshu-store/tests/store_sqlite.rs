@@ -33,6 +33,11 @@ async fn memory_history_is_last_rounds_oldest_first() {
 }
 
 #[tokio::test]
+async fn memory_history_keeps_subject_ids() {
+    common::history_keeps_subject_ids(memory().await).await;
+}
+
+#[tokio::test]
 async fn memory_trace_by_id() {
     common::trace_by_id(memory().await).await;
 }
@@ -121,7 +126,8 @@ async fn reopening_keeps_everything_and_migrates_once() {
         store.close().await;
     }
     let versions = scalar_on_file(&path, "SELECT group_concat(version) FROM wenshu_schema_version").await;
-    assert_eq!(versions, "1");
+    let expected: Vec<String> = common::migration_versions().iter().map(i64::to_string).collect();
+    assert_eq!(versions, expected.join(","));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -154,6 +154,7 @@ async fn run(state: &AppState, mut prepared: Prepared, sink: Option<StepSink>) -
         outcome: json!(answer.outcome),
         conclusion: answer.conclusion(),
         trace: json!(answer.trace),
+        subject: None,
     };
     let ids = state.store().append_turn(turn).await?;
     Ok(json!({

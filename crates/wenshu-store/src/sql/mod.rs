@@ -23,14 +23,15 @@ pub(crate) struct Statements {
     pub(crate) select_conversation: &'static str,
     /// What follows the turn columns in the `SELECT` of a conversation's turns by conversation id, by seq.
     pub(crate) turns_of_conversation: &'static str,
-    /// Selects `question, conclusion` of the last N turns of a conversation, oldest first: conversation id, N.
+    /// Selects `question, conclusion, subject_type, subject_id, subject_name` of the last N turns of a
+    /// conversation, oldest first: conversation id, N.
     pub(crate) select_history: &'static str,
     /// Finds (and, where it can, locks) a conversation by id inside the append transaction.
     pub(crate) lock_conversation: &'static str,
     /// The next turn number of a conversation by id.
     pub(crate) next_seq: &'static str,
     /// Inserts a turn: id, conversation id, seq, question, rewritten question, kind, tool, outcome, conclusion,
-    /// trace id, created_at.
+    /// trace id, created_at, subject type, subject id (JSON text), subject name.
     pub(crate) insert_turn: &'static str,
     /// Inserts a trace: id, turn id, body, created_at.
     pub(crate) insert_trace: &'static str,

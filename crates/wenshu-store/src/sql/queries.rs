@@ -6,7 +6,9 @@ use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Pool, Row, Type
 use super::Backend;
 use crate::error::StoreError;
 use crate::ids;
-use crate::model::{Conversation, ConversationWithTurns, HistoryRound, NewTurn, StoredIds, ToolState, Turn};
+use crate::model::{
+    Conversation, ConversationWithTurns, HistoryRound, NewTurn, StoredIds, SubjectRef, ToolState, Turn,
+};
 use crate::store::BoxFuture;
 
 /// The turn columns [`turn_from_row`] reads, in a `SELECT` list.
@@ -51,6 +53,22 @@ where
         trace_id: get(row, "trace_id")?,
         created_at: get(row, "created_at")?,
     })
+}
+
+/// The subject of a history row (`subject_type, subject_id, subject_name`), when the turn had one.
+fn subject_from_row<DB: Backend>(row: &DB::Row) -> Result<Option<SubjectRef>, StoreError>
+where
+    for<'c> &'c str: ColumnIndex<DB::Row>,
+    for<'r> String: Decode<'r, DB> + Type<DB>,
+{
+    let entity_type: Option<String> = get(row, "subject_type")?;
+    let id: Option<String> = get(row, "subject_id")?;
+    let name: Option<String> = get(row, "subject_name")?;
+    let (Some(entity_type), Some(id), Some(name)) = (entity_type, id, name) else {
+        return Ok(None);
+    };
+    let id = serde_json::from_str(&id).map_err(|e| StoreError::database("cannot read column subject_id", e))?;
+    Ok(Some(SubjectRef { entity_type, id, name }))
 }
 
 /// The statements behind each [`Store`](crate::Store) method, on a pool of one backend.
@@ -178,6 +196,7 @@ where
                     Ok(HistoryRound {
                         question: get(row, "question")?,
                         conclusion: get(row, "conclusion")?,
+                        subject: subject_from_row::<DB>(row)?,
                     })
                 })
                 .collect()
@@ -207,6 +226,8 @@ where
                 trace_id: ids::new_id(),
             };
             let created_at = ids::now();
+            let subject = &turn.subject;
+            let subject_id = subject.as_ref().map(|s| s.id.to_string());
             let insert = sqlx::query(DB::SQL.insert_turn)
                 .bind(ids.turn_id.as_str())
                 .bind(turn.conversation_id.as_str())
@@ -219,6 +240,9 @@ where
                 .bind(turn.conclusion.as_str())
                 .bind(ids.trace_id.as_str())
                 .bind(created_at.as_str())
+                .bind(subject.as_ref().map(|s| s.entity_type.as_str()))
+                .bind(subject_id.as_deref())
+                .bind(subject.as_ref().map(|s| s.name.as_str()))
                 .execute(&mut *tx)
                 .await
                 .map_err(failed("cannot insert the turn"))?;

@@ -19,12 +19,14 @@ impl Backend for Sqlite {
         insert_conversation: "INSERT INTO conversations (id, created_at) VALUES (?, ?)",
         select_conversation: "SELECT id, created_at FROM conversations WHERE id = ?",
         turns_of_conversation: "FROM turns WHERE conversation_id = ? ORDER BY seq",
-        select_history: "SELECT question, conclusion FROM (SELECT seq, question, conclusion FROM turns \
+        select_history: "SELECT question, conclusion, subject_type, subject_id, subject_name FROM (SELECT seq, \
+                         question, conclusion, subject_type, subject_id, subject_name FROM turns \
                          WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
         lock_conversation: "SELECT 1 FROM conversations WHERE id = ?",
         next_seq: "SELECT COALESCE(MAX(seq), 0) + 1 FROM turns WHERE conversation_id = ?",
         insert_turn: "INSERT INTO turns (id, conversation_id, seq, question, rewritten_question, kind, tool, outcome, \
-                      conclusion, trace_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      conclusion, trace_id, created_at, subject_type, subject_id, subject_name) \
+                      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         insert_trace: "INSERT INTO traces (id, turn_id, body, created_at) VALUES (?, ?, ?, ?)",
         select_trace: "SELECT body FROM traces WHERE id = ?",
         upsert_tool_state: "INSERT INTO tool_states (name, enabled, updated_at) VALUES (?, ?, ?) \

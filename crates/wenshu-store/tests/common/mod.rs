@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use wenshu_store::{HistoryRound, NewTurn, Store, StoreError};
+use wenshu_store::{HistoryRound, NewTurn, Store, StoreError, SubjectRef};
 
 /// A turn numbered `n` for a conversation.
 pub fn new_turn(conversation_id: &str, n: usize) -> NewTurn {
@@ -21,7 +21,22 @@ pub fn new_turn(conversation_id: &str, n: usize) -> NewTurn {
         outcome: json!({"rows": [[n, "甲"]], "n": n}),
         conclusion: format!("conclusion {n}"),
         trace: json!({"steps": [{"step": "route", "n": n}], "note": "问数"}),
+        subject: None,
     }
+}
+
+/// The migration versions a fresh store applies: 1..=N for the N files of `migrations/sqlite`, in order.
+pub fn migration_versions() -> Vec<i64> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/migrations/sqlite");
+    let files = std::fs::read_dir(dir)
+        .expect("migrations folder")
+        .filter(|entry| {
+            entry
+                .as_ref()
+                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "sql"))
+        })
+        .count();
+    (1..=i64::try_from(files).unwrap_or(i64::MAX)).collect()
 }
 
 /// A name no other case (or run) uses.
@@ -115,6 +130,7 @@ pub async fn history_is_last_rounds_oldest_first(store: Arc<dyn Store>) {
     let round = |n: usize| HistoryRound {
         question: format!("question {n}"),
         conclusion: format!("conclusion {n}"),
+        subject: None,
     };
     assert_eq!(
         store.history(&conversation.id, 3).await.expect("history"),
@@ -272,10 +288,38 @@ pub async fn two_instances_append_at_once(one: &Arc<dyn Store>, two: &Arc<dyn St
     conversation.id
 }
 
+/// A turn's subject comes back with its history round, its ID keeping its JSON type (21 stays a number, "A-1" a
+/// string); a turn without one has none.
+pub async fn history_keeps_subject_ids(store: Arc<dyn Store>) {
+    let conversation = store.create_conversation().await.expect("create");
+    let subjects = [
+        Some(SubjectRef {
+            entity_type: unique("film"),
+            id: json!(21),
+            name: "同名之作".into(),
+        }),
+        None,
+        Some(SubjectRef {
+            entity_type: unique("site"),
+            id: json!("A-1"),
+            name: "一号站".into(),
+        }),
+    ];
+    for (n, subject) in subjects.iter().enumerate() {
+        let mut turn = new_turn(&conversation.id, n);
+        turn.subject = subject.clone();
+        store.append_turn(turn).await.expect("append");
+    }
+    let rounds = store.history(&conversation.id, 3).await.expect("history");
+    let got: Vec<Option<SubjectRef>> = rounds.into_iter().map(|r| r.subject).collect();
+    assert_eq!(got, subjects.to_vec());
+}
+
 /// Every case above, one after another, on one store.
 pub async fn run_all(store: Arc<dyn Store>) {
     conversation_with_turns(Arc::clone(&store)).await;
     history_is_last_rounds_oldest_first(Arc::clone(&store)).await;
+    history_keeps_subject_ids(Arc::clone(&store)).await;
     trace_by_id(Arc::clone(&store)).await;
     unknown_conversation_is_not_found(Arc::clone(&store)).await;
     tool_states_upsert(Arc::clone(&store)).await;
