@@ -2,13 +2,20 @@
 //! it is exactly one read-only query over allowed tables, calling allowed functions, with a LIMIT added or capped.
 //! String matching is not a guard; the read-only connection under it is the second layer.
 
+mod comments;
+mod limit;
+mod names;
 mod policy;
-mod walk;
+mod scope;
 
-pub use policy::{DEFAULT_ALLOWED_FUNCTIONS, DEFAULT_DENIED_FUNCTIONS, GuardPolicy, SYSTEM_SCHEMAS, SqlDialect};
+pub use policy::{
+    DEFAULT_ALLOWED_FUNCTIONS, DEFAULT_DENIED_FUNCTIONS, GuardPolicy, SYSTEM_SCHEMAS, SqlDialect,
+    default_table_functions,
+};
+pub use scope::Resolution;
 
 use serde::Serialize;
-use sqlparser::ast::Statement;
+use sqlparser::ast::{Query, Statement};
 use sqlparser::dialect::{Dialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect};
 use sqlparser::parser::Parser;
 
@@ -19,7 +26,7 @@ pub struct GuardVerdict {
     pub allowed: bool,
     /// Why not (every problem found), empty when allowed.
     pub reasons: Vec<String>,
-    /// The SQL to run, re-rendered with its LIMIT, when allowed.
+    /// The SQL to run, re-rendered with its LIMIT, when allowed. Only this text is ever run: never the input.
     pub sql: Option<String>,
     /// The tables the statement reads (CTE names excluded).
     pub tables: Vec<String>,
@@ -27,51 +34,84 @@ pub struct GuardVerdict {
     pub functions: Vec<String>,
     /// The LIMIT the final SQL carries, when allowed.
     pub limit: Option<u64>,
+    /// Every table, CTE, function and clause resolved, with what it resolved to or why it is refused.
+    pub resolved: Vec<Resolution>,
 }
 
-/// Checks one SQL text under `policy`, parsed in `dialect`.
+/// Checks one SQL text under `policy`, parsed in `dialect`: executable comments are refused on the text, then it
+/// must parse as exactly one query whose every name resolves to an allowed table or a CTE in scope, calling only
+/// allowed functions; the rewrite (with its LIMIT) is parsed and checked again before it is returned.
 pub fn check_sql(sql: &str, dialect: SqlDialect, policy: &GuardPolicy) -> GuardVerdict {
-    let parser_dialect: Box<dyn Dialect> = match dialect {
-        SqlDialect::Sqlite => Box::new(SQLiteDialect {}),
-        SqlDialect::Postgres => Box::new(PostgreSqlDialect {}),
-        SqlDialect::Mysql => Box::new(MySqlDialect {}),
-    };
-    let mut statements = match Parser::parse_sql(parser_dialect.as_ref(), sql) {
-        Ok(statements) => statements,
-        Err(e) => return refused(vec![format!("the SQL does not parse as {}: {e}", dialect.name())]),
-    };
-    if statements.len() != 1 {
-        return refused(vec![format!(
-            "exactly one statement may run; found {}",
-            statements.len()
-        )]);
+    if let Some(reason) = comments::refusal(sql) {
+        return refused(vec![reason]);
     }
-    let Some(Statement::Query(query)) = statements.first_mut() else {
-        let kind = statements.first().map(statement_kind).unwrap_or_default();
-        return refused(vec![format!("only a query may run; found {kind}")]);
+    let mut query = match parse_one_query(sql, dialect) {
+        Ok(query) => query,
+        Err(reason) => return refused(vec![reason]),
     };
-    let mut findings = walk::Findings::default();
-    walk::check_query(query, &mut findings);
-    walk::check_relations(query, policy, &mut findings);
-    walk::check_functions(query, policy, &mut findings);
+    let findings = scope::inspect(&query, dialect, policy);
     if !findings.reasons.is_empty() {
         let mut verdict = refused(findings.reasons);
         verdict.tables = findings.tables;
         verdict.functions = findings.functions;
+        verdict.resolved = findings.resolutions;
         return verdict;
     }
-    let limit = walk::apply_limit(query, policy.max_rows, &mut findings);
-    if !findings.reasons.is_empty() {
-        return refused(findings.reasons);
+    let limit = match limit::apply_limit(&mut query, policy.max_rows) {
+        Ok(limit) => limit,
+        Err(reason) => return refused(vec![reason]),
+    };
+    let rewrite = query.to_string();
+    if let Some(reason) = recheck(&rewrite, dialect, policy, &findings.tables) {
+        return refused(vec![reason]);
     }
     GuardVerdict {
         allowed: true,
         reasons: Vec::new(),
-        sql: Some(query.to_string()),
+        sql: Some(rewrite),
         tables: findings.tables,
         functions: findings.functions,
         limit: Some(limit),
+        resolved: findings.resolutions,
     }
+}
+
+/// The parser of a dialect.
+fn parser_dialect(dialect: SqlDialect) -> Box<dyn Dialect> {
+    match dialect {
+        SqlDialect::Sqlite => Box::new(SQLiteDialect {}),
+        SqlDialect::Postgres => Box::new(PostgreSqlDialect {}),
+        SqlDialect::Mysql => Box::new(MySqlDialect {}),
+    }
+}
+
+/// The one query `sql` holds, or why it is not one query.
+fn parse_one_query(sql: &str, dialect: SqlDialect) -> Result<Query, String> {
+    let statements = Parser::parse_sql(parser_dialect(dialect).as_ref(), sql)
+        .map_err(|e| format!("the SQL does not parse as {}: {e}", dialect.name()))?;
+    if statements.len() != 1 {
+        return Err(format!("exactly one statement may run; found {}", statements.len()));
+    }
+    match statements.into_iter().next() {
+        Some(Statement::Query(query)) => Ok(*query),
+        Some(other) => Err(format!("only a query may run; found {}", statement_kind(&other))),
+        None => Err("exactly one statement may run; found 0".into()),
+    }
+}
+
+/// The rewrite must parse as one query again and read the same allowed tables: what runs is what was checked.
+fn recheck(rewrite: &str, dialect: SqlDialect, policy: &GuardPolicy, tables: &[String]) -> Option<String> {
+    let again = match parse_one_query(rewrite, dialect) {
+        Ok(query) => scope::inspect(&query, dialect, policy),
+        Err(reason) => return Some(format!("the guard's rewrite does not check again: {reason}")),
+    };
+    if !again.reasons.is_empty() || again.tables != tables {
+        return Some(format!(
+            "the guard's rewrite does not check again: {}",
+            again.reasons.join("; ")
+        ));
+    }
+    None
 }
 
 fn refused(reasons: Vec<String>) -> GuardVerdict {
@@ -82,6 +122,7 @@ fn refused(reasons: Vec<String>) -> GuardVerdict {
         tables: Vec::new(),
         functions: Vec::new(),
         limit: None,
+        resolved: Vec::new(),
     }
 }
 

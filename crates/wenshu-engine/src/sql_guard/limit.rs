@@ -1,0 +1,65 @@
+//! The outer LIMIT: added when there is none, capped when larger, refused when not a literal; a literal
+//! `FETCH FIRST n ROWS ONLY` becomes that LIMIT.
+
+use sqlparser::ast::{Expr, LimitClause, Query, Value, ValueWithSpan};
+
+/// Adds `LIMIT max` when there is none and caps a larger literal one; returns the LIMIT, or why it is refused.
+pub(super) fn apply_limit(query: &mut Query, max: u64) -> Result<u64, String> {
+    if let Some(fetch) = query.fetch.take() {
+        let offset = match query.limit_clause.take() {
+            None => None,
+            Some(LimitClause::LimitOffset {
+                limit: None,
+                offset,
+                limit_by,
+            }) if limit_by.is_empty() => offset,
+            Some(_) => return Err("FETCH FIRST with a LIMIT is not allowed; use LIMIT".into()),
+        };
+        if fetch.percent || fetch.with_ties {
+            return Err("FETCH FIRST … PERCENT/WITH TIES is not allowed; use LIMIT".into());
+        }
+        let n = match &fetch.quantity {
+            None => 1,
+            Some(expr) => literal_u64(expr).ok_or_else(|| format!("FETCH FIRST `{expr}` is not a number"))?,
+        };
+        query.limit_clause = Some(LimitClause::LimitOffset {
+            limit: Some(number(n)),
+            offset,
+            limit_by: vec![],
+        });
+    }
+    let current = match &query.limit_clause {
+        None | Some(LimitClause::LimitOffset { limit: None, .. }) => None,
+        Some(LimitClause::LimitOffset { limit: Some(expr), .. })
+        | Some(LimitClause::OffsetCommaLimit { limit: expr, .. }) => {
+            Some(literal_u64(expr).ok_or_else(|| format!("LIMIT `{expr}` is not a number"))?)
+        }
+    };
+    let limit = current.map_or(max, |n| n.min(max));
+    match &mut query.limit_clause {
+        Some(LimitClause::LimitOffset { limit: slot, .. }) => *slot = Some(number(limit)),
+        Some(LimitClause::OffsetCommaLimit { limit: slot, .. }) => *slot = number(limit),
+        None => {
+            query.limit_clause = Some(LimitClause::LimitOffset {
+                limit: Some(number(limit)),
+                offset: None,
+                limit_by: vec![],
+            })
+        }
+    }
+    Ok(limit)
+}
+
+fn number(n: u64) -> Expr {
+    Expr::value(Value::Number(n.to_string(), false))
+}
+
+fn literal_u64(expr: &Expr) -> Option<u64> {
+    match expr {
+        Expr::Value(ValueWithSpan {
+            value: Value::Number(n, _),
+            ..
+        }) => n.parse().ok(),
+        _ => None,
+    }
+}
