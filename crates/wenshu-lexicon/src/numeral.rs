@@ -271,7 +271,7 @@ fn arabic_operand(s: &[char], i: usize) -> Option<(Decimal, usize)> {
     Some((Decimal { mantissa, scale }.checked()?, c.pos))
 }
 
-/// Chinese digits after 点 (三点一四): the decimal part and its end.
+/// Chinese digits after 点 (三点一五): the decimal part and its end.
 fn point_digits(s: &[char], i: usize) -> Option<(Decimal, usize)> {
     if s.get(i) != Some(&'点') {
         return None;
@@ -972,7 +972,7 @@ mod family_tests {
             ("1.15亿", 115_000_000.0),
             ("2.675", 2.675),
             ("十二点五万", 125_000.0),
-            ("三点一四", 3.14),
+            ("三点一五", 3.15),
             ("1,234.56", 1234.56),
         ]);
     }

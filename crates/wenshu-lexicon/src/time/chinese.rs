@@ -2,7 +2,7 @@
 
 use super::calendar::{self, Unit};
 use super::spec::{Ctx, Edge, Spec};
-use super::{clock, holiday};
+use super::{clock, holiday, lunar};
 use crate::numeral::{self, Style};
 use crate::text::{Cursor, is_word_char};
 use jiff::civil::Date;
@@ -26,6 +26,7 @@ pub(crate) const PIECES: &[Piece] = &[
     half,
     numeric_date,
     holiday::holiday,
+    lunar::lunar_date,
     edge_word,
     edge_suffix,
     first_units,
@@ -167,7 +168,7 @@ pub(crate) const COUNT_UNITS: &[(&str, Unit)] = &[
 const NOT_MONDAY_AFTER: &[char] = &['共', '起', '下', '直', '样', '些', '般', '定', '切', '致', '同'];
 
 /// Characters that can start a Chinese or numeric time expression.
-pub(crate) const START_CHARS: &str = "今昨前明后大上下本这当该全整去来近最过未接第季年月周星礼从自由元情妇植愚劳青儿建教国万平圣初底末半首凌早清中午傍晚夜深白一二三四五六七八九十两〇零";
+pub(crate) const START_CHARS: &str = "农阴旧闰今昨前明后大上下本这当该全整去来近最过未接第季年月周星礼从自由元情妇植愚劳青儿建教国万平圣初底末半首凌早清中午傍晚夜深白一二三四五六七八九十两〇零";
 
 /// Fields for one day.
 pub(crate) fn day_spec(d: Date) -> Spec {

@@ -1,5 +1,5 @@
-//! Holidays as one day or a holiday week: fixed solar dates (元旦, 国庆节), lunar and solar-term ones
-//! from tables of their Gregorian dates (春节, 中秋, 清明), and holiday weeks (国庆假期, 五一假期).
+//! Holidays as one day or a holiday week: fixed solar dates (元旦, 国庆节), lunar ones and solar terms
+//! computed for any year (春节, 中秋, 清明, 冬至), Easter, and holiday weeks (国庆假期, 春节假期).
 //!
 //! A holiday without a year is this year's (the anchor's year on the right of a range): 国庆 on
 //! 2013-02-12 is 2013-10-01, 春节 on 2026-11-29 is 2026-02-17.
@@ -7,56 +7,23 @@
 use jiff::civil::Date;
 
 use super::calendar::{self, Unit, date};
+use super::lunar;
 use super::spec::{Ctx, Spec};
 use crate::numeral;
 use crate::text::Cursor;
-
-/// The first year of the lunar tables.
-const FIRST_YEAR: i32 = 2000;
-
-/// 春节 (lunar 1/1) in 2000..=2035 as month × 100 + day.
-const SPRING: [u16; 36] = [
-    205, 124, 212, 201, 122, 209, 129, 218, 207, 126, 214, 203, 123, 210, 131, 219, 208, 128, 216, 205, 125, 212, 201,
-    122, 210, 129, 217, 206, 126, 213, 203, 123, 211, 131, 219, 208,
-];
-
-/// 端午 (lunar 5/5) in 2000..=2035 as month × 100 + day.
-const DRAGON_BOAT: [u16; 36] = [
-    606, 625, 615, 604, 622, 611, 531, 619, 608, 528, 616, 606, 623, 612, 602, 620, 609, 530, 618, 607, 625, 614, 603,
-    622, 610, 531, 619, 609, 528, 616, 605, 624, 612, 601, 620, 610,
-];
-
-/// 七夕 (lunar 7/7) in 2000..=2035 as month × 100 + day.
-const QIXI: [u16; 36] = [
-    806, 825, 815, 804, 822, 811, 731, 819, 807, 826, 816, 806, 823, 813, 802, 820, 809, 828, 817, 807, 825, 814, 804,
-    822, 810, 829, 819, 808, 826, 816, 805, 824, 812, 801, 820, 810,
-];
-
-/// 中秋 (lunar 8/15) in 2000..=2035 as month × 100 + day.
-const MID_AUTUMN: [u16; 36] = [
-    912, 1001, 921, 911, 928, 918, 1006, 925, 914, 1003, 922, 912, 930, 919, 908, 927, 915, 1004, 924, 913, 1001, 921,
-    910, 929, 917, 1006, 925, 915, 1003, 922, 912, 1001, 919, 908, 927, 916,
-];
-
-/// 重阳 (lunar 9/9) in 2000..=2035 as month × 100 + day.
-const DOUBLE_NINTH: [u16; 36] = [
-    1006, 1025, 1014, 1004, 1022, 1011, 1030, 1019, 1007, 1026, 1016, 1005, 1023, 1013, 1002, 1021, 1009, 1028, 1017,
-    1007, 1025, 1014, 1004, 1023, 1011, 1029, 1018, 1008, 1026, 1016, 1005, 1024, 1012, 1001, 1020, 1009,
-];
-
-/// 清明 (the solar term) in 2000..=2035 as month × 100 + day.
-const QINGMING: [u16; 36] = [
-    404, 405, 405, 405, 404, 405, 405, 405, 404, 404, 405, 405, 404, 404, 405, 405, 404, 404, 405, 405, 404, 404, 405,
-    405, 404, 404, 405, 405, 404, 404, 405, 405, 404, 404, 405, 405,
-];
 
 /// When a holiday falls in a given year.
 #[derive(Debug, Clone, Copy)]
 enum When {
     /// The same month and day every year.
     Solar(u8, u8),
-    /// A day of a yearly table, moved by some days (除夕 is the day before 春节).
-    Table(&'static [u16; 36], i8),
+    /// A lunar month and day, moved by some days (除夕 is the day before 正月初一): the one falling
+    /// in the Gregorian year asked about (腊八 of 2026 is lunar 2025-12-08, in January 2026).
+    Lunar(u8, u8, i8),
+    /// A solar term, by its index in [`lunar::SOLAR_TERMS`].
+    Term(u8),
+    /// Easter Sunday (Gregorian computus), moved by some days (复活节星期一: +1).
+    Easter(i8),
     /// The n-th weekday (1 = Monday) of a month: (month, n, weekday).
     NthWeekday(u8, u8, u8),
 }
@@ -107,46 +74,90 @@ const HOLIDAYS: &[(&str, When, u8)] = &[
     ("圣诞夜", When::Solar(12, 24), 1),
     ("圣诞节", When::Solar(12, 25), 1),
     ("圣诞", When::Solar(12, 25), 1),
-    ("春节", When::Table(&SPRING, 0), 1),
-    ("大年初一", When::Table(&SPRING, 0), 1),
-    ("正月初一", When::Table(&SPRING, 0), 1),
-    ("农历新年", When::Table(&SPRING, 0), 1),
-    ("除夕", When::Table(&SPRING, -1), 1),
-    ("除夕夜", When::Table(&SPRING, -1), 1),
-    ("大年三十", When::Table(&SPRING, -1), 1),
-    ("元宵节", When::Table(&SPRING, 14), 1),
-    ("元宵", When::Table(&SPRING, 14), 1),
-    ("正月十五", When::Table(&SPRING, 14), 1),
-    ("清明节", When::Table(&QINGMING, 0), 1),
-    ("清明", When::Table(&QINGMING, 0), 1),
-    ("端午节", When::Table(&DRAGON_BOAT, 0), 1),
-    ("端午", When::Table(&DRAGON_BOAT, 0), 1),
-    ("七夕节", When::Table(&QIXI, 0), 1),
-    ("七夕", When::Table(&QIXI, 0), 1),
-    ("中秋节", When::Table(&MID_AUTUMN, 0), 1),
-    ("中秋", When::Table(&MID_AUTUMN, 0), 1),
-    ("重阳节", When::Table(&DOUBLE_NINTH, 0), 1),
-    ("重阳", When::Table(&DOUBLE_NINTH, 0), 1),
+    ("春节", When::Lunar(1, 1, 0), 1),
+    ("大年初一", When::Lunar(1, 1, 0), 1),
+    ("正月初一", When::Lunar(1, 1, 0), 1),
+    ("农历新年", When::Lunar(1, 1, 0), 1),
+    ("春节假期", When::Lunar(1, 1, -1), 7),
+    ("春节长假", When::Lunar(1, 1, -1), 7),
+    ("春节黄金周", When::Lunar(1, 1, -1), 7),
+    ("春节档", When::Lunar(1, 1, -1), 7),
+    ("春节期间", When::Lunar(1, 1, -1), 7),
+    ("除夕", When::Lunar(1, 1, -1), 1),
+    ("除夕夜", When::Lunar(1, 1, -1), 1),
+    ("大年三十", When::Lunar(1, 1, -1), 1),
+    ("元宵节", When::Lunar(1, 15, 0), 1),
+    ("元宵", When::Lunar(1, 15, 0), 1),
+    ("正月十五", When::Lunar(1, 15, 0), 1),
+    ("龙抬头", When::Lunar(2, 2, 0), 1),
+    ("上巳节", When::Lunar(3, 3, 0), 1),
+    ("端午节", When::Lunar(5, 5, 0), 1),
+    ("端午", When::Lunar(5, 5, 0), 1),
+    ("七夕节", When::Lunar(7, 7, 0), 1),
+    ("七夕", When::Lunar(7, 7, 0), 1),
+    ("中元节", When::Lunar(7, 15, 0), 1),
+    ("中秋节", When::Lunar(8, 15, 0), 1),
+    ("中秋", When::Lunar(8, 15, 0), 1),
+    ("重阳节", When::Lunar(9, 9, 0), 1),
+    ("重阳", When::Lunar(9, 9, 0), 1),
+    ("寒衣节", When::Lunar(10, 1, 0), 1),
+    ("下元节", When::Lunar(10, 15, 0), 1),
+    ("腊八节", When::Lunar(12, 8, 0), 1),
+    ("腊八", When::Lunar(12, 8, 0), 1),
+    ("小年", When::Lunar(12, 23, 0), 1),
+    ("清明节", When::Term(6), 1),
+    ("冬至节", When::Term(23), 1),
+    ("复活节", When::Easter(0), 1),
+    ("复活节星期一", When::Easter(1), 1),
+    ("复活节周一", When::Easter(1), 1),
+    ("耶稣受难日", When::Easter(-2), 1),
+    ("受难节", When::Easter(-2), 1),
+    ("国庆档", When::Solar(10, 1), 7),
+    ("五一档", When::Solar(5, 1), 5),
+    ("消费者权益日", When::Solar(3, 15), 1),
+    ("护士节", When::Solar(5, 12), 1),
+    ("记者节", When::Solar(11, 8), 1),
+    ("国家公祭日", When::Solar(12, 13), 1),
 ];
 
-/// Characters that can start a holiday name.
-pub(crate) const START_CHARS: &str = "元情妇三植愚劳五青六儿建八教国十黄母父感万光双平圣春大正农除清端七中重";
+/// Characters that can start a holiday or solar-term name.
+pub(crate) const START_CHARS: &str = "元情妇三植愚劳五青六儿建八教国十黄母父感万光双平圣春大正农除清端七中重龙上寒下腊小冬复耶受消护记立雨惊谷芒夏处白秋霜";
 
 /// The day `when` falls on in `year`, None outside the tables' years.
 fn day_in(when: When, year: i32) -> Option<Date> {
     match when {
         When::Solar(m, d) => date(year, i32::from(m), i32::from(d)),
-        When::Table(table, shift) => {
-            let md = *table.get(usize::try_from(year - FIRST_YEAR).ok()?)?;
-            let day = date(year, i32::from(md / 100), i32::from(md % 100))?;
-            calendar::add(day, Unit::Day, i64::from(shift))
-        }
+        When::Lunar(m, d, shift) => [year, year - 1].into_iter().find_map(|lunar_year| {
+            let day = lunar::lunar_day(lunar_year, m, false, d)?;
+            calendar::add(day, Unit::Day, i64::from(shift)).filter(|day| i32::from(day.year()) == year)
+        }),
+        When::Term(index) => lunar::solar_term(year, usize::from(index)),
+        When::Easter(shift) => calendar::add(easter(year)?, Unit::Day, i64::from(shift)),
         When::NthWeekday(m, n, weekday) => {
             let first = date(year, i32::from(m), 1)?;
             let to_first = (i64::from(weekday) - i64::from(first.weekday().to_monday_one_offset())).rem_euclid(7);
             calendar::add(first, Unit::Day, to_first + 7 * (i64::from(n) - 1))
         }
     }
+}
+
+/// Easter Sunday of a Gregorian year (the anonymous Gregorian computus).
+fn easter(year: i32) -> Option<Date> {
+    let a = year % 19;
+    let b = year / 100;
+    let c = year % 100;
+    let d = b / 4;
+    let e = b % 4;
+    let f = (b + 8) / 25;
+    let g = (b - f + 1) / 3;
+    let h = (19 * a + b - d - g + 15) % 30;
+    let i = c / 4;
+    let k = c % 4;
+    let l = (32 + 2 * e + 2 * i - h - k) % 7;
+    let m = (a + 11 * h + 22 * l) / 451;
+    let month = (h + l - 7 * m + 114) / 31;
+    let day = (h + l - 7 * m + 114) % 31 + 1;
+    date(year, month, day)
 }
 
 /// Whether a character right after a name that ends in a numeral (五一, 双十一) makes it part of a
@@ -159,22 +170,39 @@ fn continues_number(c: Option<char>) -> bool {
     })
 }
 
-/// The longest holiday name at the cursor, consumed.
-fn name(c: &mut Cursor) -> Option<(When, u8)> {
+/// The longest holiday or solar-term name at the cursor, consumed; the bool says it is a solar term.
+fn name(c: &mut Cursor) -> Option<(When, u8, bool)> {
     if c.prev().is_some_and(numeral::is_chinese_numeral_char) {
         return None;
     }
-    let (name, when, days) = HOLIDAYS
+    name_at(c)
+}
+
+/// The longest holiday or solar-term name at the cursor, whatever comes before it.
+fn name_at(c: &mut Cursor) -> Option<(When, u8, bool)> {
+    let terms = lunar::SOLAR_TERMS
         .iter()
-        .filter(|(name, _, _)| c.looking_at(name))
-        .max_by_key(|(name, _, _)| name.chars().count())?;
+        .zip(0_u8..)
+        .map(|(name, i)| (*name, When::Term(i), 1_u8, true));
+    let (name, when, days, term) = HOLIDAYS
+        .iter()
+        .map(|(name, when, days)| (*name, *when, *days, false))
+        .chain(terms)
+        .filter(|(name, _, _, _)| c.looking_at(name))
+        .max_by_key(|(name, _, _, _)| name.chars().count())?;
     let end = c.pos + name.chars().count();
     let ends_in_numeral = name.chars().last().is_some_and(numeral::is_chinese_numeral_char);
     if ends_in_numeral && continues_number(c.s.get(end).copied()) {
         return None;
     }
     c.pos = end;
-    Some((*when, *days))
+    Some((when, days, term))
+}
+
+/// Whether a holiday or solar-term name starts at `pos`.
+pub(crate) fn starts_name(s: &[char], pos: usize) -> bool {
+    let mut c = Cursor::new(s, pos);
+    name_at(&mut c).is_some()
 }
 
 /// 国庆, 今年春节, 2025年中秋节, 国庆假期 …: the holiday of the year named, else of this year;
@@ -189,7 +217,11 @@ pub(crate) fn holiday(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
     if !year_only && !full_date {
         return None;
     }
-    let (when, days) = name(c)?;
+    let (when, days, term) = name(c)?;
+    // A solar term's name is an ordinary word too (雨水, 小满): in a sentence only after a year.
+    if term && !ctx.whole && spec.year.is_none() {
+        return None;
+    }
     let year = match spec.year {
         Some(y) => y,
         None => i32::from(ctx.anchor.unwrap_or(ctx.today).year()),
@@ -215,35 +247,30 @@ mod tests {
     use jiff::civil::date as d;
 
     #[test]
-    fn tables_hold_known_days() {
-        assert_eq!(day_in(When::Table(&SPRING, 0), 2013), Some(d(2013, 2, 10)));
-        assert_eq!(day_in(When::Table(&SPRING, -1), 2026), Some(d(2026, 2, 16)));
-        assert_eq!(day_in(When::Table(&SPRING, 14), 2024), Some(d(2024, 2, 24)));
-        assert_eq!(day_in(When::Table(&MID_AUTUMN, 0), 2025), Some(d(2025, 10, 6)));
-        assert_eq!(day_in(When::Table(&DRAGON_BOAT, 0), 2035), Some(d(2035, 6, 10)));
-        assert_eq!(day_in(When::Table(&SPRING, 0), 1999), None);
-        assert_eq!(day_in(When::Table(&SPRING, 0), 2036), None);
+    fn lunar_and_rule_days() {
+        assert_eq!(day_in(When::Lunar(1, 1, 0), 2013), Some(d(2013, 2, 10)));
+        assert_eq!(day_in(When::Lunar(1, 1, -1), 2026), Some(d(2026, 2, 16)));
+        assert_eq!(day_in(When::Lunar(1, 15, 0), 2024), Some(d(2024, 2, 24)));
+        assert_eq!(day_in(When::Lunar(8, 15, 0), 2025), Some(d(2025, 10, 6)));
+        assert_eq!(day_in(When::Lunar(5, 5, 0), 2035), Some(d(2035, 6, 10)));
+        assert_eq!(day_in(When::Lunar(1, 1, 0), 1990), Some(d(1990, 1, 27)));
+        assert_eq!(day_in(When::Lunar(8, 15, 0), 2050), Some(d(2050, 9, 30)));
+        assert_eq!(day_in(When::Lunar(12, 8, 0), 2026), Some(d(2026, 1, 26)));
+        assert_eq!(day_in(When::Term(6), 2026), Some(d(2026, 4, 5)));
+        assert_eq!(day_in(When::Term(23), 2024), Some(d(2024, 12, 21)));
+        assert_eq!(day_in(When::Easter(0), 2024), Some(d(2024, 3, 31)));
+        assert_eq!(day_in(When::Easter(1), 2025), Some(d(2025, 4, 21)));
+        assert_eq!(day_in(When::Easter(0), 2026), Some(d(2026, 4, 5)));
         assert_eq!(day_in(When::NthWeekday(5, 2, 7), 2013), Some(d(2013, 5, 12)));
         assert_eq!(day_in(When::NthWeekday(6, 3, 7), 2026), Some(d(2026, 6, 21)));
         assert_eq!(day_in(When::NthWeekday(11, 4, 4), 2026), Some(d(2026, 11, 26)));
     }
 
     #[test]
-    fn tables_are_in_season() {
-        let in_range = |table: &[u16; 36], lo: u16, hi: u16| table.iter().all(|md| (lo..=hi).contains(md));
-        assert!(in_range(&SPRING, 121, 220));
-        assert!(in_range(&DRAGON_BOAT, 528, 625));
-        assert!(in_range(&QIXI, 731, 829));
-        assert!(in_range(&MID_AUTUMN, 907, 1008));
-        assert!(in_range(&DOUBLE_NINTH, 1001, 1031));
-        assert!(in_range(&QINGMING, 404, 405));
-    }
-
-    #[test]
     fn numeral_names_need_a_boundary() {
         let read = |text: &str| {
             let chars: Vec<char> = text.chars().collect();
-            name(&mut Cursor::new(&chars, 0)).map(|(_, days)| days)
+            name(&mut Cursor::new(&chars, 0)).map(|(_, days, _)| days)
         };
         assert_eq!(read("五一假期"), Some(5));
         assert_eq!(read("五一去哪"), Some(1));

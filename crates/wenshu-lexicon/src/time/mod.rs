@@ -19,6 +19,7 @@ mod clock;
 mod english;
 mod expr;
 mod holiday;
+mod lunar;
 mod spec;
 
 use std::fmt;
@@ -183,15 +184,52 @@ pub fn parse_date_range(text: &str, today: Date) -> Result<DateRange, TimeError>
     }
     let scanned = scan_with(s, &whole);
     match scanned.as_slice() {
-        [(range, date_range, _)] => {
-            let residue = s[..range.start]
-                .iter()
-                .chain(&s[range.end..])
-                .any(|c| is_time_residue(*c));
-            if residue { Err(not_a_date()) } else { Ok(*date_range) }
-        }
+        [(range, date_range, _)] => match unknown_words(s, range.clone()) {
+            Some(words) => Err(TimeError::NotADate(format!(
+                "{} (words not understood as part of a date: {words})",
+                text.trim()
+            ))),
+            None => Ok(*date_range),
+        },
         _ => Err(not_a_date()),
     }
+}
+
+/// Characters that make words around a time expression part of a longer time phrase the grammar does
+/// not know (2024年冬至节气, 复活节星期一, 春节前后): reading only the known part would widen or move it.
+const CALENDAR_CHARS: &str =
+    "节假至旬宵夕朔望腊闰农阴历世纪代档期季初末底晚夜早午时点分秒刻暑寒前后内外间中半整第礼拜星";
+
+/// Season characters: right next to an expression they change it (2024年春), apart they need not (6-3 春游).
+const SEASON_CHARS: &str = "春夏秋冬";
+
+/// The words left around the one expression of a text when they may change its meaning: any
+/// date-like character, a calendar word, or a name glued right before a holiday (以色列国庆节).
+fn unknown_words(s: &[char], range: Range<usize>) -> Option<String> {
+    let left = &s[..range.start];
+    let right = &s[range.end..];
+    let date_like = left
+        .iter()
+        .chain(right)
+        .any(|c| is_time_residue(*c) || CALENDAR_CHARS.contains(*c));
+    let glued_season = [left.last(), right.first()]
+        .iter()
+        .any(|c| c.is_some_and(|c| SEASON_CHARS.contains(*c)));
+    let glued_before = left.last().is_some_and(|c| is_cjk(*c)) && holiday::starts_name(s, range.start);
+    if !date_like && !glued_season && !glued_before {
+        return None;
+    }
+    let words: Vec<String> = [left, right]
+        .iter()
+        .map(|part| part.iter().collect::<String>().trim().to_string())
+        .filter(|w| !w.is_empty())
+        .collect();
+    Some(words.join(", "))
+}
+
+/// Whether `c` is a CJK ideograph.
+fn is_cjk(c: char) -> bool {
+    ('\u{4e00}'..='\u{9fff}').contains(&c)
 }
 
 /// Finds every time expression in a sentence, in order, with byte ranges.

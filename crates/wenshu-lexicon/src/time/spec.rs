@@ -48,6 +48,8 @@ pub(crate) struct Spec {
     pub clock: bool,
     /// The named day opens a holiday of this many days (国庆假期: 7).
     pub span: Option<u8>,
+    /// Days already resolved by another calendar (农历正月初五); only a year may go with them.
+    pub fixed: Option<DateRange>,
 }
 
 /// What the unnamed fields are resolved against.
@@ -88,6 +90,7 @@ impl Spec {
             self.weekend,
             self.edge.is_some(),
             self.first.is_some(),
+            self.fixed.is_some(),
         ]
         .iter()
         .filter(|set| **set)
@@ -126,6 +129,7 @@ impl Spec {
             first: join(self.first, other.first).ok()?,
             clock: self.clock || other.clock,
             span: join(self.span, other.span).ok()?,
+            fixed: join(self.fixed, other.fixed).ok()?,
         };
         // A time of day ends a point: nothing but a time of day may follow it.
         if self.clock && other.date_fields() > 0 {
@@ -155,7 +159,9 @@ impl Spec {
         let over_refined =
             self.edge.is_some() && self.first.is_some() || (self.first.is_some() && (self.day.is_some() || weekly));
         let mixed = calendar && weekly || self.weekday.is_some() && self.weekend;
-        !mixed && sub_year <= 1 && !day_without_month && !refines_nothing && !over_refined
+        let fixed_alone =
+            self.fixed.is_none() || self.date_fields() == 1 + usize::from(self.year.is_some()) && self.edge.is_none();
+        fixed_alone && !mixed && sub_year <= 1 && !day_without_month && !refines_nothing && !over_refined
     }
 
     /// The single day, week or period the fields name, and its kind; None when impossible (2月30日).
@@ -188,6 +194,14 @@ impl Spec {
 
     /// The period before first-N and edge refinements.
     fn base(&self, ctx: &Ctx) -> Option<(DateRange, TimeKind)> {
+        if let Some(range) = self.fixed {
+            let kind = if range.start == range.end {
+                TimeKind::Day
+            } else {
+                TimeKind::Range
+            };
+            return Some((range, kind));
+        }
         let today = ctx.today;
         let anchor = ctx.anchor.unwrap_or(today);
         if self.week.is_some() || self.weekday.is_some() || self.weekend {
