@@ -58,6 +58,8 @@ pub struct Extensions {
     pub examples: Vec<String>,
     /// `x-param-prompt`: a custom system prompt for parameter extraction.
     pub param_prompt: Option<String>,
+    /// `x-answers`: what the tool returns, for the whole tool or per value of a mode enum.
+    pub answers: Option<crate::answers::Answers>,
 }
 
 impl Extensions {
@@ -83,6 +85,7 @@ pub(crate) fn read_extensions(tool: &Map<String, Value>, params: &ParamTable) ->
         http: read_http(tool.get("x-http"))?,
         examples: read_string_list(tool.get("x-examples"), "x-examples")?,
         param_prompt: optional_string(tool, "x-param-prompt")?,
+        answers: crate::answers::read_answers(tool.get("x-answers"), params)?,
     })
 }
 

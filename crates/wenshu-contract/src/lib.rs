@@ -6,6 +6,7 @@
 //! [`BoundCall`] following the required/default matrix; [`http`] binds and builds HTTP requests for tools with
 //! `x-http`; [`render`] writes a tool as readable text for a prompt.
 
+pub mod answers;
 pub mod bind;
 pub mod catalog;
 pub mod coerce;
