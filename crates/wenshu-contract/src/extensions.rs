@@ -60,6 +60,8 @@ pub struct Extensions {
     pub param_prompt: Option<String>,
     /// `x-answers`: what the tool returns, for the whole tool or per value of a mode enum.
     pub answers: Option<crate::answers::Answers>,
+    /// `x-metrics`: the metric model of a metric tool (read by `Tool::compile`, which also makes its `inputSchema`).
+    pub metrics: Option<std::sync::Arc<crate::metric::MetricModel>>,
 }
 
 impl Extensions {
@@ -86,6 +88,7 @@ pub(crate) fn read_extensions(tool: &Map<String, Value>, params: &ParamTable) ->
         examples: read_string_list(tool.get("x-examples"), "x-examples")?,
         param_prompt: optional_string(tool, "x-param-prompt")?,
         answers: crate::answers::read_answers(tool.get("x-answers"), params)?,
+        metrics: None,
     })
 }
 

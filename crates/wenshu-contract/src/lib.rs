@@ -14,6 +14,7 @@ pub mod enum_index;
 pub mod error;
 pub mod extensions;
 pub mod http;
+pub mod metric;
 pub mod param;
 pub mod render;
 mod schema;

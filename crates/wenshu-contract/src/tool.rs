@@ -44,12 +44,15 @@ impl Tool {
     fn compile_named(name: &str, object: &Map<String, Value>) -> Result<Self, FieldError> {
         let title = optional_string(object, "title")?;
         let description = optional_string(object, "description")?.unwrap_or_default();
-        let input_schema = object
-            .get("inputSchema")
-            .cloned()
-            .unwrap_or_else(|| serde_json::json!({"type": "object"}));
+        let metrics = crate::metric::read_metrics(object.get("x-metrics"))?;
+        let input_schema = match (object.get("inputSchema"), &metrics) {
+            (Some(schema), _) => schema.clone(),
+            (None, Some(model)) => crate::metric::input_schema(model),
+            (None, None) => serde_json::json!({"type": "object"}),
+        };
         let params = read_input_schema(&input_schema)?;
-        let extensions = read_extensions(object, &params)?;
+        let mut extensions = read_extensions(object, &params)?;
+        extensions.metrics = metrics.map(std::sync::Arc::new);
         let route = match &extensions.http {
             Some(endpoint) => Some(HttpRoute::compile(endpoint, &params)?),
             None => {

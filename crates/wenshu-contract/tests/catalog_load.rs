@@ -13,6 +13,9 @@ fn the_demo_catalog_loads_with_its_fallback_and_extensions() {
             "movie_box_office",
             "movie_rating",
             "query_order",
+            "sales_metrics",
+            "box_office_metrics",
+            "rating_metrics",
             "text_to_sql"
         ]
     );

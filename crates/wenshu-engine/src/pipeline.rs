@@ -140,13 +140,15 @@ impl Planner {
         self.catalog.fallback().filter(|t| self.is_enabled(t.name()))
     }
 
-    /// The tools a router may choose: enabled, fallback excluded.
+    /// The tools a router may choose: enabled, fallback and metric tools excluded (a metric tool is chosen by
+    /// coverage, after the fixed tools: see the `metric` module).
     pub fn routable_tools(&self) -> Vec<&Tool> {
         let fallback = self.catalog.fallback().map(Tool::name);
         self.catalog
             .tools()
             .iter()
             .filter(|t| Some(t.name()) != fallback && self.is_enabled(t.name()))
+            .filter(|t| t.extensions().metrics.is_none())
             .collect()
     }
 

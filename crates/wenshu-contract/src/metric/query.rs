@@ -1,0 +1,512 @@
+//! The metric query: what to compute from a metric model, by names only (never SQL, never IDs), and its check
+//! name by name against the model.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Grain, MetricModel, Reaggregate};
+
+/// The most rows a metric query may ask for.
+pub const MAX_LIMIT: u32 = 1000;
+
+/// One measure asked for, optionally re-aggregated or averaged per time bucket.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MeasureSel {
+    /// The measure's code, label or synonym.
+    pub name: String,
+    /// A re-aggregation the measure allows (`avg` of `SUM(amount)` is `AVG(amount)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aggregate: Option<Reaggregate>,
+    /// The mean of the measure per bucket of this grain over the time range (平均每个月).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per: Option<Grain>,
+}
+
+impl MeasureSel {
+    /// The measure itself, by name.
+    pub fn named(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            aggregate: None,
+            per: None,
+        }
+    }
+}
+
+/// `dimension IN (values)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Filter {
+    /// The dimension's code, label or synonym.
+    pub dimension: String,
+    /// One value or several.
+    pub values: Vec<String>,
+}
+
+/// A closed range of ISO days.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimeRange {
+    /// The first day, `YYYY-MM-DD`.
+    pub start: String,
+    /// The last day, `YYYY-MM-DD`.
+    pub end: String,
+}
+
+/// Ascending or descending.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OrderDir {
+    /// Smallest first.
+    Asc,
+    /// Largest first.
+    Desc,
+}
+
+/// Order the rows by a measure.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Order {
+    /// The measure's code, label or synonym.
+    pub measure: String,
+    /// The direction.
+    pub direction: OrderDir,
+}
+
+/// The comparison of a threshold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ThresholdOp {
+    /// Greater than.
+    #[serde(rename = ">")]
+    Gt,
+    /// At least.
+    #[serde(rename = ">=")]
+    Ge,
+    /// Less than.
+    #[serde(rename = "<")]
+    Lt,
+    /// At most.
+    #[serde(rename = "<=")]
+    Le,
+}
+
+impl ThresholdOp {
+    /// The SQL operator.
+    pub fn sql(self) -> &'static str {
+        match self {
+            Self::Gt => ">",
+            Self::Ge => ">=",
+            Self::Lt => "<",
+            Self::Le => "<=",
+        }
+    }
+}
+
+/// Keep only groups whose measure passes a threshold (HAVING).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Threshold {
+    /// The measure's code, label or synonym.
+    pub measure: String,
+    /// The comparison.
+    pub op: ThresholdOp,
+    /// The bound (bound by the driver, never written into the SQL).
+    pub value: f64,
+}
+
+/// Which period a comparison sets beside the query's range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CompareKind {
+    /// 环比: the previous period of the same length (the previous month, quarter or year for a whole one).
+    PreviousPeriod,
+    /// 同比: the same days one year earlier.
+    YearOverYear,
+}
+
+/// A period-over-period comparison: both values, the change and the rate.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Compare {
+    /// Which period.
+    pub kind: CompareKind,
+    /// The other period, when the question names it (otherwise derived from `kind`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<TimeRange>,
+}
+
+/// Each row's share of the total taken across these dimensions (their filters dropped from the total).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Share {
+    /// The dimensions the share is taken across.
+    pub across: Vec<String>,
+}
+
+/// What to compute from a metric model, by names only.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MetricQuery {
+    /// The measures.
+    pub measures: Vec<MeasureSel>,
+    /// Filters on dimensions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub filters: Vec<Filter>,
+    /// The days, when limited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_range: Option<TimeRange>,
+    /// One row per time bucket of this grain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grain: Option<Grain>,
+    /// One row per value of these dimensions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub group_by: Vec<String>,
+    /// The order of the rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<Order>,
+    /// The most rows (top-N).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+    /// A threshold on a measure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub having: Option<Threshold>,
+    /// A period-over-period comparison.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compare: Option<Compare>,
+    /// Each row's share of the total.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share: Option<Share>,
+}
+
+/// Why a metric query does not fit its model: the field, the value and what is allowed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("metric query field `{field}`: {reason}")]
+pub struct QueryError {
+    /// The field at fault (`measures[0].name`).
+    pub field: String,
+    /// Why, naming the value and what is allowed.
+    pub reason: String,
+}
+
+impl QueryError {
+    fn new(field: impl Into<String>, reason: impl Into<String>) -> Self {
+        Self {
+            field: field.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// One selected measure, resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResolvedMeasure {
+    /// Its index in the model.
+    pub measure: usize,
+    /// The re-aggregation, if any.
+    pub aggregate: Option<Reaggregate>,
+    /// The per-bucket mean, if any.
+    pub per: Option<Grain>,
+}
+
+/// A metric query checked against its model: every name an index, every range an ordered pair of ISO days.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResolvedQuery {
+    /// The measures shown, in order.
+    pub measures: Vec<ResolvedMeasure>,
+    /// `(dimension index, values)`.
+    pub filters: Vec<(usize, Vec<String>)>,
+    /// `(start, end)`, ISO days.
+    pub range: Option<(String, String)>,
+    /// The grain.
+    pub grain: Option<Grain>,
+    /// Dimension indexes grouped by.
+    pub group_by: Vec<usize>,
+    /// `(position in measures, direction)`.
+    pub order: Option<(usize, OrderDir)>,
+    /// The most rows.
+    pub limit: Option<u32>,
+    /// `(position in measures, op, value)`.
+    pub having: Option<(usize, ThresholdOp, f64)>,
+    /// The comparison kind and the other range, when given.
+    pub compare: Option<(CompareKind, Option<(String, String)>)>,
+    /// Dimension indexes the share is taken across.
+    pub share: Option<Vec<usize>>,
+}
+
+impl MetricQuery {
+    /// Checks every name against `model`; the first problem is reported with its field, value and what is allowed.
+    pub fn resolve(&self, model: &MetricModel) -> Result<ResolvedQuery, QueryError> {
+        if self.measures.is_empty() {
+            return Err(QueryError::new(
+                "measures",
+                format!("name at least one measure: {}", measure_names(model)),
+            ));
+        }
+        let mut measures = Vec::new();
+        for (i, sel) in self.measures.iter().enumerate() {
+            measures.push(resolve_measure(model, sel, &format!("measures[{i}]"))?);
+        }
+        let mut filters: Vec<(usize, Vec<String>)> = Vec::new();
+        for (i, filter) in self.filters.iter().enumerate() {
+            let field = format!("filters[{i}]");
+            let dim = dimension_index(model, &filter.dimension, &format!("{field}.dimension"))?;
+            if filter.values.is_empty() || filter.values.iter().any(|v| v.trim().is_empty()) {
+                return Err(QueryError::new(
+                    format!("{field}.values"),
+                    "give one or more non-empty values",
+                ));
+            }
+            if filters.iter().any(|(d, _)| *d == dim) {
+                return Err(QueryError::new(
+                    format!("{field}.dimension"),
+                    format!(
+                        "`{}` is filtered twice; give all its values in one filter",
+                        filter.dimension
+                    ),
+                ));
+            }
+            filters.push((dim, filter.values.clone()));
+        }
+        let range = self
+            .time_range
+            .as_ref()
+            .map(|r| check_range(model, r, "timeRange"))
+            .transpose()?;
+        if let Some(grain) = self.grain {
+            check_grain(model, grain, "grain")?;
+        }
+        let mut group_by = Vec::new();
+        for (i, name) in self.group_by.iter().enumerate() {
+            let dim = dimension_index(model, name, &format!("groupBy[{i}]"))?;
+            if group_by.contains(&dim) {
+                return Err(QueryError::new(
+                    format!("groupBy[{i}]"),
+                    format!("`{name}` is grouped twice"),
+                ));
+            }
+            group_by.push(dim);
+        }
+        let order = match &self.order {
+            None => None,
+            Some(order) => Some((
+                position_of(model, &mut measures, &order.measure, "order.measure")?,
+                order.direction,
+            )),
+        };
+        if let Some(limit) = self.limit
+            && !(1..=MAX_LIMIT).contains(&limit)
+        {
+            return Err(QueryError::new(
+                "limit",
+                format!("{limit} is out of range; allowed are 1 to {MAX_LIMIT}"),
+            ));
+        }
+        let having = match &self.having {
+            None => None,
+            Some(t) if !t.value.is_finite() => {
+                return Err(QueryError::new(
+                    "having.value",
+                    format!("{} is not a finite number", t.value),
+                ));
+            }
+            Some(t) => Some((
+                position_of(model, &mut measures, &t.measure, "having.measure")?,
+                t.op,
+                t.value,
+            )),
+        };
+        let compare = match &self.compare {
+            None => None,
+            Some(c) => {
+                if range.is_none() {
+                    return Err(QueryError::new("compare", "a comparison needs a timeRange to compare"));
+                }
+                if self.grain.is_some() || self.share.is_some() || self.having.is_some() {
+                    return Err(QueryError::new(
+                        "compare",
+                        "a comparison cannot be combined with grain, share or having",
+                    ));
+                }
+                let other = c
+                    .range
+                    .as_ref()
+                    .map(|r| check_range(model, r, "compare.range"))
+                    .transpose()?;
+                Some((c.kind, other))
+            }
+        };
+        let share = match &self.share {
+            None => None,
+            Some(s) => {
+                let mut across = Vec::new();
+                for (i, name) in s.across.iter().enumerate() {
+                    across.push(dimension_index(model, name, &format!("share.across[{i}]"))?);
+                }
+                Some(across)
+            }
+        };
+        Ok(ResolvedQuery {
+            measures,
+            filters,
+            range,
+            grain: self.grain,
+            group_by,
+            order,
+            limit: self.limit,
+            having,
+            compare,
+            share,
+        })
+    }
+}
+
+fn resolve_measure(model: &MetricModel, sel: &MeasureSel, field: &str) -> Result<ResolvedMeasure, QueryError> {
+    let measure = measure_index(model, &sel.name, &format!("{field}.name"))?;
+    let spec = &model.measures[measure];
+    if let Some(aggregate) = sel.aggregate
+        && !spec.reaggregations.contains(&aggregate)
+    {
+        let allowed: Vec<&str> = spec.reaggregations.iter().map(|r| r.name()).collect();
+        return Err(QueryError::new(
+            format!("{field}.aggregate"),
+            format!(
+                "`{}` does not allow `{}`; allowed: {}",
+                spec.label,
+                aggregate.name(),
+                if allowed.is_empty() {
+                    "none".to_string()
+                } else {
+                    allowed.join(", ")
+                }
+            ),
+        ));
+    }
+    if let Some(per) = sel.per {
+        if sel.aggregate.is_some() {
+            return Err(QueryError::new(
+                format!("{field}.per"),
+                "give `aggregate` or `per`, not both",
+            ));
+        }
+        check_grain(model, per, &format!("{field}.per"))?;
+    }
+    Ok(ResolvedMeasure {
+        measure,
+        aggregate: sel.aggregate,
+        per: sel.per,
+    })
+}
+
+/// The position of a measure among the selected ones, appending it when it is not shown yet.
+fn position_of(
+    model: &MetricModel,
+    measures: &mut Vec<ResolvedMeasure>,
+    name: &str,
+    field: &str,
+) -> Result<usize, QueryError> {
+    let measure = measure_index(model, name, field)?;
+    if let Some(p) = measures
+        .iter()
+        .position(|m| m.measure == measure && m.aggregate.is_none() && m.per.is_none())
+    {
+        return Ok(p);
+    }
+    if let Some(p) = measures.iter().position(|m| m.measure == measure) {
+        return Ok(p);
+    }
+    measures.push(ResolvedMeasure {
+        measure,
+        aggregate: None,
+        per: None,
+    });
+    Ok(measures.len() - 1)
+}
+
+fn measure_index(model: &MetricModel, name: &str, field: &str) -> Result<usize, QueryError> {
+    model.measure_index(name).ok_or_else(|| {
+        QueryError::new(
+            field,
+            format!(
+                "`{name}` is not a measure of this model; allowed: {}",
+                measure_names(model)
+            ),
+        )
+    })
+}
+
+fn dimension_index(model: &MetricModel, name: &str, field: &str) -> Result<usize, QueryError> {
+    model.dimension_index(name).ok_or_else(|| {
+        let names: Vec<&str> = model.dimensions.iter().map(|d| d.label.as_str()).collect();
+        QueryError::new(
+            field,
+            format!(
+                "`{name}` is not a dimension of this model; allowed: {}",
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ),
+        )
+    })
+}
+
+fn measure_names(model: &MetricModel) -> String {
+    model
+        .measures
+        .iter()
+        .map(|m| m.label.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn check_grain(model: &MetricModel, grain: Grain, field: &str) -> Result<(), QueryError> {
+    let Some(time) = &model.time else {
+        return Err(QueryError::new(field, "this model has no time column"));
+    };
+    if time.grains.contains(&grain) {
+        return Ok(());
+    }
+    let allowed: Vec<&str> = time.grains.iter().map(|g| g.name()).collect();
+    Err(QueryError::new(
+        field,
+        format!(
+            "grain `{}` is not offered; allowed: {}",
+            grain.name(),
+            allowed.join(", ")
+        ),
+    ))
+}
+
+fn check_range(model: &MetricModel, range: &TimeRange, field: &str) -> Result<(String, String), QueryError> {
+    if model.time.is_none() {
+        return Err(QueryError::new(field, "this model has no time column"));
+    }
+    for (key, day) in [("start", &range.start), ("end", &range.end)] {
+        if !is_iso_day(day) {
+            return Err(QueryError::new(
+                format!("{field}.{key}"),
+                format!("`{day}` is not a day written YYYY-MM-DD"),
+            ));
+        }
+    }
+    if range.start > range.end {
+        return Err(QueryError::new(
+            field,
+            format!("start {} is after end {}", range.start, range.end),
+        ));
+    }
+    Ok((range.start.clone(), range.end.clone()))
+}
+
+fn is_iso_day(text: &str) -> bool {
+    let b = text.as_bytes();
+    b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+        && (1..=12).contains(&text[5..7].parse::<u8>().unwrap_or(0))
+        && (1..=31).contains(&text[8..10].parse::<u8>().unwrap_or(0))
+}

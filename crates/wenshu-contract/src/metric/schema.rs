@@ -1,0 +1,71 @@
+//! The `inputSchema` of a metric tool, made from its model: a metric query whose names are the model's.
+
+use serde_json::{Value, json};
+
+use super::query::MAX_LIMIT;
+use super::{Grain, MetricModel, Reaggregate};
+
+/// The JSON Schema of a metric query over `model` (used when the tool declares no `inputSchema`).
+pub fn input_schema(model: &MetricModel) -> Value {
+    let measures: Vec<&str> = model.measures.iter().map(|m| m.label.as_str()).collect();
+    let dimensions: Vec<&str> = model.dimensions.iter().map(|d| d.label.as_str()).collect();
+    let grains: Vec<&str> = model
+        .time
+        .as_ref()
+        .map(|t| t.grains.iter().map(|g| g.name()).collect())
+        .unwrap_or_default();
+    let aggregates: Vec<&str> = Reaggregate::ALL.iter().map(|r| r.name()).collect();
+    let range = json!({
+        "type": "object",
+        "properties": {"start": {"type": "string", "format": "date"}, "end": {"type": "string", "format": "date"}},
+        "required": ["start", "end"],
+        "additionalProperties": false
+    });
+    let grain = if grains.is_empty() {
+        json!({"type": "string", "enum": Grain::ALL.iter().map(|g| g.name()).collect::<Vec<_>>()})
+    } else {
+        json!({"type": "string", "enum": grains})
+    };
+    json!({
+        "type": "object",
+        "properties": {
+            "measures": {
+                "type": "array", "minItems": 1, "description": "度量",
+                "items": {"type": "object", "properties": {
+                    "name": {"type": "string", "enum": measures},
+                    "aggregate": {"type": "string", "enum": aggregates},
+                    "per": grain.clone()
+                }, "required": ["name"], "additionalProperties": false}
+            },
+            "filters": {
+                "type": "array", "description": "维度筛选",
+                "items": {"type": "object", "properties": {
+                    "dimension": {"type": "string", "enum": dimensions},
+                    "values": {"type": "array", "minItems": 1, "items": {"type": "string"}}
+                }, "required": ["dimension", "values"], "additionalProperties": false}
+            },
+            "timeRange": range.clone(),
+            "grain": grain,
+            "groupBy": {"type": "array", "items": {"type": "string", "enum": dimensions}, "description": "分组维度"},
+            "order": {"type": "object", "properties": {
+                "measure": {"type": "string", "enum": measures},
+                "direction": {"type": "string", "enum": ["asc", "desc"]}
+            }, "required": ["measure", "direction"], "additionalProperties": false},
+            "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
+            "having": {"type": "object", "properties": {
+                "measure": {"type": "string", "enum": measures},
+                "op": {"type": "string", "enum": [">", ">=", "<", "<="]},
+                "value": {"type": "number"}
+            }, "required": ["measure", "op", "value"], "additionalProperties": false},
+            "compare": {"type": "object", "properties": {
+                "kind": {"type": "string", "enum": ["previous_period", "year_over_year"]},
+                "range": range
+            }, "required": ["kind"], "additionalProperties": false},
+            "share": {"type": "object", "properties": {
+                "across": {"type": "array", "items": {"type": "string", "enum": dimensions}}
+            }, "required": ["across"], "additionalProperties": false}
+        },
+        "required": ["measures"],
+        "additionalProperties": false
+    })
+}
