@@ -35,8 +35,18 @@ pub(crate) const PIECES: &[Piece] = &[
 
 /// Days named relative to today.
 const DAY_WORDS: &[(&str, i64)] = &[
+    ("大大前天", -4),
+    ("大大后天", 4),
     ("大前天", -3),
     ("大后天", 3),
+    ("现在", 0),
+    ("目前", 0),
+    ("当前", 0),
+    ("当下", 0),
+    ("此刻", 0),
+    ("此时", 0),
+    ("眼下", 0),
+    ("全天", 0),
     ("前天", -2),
     ("前日", -2),
     ("昨天", -1),
@@ -72,6 +82,7 @@ const YEAR_WORDS: &[(&str, i32)] = &[
     ("明年", 1),
     ("来年", 1),
     ("后年", 2),
+    ("次年", 1),
 ];
 
 /// Prefixes that shift a unit (上个月: −1), longest first.
@@ -99,6 +110,8 @@ pub(crate) const SHIFT_PREFIXES: &[(&str, i64)] = &[
 
 /// Unit words after a shift prefix.
 const SHIFT_UNITS: &[(&str, Unit)] = &[
+    ("半年度", Unit::Half),
+    ("半年", Unit::Half),
     ("季度", Unit::Quarter),
     ("季", Unit::Quarter),
     ("星期", Unit::Week),
@@ -168,7 +181,7 @@ pub(crate) const COUNT_UNITS: &[(&str, Unit)] = &[
 const NOT_MONDAY_AFTER: &[char] = &['共', '起', '下', '直', '样', '些', '般', '定', '切', '致', '同'];
 
 /// Characters that can start a Chinese or numeric time expression.
-pub(crate) const START_CHARS: &str = "农阴旧闰今昨前明后大上下本这当该全整去来近最过未接第季年月周星礼从自由元情妇植愚劳青儿建教国万平圣初底末半首凌早清中午傍晚夜深白一二三四五六七八九十两〇零";
+pub(crate) const START_CHARS: &str = "现目此眼次截首农阴旧闰今昨前明后大上下本这当该全整去来近最过未接第季年月周星礼从自由元情妇植愚劳青儿建教国万平圣初底末半首凌早清中午傍晚夜深白一二三四五六七八九十两〇零";
 
 /// Fields for one day.
 pub(crate) fn day_spec(d: Date) -> Spec {
@@ -340,7 +353,12 @@ fn week_day_part(c: &mut Cursor) -> Option<Spec> {
 /// 上个月, 本季度, 下下周三, 这周末, 本年度 ….
 fn relative_unit(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
     let n = c.eat_table(SHIFT_PREFIXES)?;
+    let counted = matches!(c.prev(), Some('个' | '一'));
     let unit = c.eat_table(SHIFT_UNITS)?;
+    // 上半年 is the first half of the year; 上个半年 the half before this one.
+    if unit == Unit::Half && !counted {
+        return None;
+    }
     let period = calendar::shifted_period(ctx.today, unit, n)?;
     let spec = period_spec(period.start, unit)?;
     if unit == Unit::Week {
@@ -510,7 +528,7 @@ fn half(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
         }
         h
     } else {
-        let h = c.eat_table(&[("上半年", 1), ("下半年", 2)])?;
+        let h = c.eat_table(&[("上半年", 1), ("下半年", 2), ("前半年", 1), ("后半年", 2)])?;
         c.eat('度');
         h
     };

@@ -78,7 +78,13 @@ const CN_WINDOW_PREFIXES: &[(&str, bool)] = &[
 const WINDOW_SUFFIXES: &[&str] = &["以内", "之内", "以来", "内", "里", "来"];
 
 /// Connectors between the two ends of a range.
-const CN_CONNECTORS: &[&str] = &["到", "至", "迄", "~", "〜", "—", "–", "-", "−"];
+const CN_CONNECTORS: &[&str] = &["——", "--", "到", "至", "迄", "~", "〜", "—", "–", "-", "−"];
+
+/// Words before an end point meaning "from the start of its year up to it" (截至10月底).
+const UNTIL_WORDS: &[&str] = &["截止到", "截至到", "截止至", "截止于", "截至", "截止"];
+
+/// Words after a start point meaning "from then on" (3月起, 从去年9月开始).
+const FROM_WORDS: &[&str] = &["开始", "起"];
 
 /// English connectors between the two ends of a range.
 const EN_CONNECTORS: &[&str] = &["to", "through", "thru", "until", "till"];
@@ -362,6 +368,9 @@ fn simple(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
 /// A whole expression at `pos`: [从] A [到 B | 以来 | 至今].
 pub(crate) fn expression(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
     let mut c = Cursor::new(s, pos);
+    if c.eat_any(UNTIL_WORDS).is_some() {
+        return until(s, c.pos, ctx);
+    }
     let mut since = false;
     if c.eat_any(&["从", "自从", "自"]).is_some() || c.eat_word("from") || c.eat_word("between") {
         c.skip_ws();
@@ -374,6 +383,7 @@ pub(crate) fn expression(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
         other => return other,
     };
     let mut c = Cursor::new(s, left.end);
+    let from_on = c.eat_any(FROM_WORDS).is_some();
     c.skip_ws();
     let connected =
         c.eat_any(CN_CONNECTORS).is_some() || EN_CONNECTORS.iter().any(|w| c.eat_word(w)) || c.eat_word("and");
@@ -385,7 +395,8 @@ pub(crate) fn expression(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
         }
     }
     let mut c = Cursor::new(s, left.end);
-    if c.eat_any(&["以来", "至今"]).is_some() || since {
+    let from_on = from_on && c.eat_any(FROM_WORDS).is_some();
+    if c.eat_any(&["以来", "至今"]).is_some() || since || from_on {
         c.eat_str("为止");
         let range = DateRange {
             start: left.range.start,
@@ -394,6 +405,38 @@ pub(crate) fn expression(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
         return found(Some(range), c.pos, TimeKind::ToDate);
     }
     Outcome::Found(left)
+}
+
+/// 截至X: from the first day of X's year to the last day of X (截至10月底, 截至今天).
+fn until(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
+    let mut c = Cursor::new(s, pos);
+    c.skip_ws();
+    let end = match simple(s, c.pos, ctx) {
+        Outcome::Found(f) => f,
+        Outcome::Invalid(end) => return Outcome::Invalid(end),
+        Outcome::NoMatch => match c.eat_any(NOW_WORDS) {
+            Some(_) => Found {
+                end: c.pos,
+                range: DateRange {
+                    start: ctx.today,
+                    end: ctx.today,
+                },
+                kind: TimeKind::Day,
+            },
+            None => return Outcome::Invalid(c.pos),
+        },
+    };
+    let mut c = Cursor::new(s, end.end);
+    c.eat_any(&["为止", "止"]);
+    let start = calendar::period_start(end.range.end, Unit::Year);
+    found(
+        start.map(|start| DateRange {
+            start,
+            end: end.range.end,
+        }),
+        c.pos,
+        TimeKind::ToDate,
+    )
 }
 
 /// The right end of a range after its connector, its missing fields taken from the left end.

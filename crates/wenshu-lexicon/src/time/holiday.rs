@@ -55,6 +55,7 @@ const HOLIDAYS: &[(&str, When, u8)] = &[
     ("教师节", When::Solar(9, 10), 1),
     ("国庆节", When::Solar(10, 1), 1),
     ("国庆", When::Solar(10, 1), 1),
+    ("十一", When::Solar(10, 1), 1),
     ("国庆假期", When::Solar(10, 1), 7),
     ("国庆节假期", When::Solar(10, 1), 7),
     ("国庆长假", When::Solar(10, 1), 7),
@@ -131,6 +132,8 @@ fn day_in(when: When, year: i32) -> Option<Date> {
             let day = lunar::lunar_day(lunar_year, m, false, d)?;
             calendar::add(day, Unit::Day, i64::from(shift)).filter(|day| i32::from(day.year()) == year)
         }),
+        // 小寒 and 大寒 close a year's solar terms: 2017年大寒 is in January 2018.
+        When::Term(index) if index < 2 => lunar::solar_term(year + 1, usize::from(index)),
         When::Term(index) => lunar::solar_term(year, usize::from(index)),
         When::Easter(shift) => calendar::add(easter(year)?, Unit::Day, i64::from(shift)),
         When::NthWeekday(m, n, weekday) => {
@@ -217,18 +220,34 @@ pub(crate) fn holiday(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
     if !year_only && !full_date {
         return None;
     }
+    let save = c.pos;
+    let lunar_named = c.eat_any(lunar::LUNAR_PREFIXES).is_some();
     let (when, days, term) = name(c)?;
+    if lunar_named && !matches!(when, When::Lunar(..)) {
+        c.pos = save;
+        return None;
+    }
     // A solar term's name is an ordinary word too (雨水, 小满): in a sentence only after a year.
-    if term && !ctx.whole && spec.year.is_none() {
+    let bare_numeral = matches!(when, When::Solar(10, 1))
+        && days == 1
+        && c.s[save..c.pos].iter().all(|ch| numeral::is_chinese_numeral_char(*ch));
+    if (term || bare_numeral) && !ctx.whole && spec.year.is_none() {
         return None;
     }
     let year = match spec.year {
         Some(y) => y,
         None => i32::from(ctx.anchor.unwrap_or(ctx.today).year()),
     };
-    let day = day_in(when, year)?;
-    let month = u8::try_from(day.month()).ok();
-    let day = u8::try_from(day.day()).ok();
+    let date = day_in(when, year)?;
+    if i32::from(date.year()) != year && !full_date {
+        // 2017年大寒 falls in January 2018: the day itself, the year consumed.
+        return Some(Spec {
+            fixed: Some(super::DateRange { start: date, end: date }),
+            ..Spec::default()
+        });
+    }
+    let month = u8::try_from(date.month()).ok();
+    let day = u8::try_from(date.day()).ok();
     if full_date {
         return (spec.month == month && spec.day == day && days == 1).then(Spec::default);
     }

@@ -82,10 +82,13 @@ pub(crate) fn solar_term(year: i32, index: usize) -> Option<Date> {
 }
 
 /// Words saying the lunar calendar is meant.
-const LUNAR_PREFIXES: &[&str] = &["农历", "阴历", "旧历", "夏历"];
+pub(crate) const LUNAR_PREFIXES: &[&str] = &["农历", "阴历", "旧历", "夏历"];
 
 /// Month names used only in the lunar calendar.
 const MONTH_NAMES: &[(&str, u8)] = &[("正月", 1), ("冬月", 11), ("腊月", 12)];
+
+/// Characters that start a day number written only in the lunar calendar (初五, 廿二, 卅).
+const LUNAR_DAY_STARTS: &[char] = &['初', '廿', '卅'];
 
 /// A lunar day number: 初一…初十, 十一…三十, 廿三 (日/号 allowed after).
 fn day_number(c: &mut Cursor) -> Option<u8> {
@@ -114,8 +117,9 @@ fn days_of(year: i32, month: u8, leap: bool, day: Option<u8>) -> Option<DateRang
     }
 }
 
-/// 农历正月初五, 阴历八月十五, 腊月二十三, 闰四月, 农历2025年三月: the lunar year named, else the
-/// one whose month falls in the Gregorian year of today (or of the range's start, on its right).
+/// 农历正月初五, 阴历八月十五, 腊月二十三, 闰四月, 农历2025年三月, 五月初五, 大年初十: the lunar year
+/// named, else the lunar year numbered like today's year (腊月 of 2026 is in January 2027); on the
+/// right of a range, the first such day not before its start.
 pub(crate) fn lunar_date(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
     let year_only = Spec {
         year: spec.year,
@@ -138,14 +142,20 @@ pub(crate) fn lunar_date(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec>
         }
     }
     let leap = c.eat('闰');
-    let month = match c.eat_table(MONTH_NAMES) {
-        Some(m) => m,
-        None if prefixed || leap => {
-            let m = numeral::count(c, 12)?;
-            c.eat_any(&["月份", "月"])?;
-            u8::try_from(m).ok()?
+    let month = if let Some(m) = c.eat_table(MONTH_NAMES) {
+        m
+    } else if !leap && c.looking_at("大年初") {
+        // 大年初十: a day of the first month.
+        c.pos += 2;
+        1
+    } else {
+        let m = numeral::count(c, 12)?;
+        c.eat_any(&["月份", "月"])?;
+        // Without 农历 a numbered month is lunar only before a lunar day (五月初五, 九月廿二).
+        if !(prefixed || leap || c.peek().is_some_and(|ch| LUNAR_DAY_STARTS.contains(&ch))) {
+            return None;
         }
-        None => return None,
+        u8::try_from(m).ok()?
     };
     let mut probe = *c;
     let day = day_number(&mut probe);
@@ -160,12 +170,7 @@ pub(crate) fn lunar_date(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec>
                 .into_iter()
                 .find_map(|y| days_of(y, month, leap, day).filter(|r| r.end >= anchor))?
         }
-        (None, None) => {
-            let y = i32::from(ctx.today.year());
-            [y, y - 1]
-                .into_iter()
-                .find_map(|l| days_of(l, month, leap, day).filter(|r| i32::from(r.start.year()) == y))?
-        }
+        (None, None) => days_of(i32::from(ctx.today.year()), month, leap, day)?,
     };
     Some(Spec {
         fixed: Some(range),
