@@ -9,6 +9,7 @@
 //! - [`Database::connect`] is writable, for making the demo ([`Database::execute_all`], [`Database::execute_batch`]).
 //! - [`rewrite_named`] turns `:name` placeholders into the dialect's positional ones.
 
+mod authorizer;
 mod collect;
 pub mod convert;
 mod driver;
@@ -16,6 +17,7 @@ mod error;
 mod mysql;
 mod placeholder;
 mod postgres;
+mod privileges;
 mod rows;
 mod run;
 mod sqlite;
@@ -29,8 +31,10 @@ use sqlx::mysql::MySqlPool;
 use sqlx::postgres::PgPool;
 use sqlx::sqlite::SqlitePool;
 
+pub use authorizer::ReadScope;
 pub use error::DbError;
 pub use placeholder::{PlaceholderError, Positional, placeholder_names, rewrite_named};
+pub use privileges::tables_beyond;
 pub use rows::{QueryLimits, Rows};
 pub use url::{ALLOWED_SCHEMES, Dialect, dialect_of, redact};
 
@@ -43,6 +47,10 @@ pub struct DbOptions {
     pub max_connections: u32,
     /// How long to wait for a connection (when connecting, and for a free one from the pool).
     pub connect_timeout: Duration,
+    /// SQLite: what the connection's authorizer lets statements read and call (the database refuses the rest).
+    pub scope: Option<ReadScope>,
+    /// PostgreSQL: the role every query runs as (`SET LOCAL ROLE`).
+    pub role: Option<String>,
 }
 
 impl Default for DbOptions {
@@ -51,6 +59,8 @@ impl Default for DbOptions {
             read_only: false,
             max_connections: 5,
             connect_timeout: Duration::from_secs(10),
+            scope: None,
+            role: None,
         }
     }
 }
@@ -121,6 +131,7 @@ pub struct Database {
     pool: Pool,
     read_only: bool,
     url: String,
+    role: Option<String>,
 }
 
 impl Database {
@@ -153,6 +164,7 @@ impl Database {
             pool,
             read_only: options.read_only,
             url: redact(url),
+            role: options.role.clone(),
         })
     }
 
@@ -185,7 +197,9 @@ impl Database {
     pub async fn query_binds(&self, sql: &str, binds: &[Bind], limits: QueryLimits) -> Result<Rows, DbError> {
         match &self.pool {
             Pool::Sqlite(pool) => sqlite::query(pool, sql, binds, limits).await,
-            Pool::Postgres(pool) => postgres::query(pool, sql, binds, limits, self.read_only).await,
+            Pool::Postgres(pool) => {
+                postgres::query(pool, sql, binds, limits, self.read_only, self.role.as_deref()).await
+            }
             Pool::MySql(pool, flavor) => mysql::query(pool, *flavor, sql, binds, limits, self.read_only).await,
         }
     }
@@ -208,6 +222,21 @@ impl Database {
             Pool::Postgres(pool) => write::execute_batch(pool, sql).await,
             Pool::MySql(pool, _) => write::execute_batch(pool, sql).await,
         }
+    }
+
+    /// The tables this connection can read, as `schema.table` (the least-privilege check): PostgreSQL asks
+    /// `has_any_column_privilege` over the catalog (as the configured role), MySQL reads `SHOW GRANTS` and the
+    /// tables it may see; SQLite answers with none (its authorizer, see [`ReadScope`], is the bound there).
+    pub async fn readable_tables(&self) -> Result<Vec<String>, DbError> {
+        privileges::readable_tables(self).await
+    }
+
+    /// The readable tables (see [`Database::readable_tables`]) that are not among `allowed`: what a least-privilege
+    /// account would not let this connection read.
+    pub async fn tables_beyond(&self, allowed: &[String]) -> Result<Vec<String>, DbError> {
+        let readable = privileges::readable_tables(self).await?;
+        let schema = privileges::default_schema(self).await?;
+        Ok(tables_beyond(&readable, allowed, schema.as_deref()))
     }
 
     /// Closes every connection of the pool (clones included).

@@ -41,19 +41,24 @@ pub(crate) async fn connect(url: &str, options: &DbOptions) -> Result<PgPool, Db
         .map_err(|e| connect_error(e.to_string()))
 }
 
-/// Runs one query under `limits` inside a transaction that is rolled back (committed when `read_only` is false).
+/// Runs one query under `limits` inside a transaction that is rolled back (committed when `read_only` is false),
+/// as `role` when one is given.
 pub(crate) async fn query(
     pool: &PgPool,
     sql: &str,
     binds: &[Bind],
     limits: QueryLimits,
     read_only: bool,
+    role: Option<&str>,
 ) -> Result<Rows, DbError> {
     let begin = if read_only { "BEGIN READ ONLY" } else { "BEGIN" };
-    let setup = [
+    let mut setup = vec![
         begin.to_string(),
         format!("SET LOCAL statement_timeout = {}", limits.timeout_ms()),
     ];
+    if let Some(role) = role {
+        setup.push(format!("SET LOCAL ROLE \"{}\"", role.replace('"', "\"\"")));
+    }
     run::in_transaction(pool, &setup, sql, binds, limits, read_only).await
 }
 

@@ -1,4 +1,5 @@
-//! SQLite: pools by URL (read-only with `query_only`), queries interrupted at their deadline by a progress handler.
+//! SQLite: pools by URL (read-only with `query_only`; scoped by an authorizer when asked), queries interrupted at
+//! their deadline by a progress handler.
 
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -9,6 +10,7 @@ use sqlx::sqlite::{
 };
 use sqlx::{Decode, Sqlite};
 
+use super::authorizer::{self, ReadScope};
 use super::collect::convert_columns;
 use super::convert::{float_to_json, hex};
 use super::driver::{Driver, bind_values};
@@ -39,11 +41,21 @@ pub(crate) async fn connect(url: &str, options: &DbOptions) -> Result<SqlitePool
     let pool = SqlitePoolOptions::new()
         .acquire_timeout(options.connect_timeout)
         .max_connections(if in_memory { 1 } else { options.max_connections.max(1) });
-    let pool = if in_memory {
+    let mut pool = if in_memory {
         pool.min_connections(1).idle_timeout(None).max_lifetime(None)
     } else {
         pool
     };
+    if let Some(scope) = &options.scope {
+        // One scope per pool, for the life of the program: the authorizer of every connection points to it.
+        let scope: &'static ReadScope = Box::leak(Box::new(scope.clone()));
+        pool = pool.after_connect(move |conn, _meta| {
+            Box::pin(async move {
+                authorizer::install(conn.lock_handle().await?.as_raw_handle(), scope);
+                Ok(())
+            })
+        });
+    }
     pool.connect_with(connect)
         .await
         .map_err(|e| connect_error(e.to_string()))

@@ -14,9 +14,9 @@ use wenshu_llm::answer::extract_json_object;
 use wenshu_llm::client::{ChatClient, ChatRequest, Message};
 use wenshu_llm::prompt::{PromptTemplates, SqlContext};
 
-use crate::db::{Database, Dialect, QueryLimits, Rows};
+use crate::db::{Database, Dialect, QueryLimits, ReadScope, Rows};
 use crate::extract::{ModelCall, chinese_weekday};
-use crate::sql_guard::{GuardPolicy, GuardVerdict, SqlDialect, check_sql};
+use crate::sql_guard::{GuardPolicy, GuardVerdict, SqlDialect, check_sql, default_table_functions};
 
 /// How many SQL statements the fallback writes at most: the first and one correction.
 pub const MAX_SQL_ATTEMPTS: usize = 2;
@@ -101,11 +101,7 @@ impl SqlFallback {
 
     /// The dialect the SQL is written and guarded in.
     pub fn dialect(&self) -> SqlDialect {
-        match self.db.dialect() {
-            Dialect::Sqlite => SqlDialect::Sqlite,
-            Dialect::Postgres => SqlDialect::Postgres,
-            Dialect::MySql => SqlDialect::Mysql,
-        }
+        sql_dialect(self.db.dialect())
     }
 
     /// Answers `question` with at most one correction.
@@ -212,6 +208,34 @@ impl SqlFallback {
             schema: Some(("sql".into(), schema)),
         };
         ModelCall::send(&self.client, &chat, "the Text-to-SQL call").await
+    }
+}
+
+/// What the fallback's connection may read and call, from the guard's policy: the allowed tables and the dialect's
+/// table functions, the function lists. SQLite enforces it with an authorizer (a second wall behind the guard).
+pub fn read_scope(policy: &GuardPolicy, dialect: Dialect) -> ReadScope {
+    let mut tables = policy.allowed_tables.clone();
+    match &policy.table_functions {
+        Some(functions) => tables.extend(functions.iter().cloned()),
+        None => tables.extend(
+            default_table_functions(sql_dialect(dialect))
+                .iter()
+                .map(|f| f.to_string()),
+        ),
+    }
+    ReadScope {
+        tables,
+        allowed_functions: policy.allowed_functions.clone(),
+        denied_functions: policy.denied_functions.clone(),
+    }
+}
+
+/// The guard's dialect of a connection's.
+fn sql_dialect(dialect: Dialect) -> SqlDialect {
+    match dialect {
+        Dialect::Sqlite => SqlDialect::Sqlite,
+        Dialect::Postgres => SqlDialect::Postgres,
+        Dialect::MySql => SqlDialect::Mysql,
     }
 }
 
