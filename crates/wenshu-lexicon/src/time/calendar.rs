@@ -118,6 +118,12 @@ pub(crate) fn first_units(outer: DateRange, unit: Unit, n: i64) -> Option<DateRa
     })
 }
 
+/// The last `n` units of `outer` (上月最后五天), None when they do not fit inside it.
+pub(crate) fn last_units(outer: DateRange, unit: Unit, n: i64) -> Option<DateRange> {
+    let start = add(add(outer.end, Unit::Day, 1)?, unit, -n)?;
+    (start >= outer.start).then_some(DateRange { start, end: outer.end })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

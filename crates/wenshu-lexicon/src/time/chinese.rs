@@ -30,6 +30,12 @@ pub(crate) const PIECES: &[Piece] = &[
     edge_word,
     edge_suffix,
     first_units,
+    last_units,
+    nth_month,
+    nth_weekday,
+    shared_unit_range,
+    consecutive_days,
+    super::decade::decade,
     clock::chinese,
 ];
 
@@ -181,7 +187,7 @@ pub(crate) const COUNT_UNITS: &[(&str, Unit)] = &[
 const NOT_MONDAY_AFTER: &[char] = &['共', '起', '下', '直', '样', '些', '般', '定', '切', '致', '同'];
 
 /// Characters that can start a Chinese or numeric time expression.
-pub(crate) const START_CHARS: &str = "现目此眼次截首农阴旧闰今昨前明后大上下本这当该全整去来近最过未接第季年月周星礼从自由元情妇植愚劳青儿建教国万平圣初底末半首凌早清中午傍晚夜深白一二三四五六七八九十两〇零";
+pub(crate) const START_CHARS: &str = "0123456789世现目此眼次截首农阴旧闰今昨前明后大上下本这当该全整去来近最过未接第季年月周星礼从自由元情妇植愚劳青儿建教国万平圣初底末半首凌早清中午傍晚夜深白一二三四五六七八九十两〇零";
 
 /// Fields for one day.
 pub(crate) fn day_spec(d: Date) -> Spec {
@@ -445,8 +451,14 @@ pub(crate) fn explicit_year(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec>
     })
 }
 
-/// 3月, 十月份, 十二月.
+/// 3月, 十月份, 十二月, 首月.
 fn month(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
+    if c.eat_str("首月") {
+        return Some(Spec {
+            month: Some(1),
+            ..Spec::default()
+        });
+    }
     let m = numeral::count(c, 12)?;
     c.eat_any(&["月份", "月"])?;
     Some(Spec {
@@ -498,7 +510,10 @@ fn quarter(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
         if c.peek().is_some_and(is_word_char) {
             return None;
         }
+        c.eat_any(&["季度", "季"]);
         q
+    } else if c.eat_str("首季度") || c.eat_str("首季") {
+        1
     } else if c.eat('第') {
         let q = numeral::count(c, 4)?;
         c.eat_any(&["季度", "季"])?;
@@ -631,6 +646,140 @@ fn first_units(c: &mut Cursor, _: &Ctx, spec: &Spec) -> Option<Spec> {
     let unit = c.eat_table(COUNT_UNITS)?;
     (unit != Unit::Year).then_some(Spec {
         first: Some((unit, n)),
+        ..Spec::default()
+    })
+}
+
+/// 最后五天, 后三个月 after a named year or month (上月最后五天, 二零二一年后三月).
+fn last_units(c: &mut Cursor, _: &Ctx, spec: &Spec) -> Option<Spec> {
+    if spec.year.is_none() && spec.month.is_none() || spec.day.is_some() {
+        return None;
+    }
+    c.eat_any(&["最后", "后"])?;
+    let n = numeral::count(c, 400)?;
+    let unit = c
+        .eat_table(COUNT_UNITS)
+        .or_else(|| c.eat('月').then_some(Unit::Month))?;
+    (unit != Unit::Year).then_some(Spec {
+        first: Some((unit, n)),
+        from_end: true,
+        ..Spec::default()
+    })
+}
+
+/// 第8个月 after a named year (70年第8个月): that month.
+fn nth_month(c: &mut Cursor, _: &Ctx, spec: &Spec) -> Option<Spec> {
+    if spec.year.is_none() || spec.date_fields() != 1 {
+        return None;
+    }
+    c.eat('第').then_some(())?;
+    let m = numeral::count(c, 12)?;
+    c.eat_str("个月").then_some(())?;
+    Some(Spec {
+        month: u8::try_from(m).ok(),
+        ..Spec::default()
+    })
+}
+
+/// 第一个星期一, 第3个周日, 最后一个周五 after a named month (十月第一个星期一): that day.
+fn nth_weekday(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
+    if spec.month.is_none() || spec.day.is_some() || spec.date_fields() > 2 {
+        return None;
+    }
+    let nth = if c.eat_str("最后一个") {
+        None
+    } else {
+        c.eat('第').then_some(())?;
+        let n = numeral::count(c, 5)?;
+        c.eat('个');
+        Some(n)
+    };
+    c.eat_any(WEEK_WORDS)?;
+    let weekday = weekday_char(c)?;
+    let (month, _) = spec.resolve(ctx)?;
+    let first = month.start;
+    let to_first = (i64::from(weekday) - i64::from(first.weekday().to_monday_one_offset())).rem_euclid(7);
+    let day = match nth {
+        Some(n) => calendar::add(first, Unit::Day, to_first + 7 * (i64::from(n) - 1))?,
+        None => {
+            let back = (i64::from(month.end.weekday().to_monday_one_offset()) - i64::from(weekday)).rem_euclid(7);
+            calendar::add(month.end, Unit::Day, -back)?
+        }
+    };
+    (day <= month.end).then_some(Spec {
+        fixed: Some(super::DateRange { start: day, end: day }),
+        ..Spec::default()
+    })
+}
+
+/// Connectors of a range written with one unit for both ends (12-19日, 1－9月份).
+const SHARED_CONNECTORS: &[&str] = &["——", "--", "~", "〜", "—", "–", "-", "−", "到", "至"];
+
+/// 12-19日, 1－9月份, 1-五月 after a named year or month: one range whose two ends share the unit.
+fn shared_unit_range(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
+    let year_only = spec.date_fields() == usize::from(spec.year.is_some()) && !spec.clock;
+    let year_month = spec.month.is_some() && spec.date_fields() == 1 + usize::from(spec.year.is_some());
+    if !year_only && !year_month {
+        return None;
+    }
+    let a = numeral::count(c, 31)?;
+    c.eat_any(SHARED_CONNECTORS)?;
+    let b = numeral::count(c, 31)?;
+    let (start, end) = if year_month {
+        c.eat_any(&["日", "号"])?;
+        let with_day = |d: u32| Spec {
+            day: u8::try_from(d).ok(),
+            ..*spec
+        };
+        (with_day(a).resolve(ctx)?.0, with_day(b).resolve(ctx)?.0)
+    } else {
+        c.eat_any(&["月份", "月"])?;
+        let with_month = |m: u32| Spec {
+            month: u8::try_from(m).ok().filter(|m| (1..=12).contains(m)),
+            ..*spec
+        };
+        let start = with_month(a).resolve(ctx)?.0;
+        let anchored = Ctx {
+            anchor: Some(start.start),
+            ..*ctx
+        };
+        (start, with_month(b).resolve(&anchored)?.0)
+    };
+    (start.start <= end.end).then_some(Spec {
+        fixed: Some(super::DateRange {
+            start: start.start,
+            end: end.end,
+        }),
+        ..Spec::default()
+    })
+}
+
+/// 今明两天, 昨今两天, 今明两年, 今明后三天: consecutive days or years named by their first characters.
+fn consecutive_days(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
+    if !spec.is_empty() {
+        return None;
+    }
+    // (first day or year, how many, whether years may be counted, whether days may).
+    let (first, count, years_ok, days_ok) = c.eat_table(&[
+        ("前昨今", (-2, 3, false, true)),
+        ("昨今明", (-1, 3, false, true)),
+        ("今明后", (0, 3, true, true)),
+        ("昨今", (-1, 2, false, true)),
+        ("今明", (0, 2, true, true)),
+        ("前昨", (-2, 2, false, true)),
+        ("去今", (-1, 2, true, false)),
+    ])?;
+    let n = numeral::count(c, 3)?;
+    let unit = c.eat_table(&[("天", Unit::Day), ("日", Unit::Day), ("年", Unit::Year)])?;
+    let allowed = if unit == Unit::Year { years_ok } else { days_ok };
+    if i64::from(n) != count || !allowed {
+        return None;
+    }
+    let start = calendar::period_start(calendar::add(ctx.today, unit, first)?, unit)?;
+    let last = calendar::add(start, unit, count)?;
+    let end = calendar::add(last, Unit::Day, -1)?;
+    Some(Spec {
+        fixed: Some(super::DateRange { start, end }),
         ..Spec::default()
     })
 }

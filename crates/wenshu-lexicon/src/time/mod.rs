@@ -16,6 +16,7 @@
 mod calendar;
 mod chinese;
 mod clock;
+mod decade;
 mod english;
 mod expr;
 mod holiday;

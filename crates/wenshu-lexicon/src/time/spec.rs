@@ -42,8 +42,10 @@ pub(crate) struct Spec {
     pub weekend: bool,
     /// A part of the period (初, 底, 上旬).
     pub edge: Option<Edge>,
-    /// The first N units of the period (今年前三季度).
+    /// The first N units of the period (今年前三季度), or the last N when `from_end` (上月最后五天).
     pub first: Option<(Unit, u32)>,
+    /// `first` counts from the end of the period.
+    pub from_end: bool,
     /// A time of day was read (下午三点); it does not change the date.
     pub clock: bool,
     /// The named day opens a holiday of this many days (国庆假期: 7).
@@ -127,6 +129,7 @@ impl Spec {
             weekend: self.weekend || other.weekend,
             edge: join(self.edge, other.edge).ok()?,
             first: join(self.first, other.first).ok()?,
+            from_end: self.from_end || other.from_end,
             clock: self.clock || other.clock,
             span: join(self.span, other.span).ok()?,
             fixed: join(self.fixed, other.fixed).ok()?,
@@ -159,8 +162,9 @@ impl Spec {
         let over_refined =
             self.edge.is_some() && self.first.is_some() || (self.first.is_some() && (self.day.is_some() || weekly));
         let mixed = calendar && weekly || self.weekday.is_some() && self.weekend;
-        let fixed_alone =
-            self.fixed.is_none() || self.date_fields() == 1 + usize::from(self.year.is_some()) && self.edge.is_none();
+        let fixed_alone = self.fixed.is_none()
+            || self.date_fields() == 1 + usize::from(self.year.is_some()) + usize::from(self.month.is_some())
+                && self.edge.is_none();
         fixed_alone && !mixed && sub_year <= 1 && !day_without_month && !refines_nothing && !over_refined
     }
 
@@ -168,6 +172,7 @@ impl Spec {
     pub fn resolve(&self, ctx: &Ctx) -> Option<(DateRange, TimeKind)> {
         let (base, kind) = self.base(ctx)?;
         let (range, kind) = match self.first {
+            Some((unit, n)) if self.from_end => (calendar::last_units(base, unit, i64::from(n))?, TimeKind::Range),
             Some((unit, n)) => (calendar::first_units(base, unit, i64::from(n))?, TimeKind::Range),
             None => (base, kind),
         };
