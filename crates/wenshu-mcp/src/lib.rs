@@ -16,4 +16,6 @@ pub mod server;
 pub use client::{McpExecutor, McpHub, McpServerConfig, McpTransport, ReconnectPolicy};
 pub use error::McpError;
 pub use render::render_server_tools;
-pub use server::{WenshuMcpServer, http_service, serve_stdio};
+pub use server::{
+    GatedHttpService, SessionLimits, WenshuMcpServer, checked_origins, gated_http_service, http_service, serve_stdio,
+};

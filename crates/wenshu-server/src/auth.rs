@@ -1,63 +1,132 @@
-//! Optional API keys: `Authorization: Bearer KEY`. User keys may ask; admin keys may also change tools.
+//! The auth layer every route sits behind: it makes the request's [`Principal`] once, from
+//! `Authorization: Bearer KEY` (the scheme in any case), and puts it in the request's extensions. When keys are
+//! configured every route but the public ones (the page, its assets, health, metrics, the OpenAPI document) needs a
+//! valid key; routes added later are protected unless named public here. Wrong keys count against the client
+//! address and are throttled with 429s.
 
-use axum::extract::{Request, State};
-use axum::http::StatusCode;
+use std::net::{IpAddr, SocketAddr};
+
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::header::AUTHORIZATION;
+use axum::http::{HeaderMap, StatusCode};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
+use crate::limits::too_many;
+use crate::principal::{Principal, Role};
 use crate::state::AppState;
 
-/// The bearer key of a request, if any.
-pub fn bearer(headers: &axum::http::HeaderMap) -> Option<&str> {
-    headers
-        .get(AUTHORIZATION)?
-        .to_str()
-        .ok()?
-        .strip_prefix("Bearer ")
-        .map(str::trim)
+/// The bearer token of a request, if any: `Bearer TOKEN` with the scheme in any case (RFC 7235).
+pub fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(AUTHORIZATION)?.to_str().ok()?.trim();
+    let (scheme, token) = value.split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|token| !token.is_empty())
 }
 
-/// Refuses API requests without a user or admin key, when keys are configured.
-pub async fn require_user(State(state): State<AppState>, request: Request, next: Next) -> Result<Response, ApiError> {
-    let settings = state.settings();
-    if settings.user_keys.is_empty() && settings.admin_keys.is_empty() {
-        return Ok(next.run(request).await);
+/// Whether a path is served without a key: the page, its assets, health, metrics and the OpenAPI document.
+pub fn is_public(path: &str) -> bool {
+    matches!(path, "/" | "/healthz" | "/metrics" | "/api/openapi.json") || path.starts_with("/assets/")
+}
+
+/// The client address the connection gave (forwarding headers are not trusted).
+pub fn client_address(request: &Request) -> Option<IpAddr> {
+    request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|info| info.0.ip())
+}
+
+/// The auth layer: makes the principal of every request, refusing protected routes without a valid key.
+pub async fn identify(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    let address = client_address(&request);
+    let keys = state.keys();
+    if !keys.enabled() {
+        request.extensions_mut().insert(Principal::anonymous(address));
+        return next.run(request).await;
     }
-    match bearer(request.headers()) {
-        Some(key) if settings.user_keys.iter().chain(&settings.admin_keys).any(|k| k == key) => {
-            Ok(next.run(request).await)
+    let public = is_public(request.uri().path());
+    let failures_bucket = address.map_or_else(|| "anonymous".to_string(), |ip| format!("addr:{ip}"));
+    let principal = match bearer(request.headers()) {
+        Some(token) => {
+            if let Err(wait) = state.auth_failures().peek(&failures_bucket) {
+                return too_many(wait, "too many wrong API keys from this address: try again later");
+            }
+            match keys.verify(token, address) {
+                Some(principal) => principal,
+                None => {
+                    let _ = state.auth_failures().take(&failures_bucket);
+                    if public {
+                        guest(address)
+                    } else {
+                        return ApiError::new(StatusCode::UNAUTHORIZED, "invalid_key", "the API key is not valid")
+                            .into_response();
+                    }
+                }
+            }
         }
-        Some(_) => Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "invalid_key",
-            "the API key is not valid",
-        )),
-        None => Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "missing_key",
-            "an API key is required: Authorization: Bearer KEY",
-        )),
+        None if public => guest(address),
+        None => {
+            return ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "missing_key",
+                "an API key is required: Authorization: Bearer KEY",
+            )
+            .into_response();
+        }
+    };
+    request.extensions_mut().insert(principal);
+    next.run(request).await
+}
+
+/// The principal of a public route without a key when keys are configured: it may read nothing owned.
+fn guest(address: Option<IpAddr>) -> Principal {
+    Principal {
+        role: Role::Guest,
+        ..Principal::anonymous(address)
     }
 }
 
-/// Checks that a request carries an admin key.
-pub fn require_admin(state: &AppState, headers: &axum::http::HeaderMap) -> Result<(), ApiError> {
-    let admins = &state.settings().admin_keys;
-    if admins.is_empty() {
+/// Checks that the principal may change tools (an admin key).
+pub fn require_admin(state: &AppState, principal: &Principal) -> Result<(), ApiError> {
+    if !state.keys().has_admin() {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "admin_disabled",
             "no admin key is configured on this server",
         ));
     }
-    match bearer(headers) {
-        Some(key) if admins.iter().any(|k| k == key) => Ok(()),
-        _ => Err(ApiError::new(
+    if principal.is_admin() {
+        Ok(())
+    } else {
+        Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "admin_required",
             "this needs an admin key",
-        )),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scheme_is_case_insensitive() {
+        let mut headers = HeaderMap::new();
+        for (value, token) in [
+            ("Bearer k1", Some("k1")),
+            ("bearer k1", Some("k1")),
+            ("BEARER  k1 ", Some("k1")),
+            ("Basic k1", None),
+            ("Bearer ", None),
+            ("Bearerk1", None),
+        ] {
+            headers.insert(AUTHORIZATION, value.parse().unwrap());
+            assert_eq!(bearer(&headers), token, "{value}");
+        }
     }
 }

@@ -1,32 +1,44 @@
 //! The wenshu HTTP API and web page (axum): ask, conversations, traces, tools, health, metrics, OpenAPI, and the
-//! page itself embedded in the binary. The MCP endpoint is mounted beside it by the caller (`/mcp`).
+//! page itself embedded in the binary. Other routes (the MCP endpoint, `/mcp`) are given by the caller to [`app`],
+//! so that they sit behind the same layers: the principal, the rate limit, timeouts and the error contract.
 
 pub mod api;
 mod assets;
 pub mod auth;
 pub mod error;
+pub mod guard;
 pub mod limits;
+pub mod listen;
 pub mod metrics;
+pub mod principal;
+pub mod retention;
 pub mod state;
+pub mod timeouts;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
+use axum::middleware::from_fn_with_state;
 use axum::routing::{get, patch, post};
 
+pub use listen::{ListenSettings, serve_with};
+pub use principal::{Principal, Role};
 pub use state::{AppState, ServerSettings};
 
-/// Every route of the server, with auth, rate and size limits.
+/// Every route of the server behind its layers (see [`app`]), with no extra routes.
 pub fn router(state: AppState) -> Router {
-    let api = Router::new()
+    app(state, Router::new())
+}
+
+/// Every route of the server plus `extra` (e.g. `/mcp`), all behind one stack of layers, outermost first: the
+/// error contract and security headers, the declared-length check, the request deadline, the auth layer that makes
+/// the [`Principal`], the rate limit, the JSON content type, and the body-read timeout.
+pub fn app(state: AppState, extra: Router) -> Router {
+    let routes = Router::new()
         .route("/api/ask", post(api::ask::ask))
         .route("/api/conversations/{id}", get(api::conversations::conversation))
         .route("/api/traces/{id}", get(api::conversations::trace))
         .route("/api/tools", get(api::tools::list))
         .route("/api/tools/{name}", patch(api::tools::set_enabled))
-        .route_layer(axum::middleware::from_fn_with_state(state.clone(), limits::rate_limit))
-        .route_layer(axum::middleware::from_fn_with_state(state.clone(), auth::require_user));
-    Router::new()
-        .merge(api)
         .route("/api/openapi.json", get(api::openapi))
         .route("/healthz", get(api::health))
         .route("/metrics", get(metrics::render))
@@ -34,14 +46,30 @@ pub fn router(state: AppState) -> Router {
         .route("/assets/{*file}", get(assets::file))
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(state.settings().max_body_bytes))
-        .with_state(state)
+        .with_state(state.clone());
+    routes
+        .merge(extra)
+        .layer(from_fn_with_state(state.clone(), timeouts::read_body))
+        .layer(axum::middleware::from_fn(guard::json_only))
+        .layer(from_fn_with_state(state.clone(), limits::rate_limit))
+        .layer(from_fn_with_state(state.clone(), auth::identify))
+        .layer(from_fn_with_state(state.clone(), timeouts::deadline))
+        .layer(from_fn_with_state(state, guard::declared_length))
+        .layer(axum::middleware::from_fn(guard::contract))
 }
 
-/// Serves `router` on `listener` until the process ends.
+/// Every route of the server plus one service nested at `path` (the MCP endpoint at `/mcp`), all behind the
+/// layers of [`app`].
+pub fn app_with<S>(state: AppState, path: &str, service: S) -> Router
+where
+    S: tower::Service<axum::extract::Request, Error = std::convert::Infallible> + Clone + Send + Sync + 'static,
+    S::Response: axum::response::IntoResponse,
+    S::Future: Send + 'static,
+{
+    app(state, Router::new().nest_service(path, service))
+}
+
+/// Serves `router` on `listener` with the default [`ListenSettings`] until the process ends.
 pub async fn serve(listener: tokio::net::TcpListener, router: Router) -> std::io::Result<()> {
-    axum::serve(
-        listener,
-        router.into_make_service_with_connect_info::<std::net::SocketAddr>(),
-    )
-    .await
+    serve_with(listener, router, ListenSettings::default()).await
 }

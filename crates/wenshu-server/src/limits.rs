@@ -1,70 +1,162 @@
-//! Per-client rate limit: a token bucket per API key (or per address without one).
+//! Per-client rate limits: a token bucket per verified principal (its key fingerprint, or the client address when
+//! no keys are configured), never per unverified token. The map of buckets is bounded: when it is full, buckets
+//! that have refilled are dropped (a full bucket is the same as none), then the longest-idle one.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use axum::extract::{ConnectInfo, Request, State};
-use axum::http::StatusCode;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 
-use crate::auth::bearer;
 use crate::error::ApiError;
+use crate::principal::Principal;
 use crate::state::AppState;
 
-/// Token buckets by client.
+/// The most buckets a limiter keeps by default.
+pub const DEFAULT_MAX_BUCKETS: usize = 10_000;
+
+/// Token buckets by client, at most `max_buckets` of them.
 #[derive(Debug)]
 pub struct RateLimiter {
     per_minute: u32,
+    max_buckets: usize,
     buckets: Mutex<HashMap<String, (f64, Instant)>>,
 }
 
 impl RateLimiter {
-    /// A limiter allowing `per_minute` requests per client (0: unlimited).
+    /// A limiter allowing `per_minute` requests per client (0: unlimited), keeping [`DEFAULT_MAX_BUCKETS`].
     pub fn new(per_minute: u32) -> Self {
+        Self::bounded(per_minute, DEFAULT_MAX_BUCKETS)
+    }
+
+    /// A limiter allowing `per_minute` requests per client, keeping at most `max_buckets` clients.
+    pub fn bounded(per_minute: u32, max_buckets: usize) -> Self {
         Self {
             per_minute,
+            max_buckets: max_buckets.max(1),
             buckets: Mutex::new(HashMap::new()),
         }
     }
 
+    /// Takes one token for `client`; `Err(wait)` when its bucket is empty, with how long until one is back.
+    pub fn take(&self, client: &str) -> Result<(), Duration> {
+        self.check(client, true)
+    }
+
+    /// Whether `client` has a token left, without taking it; `Err(wait)` as [`RateLimiter::take`].
+    pub fn peek(&self, client: &str) -> Result<(), Duration> {
+        self.check(client, false)
+    }
+
     /// Takes one token for `client`; `false` when its bucket is empty.
     pub fn allow(&self, client: &str) -> bool {
+        self.take(client).is_ok()
+    }
+
+    /// How many clients have a bucket now.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether no client has a bucket.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (f64, Instant)>> {
+        self.buckets.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn check(&self, client: &str, consume: bool) -> Result<(), Duration> {
         if self.per_minute == 0 {
-            return true;
+            return Ok(());
         }
         let capacity = f64::from(self.per_minute);
-        let mut buckets = self.buckets.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let refill = |tokens: f64, last: Instant, now: Instant| {
+            (tokens + now.duration_since(last).as_secs_f64() * capacity / 60.0).min(capacity)
+        };
         let now = Instant::now();
-        let (tokens, last) = buckets.entry(client.to_string()).or_insert((capacity, now));
-        *tokens = (*tokens + now.duration_since(*last).as_secs_f64() * capacity / 60.0).min(capacity);
+        let mut buckets = self.lock();
+        if !buckets.contains_key(client) {
+            if !consume {
+                return Ok(());
+            }
+            if buckets.len() >= self.max_buckets {
+                buckets.retain(|_, (tokens, last)| refill(*tokens, *last, now) < capacity);
+            }
+            if buckets.len() >= self.max_buckets
+                && let Some(oldest) = buckets
+                    .iter()
+                    .min_by_key(|(_, (_, last))| *last)
+                    .map(|(k, _)| k.clone())
+            {
+                buckets.remove(&oldest);
+            }
+            buckets.insert(client.to_string(), (capacity, now));
+        }
+        let Some((tokens, last)) = buckets.get_mut(client) else {
+            return Ok(());
+        };
+        *tokens = refill(*tokens, *last, now);
         *last = now;
         if *tokens >= 1.0 {
-            *tokens -= 1.0;
-            true
+            if consume {
+                *tokens -= 1.0;
+            }
+            Ok(())
         } else {
-            false
+            Err(Duration::from_secs_f64((1.0 - *tokens) * 60.0 / capacity))
         }
     }
 }
 
-/// Answers 429 when a client is over its rate.
-pub async fn rate_limit(State(state): State<AppState>, request: Request, next: Next) -> Result<Response, ApiError> {
-    let client = match bearer(request.headers()) {
-        Some(key) => format!("key:{key}"),
-        None => request
-            .extensions()
-            .get::<ConnectInfo<SocketAddr>>()
-            .map_or_else(|| "anonymous".to_string(), |c| format!("addr:{}", c.0.ip())),
-    };
-    if state.limiter().allow(&client) {
-        return Ok(next.run(request).await);
+/// A 429 with `Retry-After` (whole seconds, at least 1) and the contract's JSON body.
+pub fn too_many(wait: Duration, message: &str) -> Response {
+    let seconds = wait.as_secs_f64().ceil().max(1.0);
+    let mut response = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message).into_response();
+    if let Ok(value) = HeaderValue::from_str(&format!("{seconds:.0}")) {
+        response.headers_mut().insert(header::RETRY_AFTER, value);
     }
-    Err(ApiError::new(
-        StatusCode::TOO_MANY_REQUESTS,
-        "rate_limited",
-        "too many requests: try again in a moment",
-    ))
+    response
+}
+
+/// Answers 429 when the request's principal is over its rate (after the auth layer made the principal); the
+/// public routes are not limited.
+pub async fn rate_limit(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    if crate::auth::is_public(request.uri().path()) {
+        return next.run(request).await;
+    }
+    let bucket = request
+        .extensions()
+        .get::<Principal>()
+        .map_or_else(|| "anonymous".to_string(), Principal::bucket);
+    match state.limiter().take(&bucket) {
+        Ok(()) => next.run(request).await,
+        Err(wait) => too_many(wait, "too many requests: try again after the Retry-After seconds"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounded_and_says_when_to_retry() {
+        let limiter = RateLimiter::bounded(2, 3);
+        assert!(limiter.allow("a") && limiter.allow("a"));
+        let wait = limiter.take("a").unwrap_err();
+        assert!(
+            wait > Duration::from_secs(20) && wait <= Duration::from_secs(30),
+            "{wait:?}"
+        );
+        for i in 0..100 {
+            assert!(limiter.allow(&format!("c{i}")));
+        }
+        assert!(limiter.len() <= 3);
+        assert!(limiter.peek("new").is_ok());
+        assert!(RateLimiter::new(0).allow("x"));
+    }
 }

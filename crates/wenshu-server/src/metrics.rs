@@ -3,7 +3,9 @@
 use std::sync::OnceLock;
 
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use serde_json::Value;
 use wenshu_engine::answer::Answer;
+use wenshu_engine::trace::TraceStep;
 
 const BUCKETS: [f64; 12] = [
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0,
@@ -31,13 +33,24 @@ pub fn record(answer: &Answer, seconds: f64) {
     for step in &answer.trace.steps {
         metrics::histogram!("wenshu_step_duration_seconds", "step" => step.step).record(step.duration_ms / 1000.0);
         if let Some(tokens) = step.tokens {
-            metrics::counter!("wenshu_model_calls_total", "step" => step.step).increment(1);
+            metrics::counter!("wenshu_model_calls_total", "step" => step.step).increment(model_calls(step));
             metrics::counter!("wenshu_tokens_total", "step" => step.step).increment(tokens);
         }
         if step.step == "fallback" {
             metrics::counter!("wenshu_fallbacks_total").increment(1);
         }
     }
+}
+
+/// How many model calls a step that used tokens made: one per SQL attempt of the fallback (`attempts`), one per
+/// recorded call of an extraction (`calls`, also under `trace`), else one.
+pub fn model_calls(step: &TraceStep) -> u64 {
+    let count = |value: Option<&Value>| value.and_then(Value::as_array).map(|items| items.len() as u64);
+    count(step.output.get("attempts"))
+        .or_else(|| count(step.output.get("calls")))
+        .or_else(|| count(step.output.pointer("/trace/calls")))
+        .filter(|n| *n > 0)
+        .unwrap_or(1)
 }
 
 /// `GET /metrics`: the Prometheus text format.

@@ -1,4 +1,4 @@
-//! What every handler shares: the engine, the store, the settings and the rate limiter.
+//! What every handler shares: the engine, the store, the settings, the keys and the rate limiters.
 
 use std::sync::Arc;
 
@@ -7,6 +7,8 @@ use wenshu_engine::answer::Engine;
 use wenshu_store::Store;
 
 use crate::limits::RateLimiter;
+use crate::principal::Keys;
+use crate::timeouts::Timeouts;
 
 /// How the server behaves.
 #[derive(Debug, Clone)]
@@ -25,6 +27,14 @@ pub struct ServerSettings {
     pub today: Option<Date>,
     /// The time zone "today" is reckoned in.
     pub timezone: String,
+    /// The most turns one conversation may hold; a question beyond it is refused with 409.
+    pub max_turns_per_conversation: usize,
+    /// Wrong API keys an address may send per minute before it gets 429s.
+    pub auth_failures_per_minute: u32,
+    /// The body-read timeout and the request deadline.
+    pub timeouts: Timeouts,
+    /// Turns and traces older than this many days are purged; `None` keeps them.
+    pub store_retention_days: Option<u32>,
 }
 
 impl Default for ServerSettings {
@@ -37,6 +47,10 @@ impl Default for ServerSettings {
             max_question_chars: 500,
             today: None,
             timezone: "Asia/Shanghai".into(),
+            max_turns_per_conversation: 1000,
+            auth_failures_per_minute: 10,
+            timeouts: Timeouts::default(),
+            store_retention_days: None,
         }
     }
 }
@@ -45,7 +59,9 @@ struct Inner {
     engine: Engine,
     store: Arc<dyn Store>,
     settings: ServerSettings,
+    keys: Keys,
     limiter: RateLimiter,
+    auth_failures: RateLimiter,
 }
 
 /// The shared state; cloning is cheap.
@@ -58,12 +74,16 @@ impl AppState {
     /// A state over an engine and a store.
     pub fn new(engine: Engine, store: Arc<dyn Store>, settings: ServerSettings) -> Self {
         let limiter = RateLimiter::new(settings.rate_per_minute);
+        let auth_failures = RateLimiter::new(settings.auth_failures_per_minute);
+        let keys = Keys::new(&settings.user_keys, &settings.admin_keys);
         Self {
             inner: Arc::new(Inner {
                 engine,
                 store,
                 settings,
+                keys,
                 limiter,
+                auth_failures,
             }),
         }
     }
@@ -83,9 +103,24 @@ impl AppState {
         &self.inner.settings
     }
 
-    /// The rate limiter.
+    /// The rate limiter of verified principals.
     pub fn limiter(&self) -> &RateLimiter {
         &self.inner.limiter
+    }
+
+    /// The limiter of wrong API keys, by client address.
+    pub fn auth_failures(&self) -> &RateLimiter {
+        &self.inner.auth_failures
+    }
+
+    /// The configured keys (digests only).
+    pub fn keys(&self) -> &Keys {
+        &self.inner.keys
+    }
+
+    /// The request timeouts.
+    pub fn timeouts(&self) -> crate::timeouts::Timeouts {
+        self.inner.settings.timeouts
     }
 
     /// Today, fixed or in the time zone.

@@ -11,6 +11,7 @@
 
 #![warn(missing_docs)]
 
+pub mod access;
 pub mod error;
 pub mod model;
 pub mod open;
@@ -23,6 +24,7 @@ mod migrations;
 mod sql;
 mod url;
 
+pub use access::{ConversationInfo, OwnedTrace, TurnPage};
 pub use error::StoreError;
 pub use model::{Conversation, ConversationWithTurns, HistoryRound, NewTurn, StoredIds, SubjectRef, ToolState, Turn};
 pub use open::open_store;

@@ -23,6 +23,11 @@ pub(crate) const SQLITE: &[Migration] = &[
         name: "0002_turn_subject.sql",
         sql: include_str!("../migrations/sqlite/0002_turn_subject.sql"),
     },
+    Migration {
+        version: 3,
+        name: "0003_owner_retention.sql",
+        sql: include_str!("../migrations/sqlite/0003_owner_retention.sql"),
+    },
 ];
 
 /// The PostgreSQL migrations, oldest first.
@@ -36,6 +41,11 @@ pub(crate) const POSTGRES: &[Migration] = &[
         version: 2,
         name: "0002_turn_subject.sql",
         sql: include_str!("../migrations/postgres/0002_turn_subject.sql"),
+    },
+    Migration {
+        version: 3,
+        name: "0003_owner_retention.sql",
+        sql: include_str!("../migrations/postgres/0003_owner_retention.sql"),
     },
 ];
 
@@ -76,7 +86,10 @@ mod tests {
             }
         }
         assert_eq!(pending(SQLITE, &[1]).count(), SQLITE.len() - 1);
-        assert_eq!(pending(POSTGRES, &[1, 2]).map(|m| m.version).min(), POSTGRES.get(2).map(|m| m.version));
+        assert_eq!(
+            pending(POSTGRES, &[1, 2]).map(|m| m.version).min(),
+            POSTGRES.get(2).map(|m| m.version)
+        );
         assert_eq!(pending(SQLITE, &[]).count(), SQLITE.len());
     }
 }

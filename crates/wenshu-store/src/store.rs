@@ -5,6 +5,7 @@ use std::pin::Pin;
 
 use serde_json::Value;
 
+use crate::access::{ConversationInfo, OwnedTrace, TurnPage};
 use crate::error::StoreError;
 use crate::model::{Conversation, ConversationWithTurns, HistoryRound, NewTurn, StoredIds, ToolState};
 
@@ -47,4 +48,28 @@ pub trait Store: Send + Sync {
 
     /// Every saved entity catalog as `(entity type, entities)`, by entity type.
     fn entity_catalogs(&self) -> BoxFuture<'_, Result<Vec<(String, Value)>, StoreError>>;
+
+    /// Creates an empty conversation owned by `owner` (an API key's fingerprint; `None`: no owner).
+    fn create_owned_conversation<'a>(
+        &'a self,
+        owner: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Conversation, StoreError>>;
+
+    /// A conversation's owner and turn count; `None` when there is no such conversation.
+    fn conversation_info<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<ConversationInfo>, StoreError>>;
+
+    /// The newest `limit` turns before the turn `before` (else the newest), oldest first; `None` for an unknown
+    /// conversation, [`StoreError::NotFound`] for an unknown `before` turn.
+    fn conversation_page<'a>(
+        &'a self,
+        id: &'a str,
+        limit: usize,
+        before: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Option<TurnPage>, StoreError>>;
+
+    /// A trace with the owner of its conversation; `None` when there is none.
+    fn owned_trace<'a>(&'a self, trace_id: &'a str) -> BoxFuture<'a, Result<Option<OwnedTrace>, StoreError>>;
+
+    /// Deletes turns and traces older than `days` days and the conversations left empty; the turns deleted.
+    fn purge_older_than(&self, days: u32) -> BoxFuture<'_, Result<u64, StoreError>>;
 }

@@ -35,9 +35,19 @@ pub struct Config {
     /// The tables the Text-to-SQL fallback may read (default: the demo's tables).
     #[serde(default)]
     pub fallback_tables: Vec<String>,
+    /// The database the Text-to-SQL fallback reads (default: `database_url`); may name a least-privilege account.
+    pub fallback_database_url: Option<String>,
+    /// PostgreSQL: the role every fallback query runs as (`SET LOCAL ROLE`).
+    pub fallback_role: Option<String>,
+    /// Refuse to start, instead of warning, when the fallback's connection can read a table outside
+    /// `fallback_tables`.
+    #[serde(default)]
+    pub fallback_require_least_privilege: bool,
     /// Where conversations and traces are kept (`sqlite:PATH` or `postgres://…`; default: a SQLite file in the data
     /// folder).
     pub store_url: Option<String>,
+    /// Turns and traces older than this many days are purged (hourly); default: kept forever.
+    pub store_retention_days: Option<u32>,
     /// Tools disabled at start (they can be enabled over the API with an admin key).
     #[serde(default)]
     pub disabled_tools: Vec<String>,
@@ -119,6 +129,26 @@ pub struct ServerSection {
     pub rate_per_minute: Option<u32>,
     /// The largest request body, in bytes (default 65536).
     pub max_body_bytes: Option<usize>,
+    /// The most connections open at once; more get a 503 (default 1024).
+    pub max_connections: Option<usize>,
+    /// Seconds a connection may take to send a request head; also how long an idle keep-alive connection is kept
+    /// (default 10).
+    pub header_read_timeout_secs: Option<u64>,
+    /// Seconds the whole request body may take to arrive (default 10).
+    pub body_read_timeout_secs: Option<u64>,
+    /// Seconds a request may take to be answered (default 60).
+    pub request_timeout_secs: Option<u64>,
+    /// The most turns one conversation may hold (default 1000).
+    pub max_turns_per_conversation: Option<usize>,
+    /// Wrong API keys an address may send per minute before it gets 429s (default 10).
+    pub auth_failures_per_minute: Option<u32>,
+    /// The most MCP sessions live at once on `/mcp` (default 1000).
+    pub mcp_max_sessions: Option<usize>,
+    /// Seconds an MCP session is kept without a request (default 300).
+    pub mcp_session_idle_secs: Option<u64>,
+    /// Browser origins allowed to call `/mcp` besides loopback (`https://app.example.com:443`).
+    #[serde(default)]
+    pub mcp_allowed_origins: Vec<String>,
 }
 
 /// `[llm]`.

@@ -3,10 +3,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
-use wenshu_mcp::WenshuMcpServer;
-use wenshu_server::{AppState, ServerSettings};
+use wenshu_mcp::{SessionLimits, WenshuMcpServer};
+use wenshu_server::timeouts::Timeouts;
+use wenshu_server::{AppState, ListenSettings, ServerSettings};
 
 use crate::catalog_arg::CatalogArg;
 use crate::config::{Config, ModelFlags};
@@ -106,20 +108,48 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     for state in store.tool_states().await? {
         engine.planner().set_enabled(&state.name, state.enabled);
     }
+    let server = &config.server;
+    let defaults = ServerSettings::default();
+    let secs = |value: Option<u64>, default: Duration| value.map_or(default, Duration::from_secs);
     let settings = ServerSettings {
         user_keys: keys("WENSHU_USER_KEYS"),
         admin_keys: keys("WENSHU_ADMIN_KEYS"),
-        max_body_bytes: config.server.max_body_bytes.unwrap_or(64 * 1024),
-        rate_per_minute: config.server.rate_per_minute.unwrap_or(0),
+        max_body_bytes: server.max_body_bytes.unwrap_or(defaults.max_body_bytes),
+        rate_per_minute: server.rate_per_minute.unwrap_or(0),
         today: fixed_today,
         timezone: config.timezone().to_string(),
-        ..ServerSettings::default()
+        max_turns_per_conversation: server
+            .max_turns_per_conversation
+            .unwrap_or(defaults.max_turns_per_conversation),
+        auth_failures_per_minute: server
+            .auth_failures_per_minute
+            .unwrap_or(defaults.auth_failures_per_minute),
+        timeouts: Timeouts {
+            body_read: secs(server.body_read_timeout_secs, defaults.timeouts.body_read),
+            request: secs(server.request_timeout_secs, defaults.timeouts.request),
+        },
+        store_retention_days: config.store_retention_days,
+        ..defaults
     };
+    let listen_defaults = ListenSettings::default();
+    let listen = ListenSettings {
+        header_read: secs(server.header_read_timeout_secs, listen_defaults.header_read),
+        max_connections: server.max_connections.unwrap_or(listen_defaults.max_connections),
+    };
+    let session_defaults = SessionLimits::default();
+    let sessions = SessionLimits {
+        max_sessions: server.mcp_max_sessions.unwrap_or(session_defaults.max_sessions),
+        idle: secs(server.mcp_session_idle_secs, session_defaults.idle),
+    };
+    let origins = server.mcp_allowed_origins.clone();
     let mcp = WenshuMcpServer::new(Arc::new(engine.clone()), extractor, catalog);
     let mcp = match fixed_today {
         Some(day) => mcp.with_today(day),
         None => mcp,
     };
+    if let Some(days) = settings.store_retention_days {
+        wenshu_server::retention::spawn(Arc::clone(&store), days);
+    }
     let state = AppState::new(engine, Arc::clone(&store), settings);
     let host = args
         .host
@@ -136,8 +166,9 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
         redact(&database),
         redact(&store_url)
     );
-    let router = wenshu_server::router(state).nest_service("/mcp", wenshu_mcp::http_service(mcp));
-    wenshu_server::serve(listener, router).await?;
+    let mcp = wenshu_mcp::gated_http_service(mcp, wenshu_mcp::checked_origins(origins), sessions);
+    let app = wenshu_server::app_with(state, "/mcp", mcp);
+    wenshu_server::serve_with(listener, app, listen).await?;
     Ok(ExitCode::SUCCESS)
 }
 

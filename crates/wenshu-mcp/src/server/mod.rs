@@ -3,12 +3,18 @@
 //! - [`handler`]: the MCP handler over the engine ([`WenshuMcpServer`]).
 //! - [`tools`]: the two served tools' definitions.
 //! - [`render`]: their outputs, structured and as text.
-//! - [`transport`]: stdio and streamable HTTP ([`serve_stdio`], [`http_service`]).
+//! - [`transport`]: stdio and streamable HTTP ([`serve_stdio`], [`http_service`], [`gated_http_service`]).
+//! - [`sessions`]: the cap and idle expiry of HTTP sessions ([`SessionGate`]).
 
 pub mod handler;
 pub mod render;
+pub mod sessions;
 pub mod tools;
 pub mod transport;
 
 pub use handler::WenshuMcpServer;
-pub use transport::{WenshuHttpService, http_service, http_service_with, serve_stdio};
+pub use sessions::{SessionGate, SessionLimits};
+pub use transport::{
+    GatedHttpService, WenshuHttpService, checked_origins, gated_http_service, http_service, http_service_with,
+    serve_stdio,
+};

@@ -1,15 +1,17 @@
 //! `GET /api/tools` and `PATCH /api/tools/{name}` (enable or disable; admin key).
 
+use axum::Extension;
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
+use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
-use axum::http::HeaderMap;
 use serde_json::{Value, json};
 use wenshu_contract::Tool;
 
 use crate::auth::require_admin;
 use crate::error::ApiError;
+use crate::principal::Principal;
 use crate::state::AppState;
 
 /// Every tool with whether it is enabled and how it runs.
@@ -50,11 +52,12 @@ fn kind(tool: &Tool, fallback: Option<&str>) -> &'static str {
 /// Enables or disables a tool for every later question; the change is stored.
 pub async fn set_enabled(
     State(state): State<AppState>,
-    Path(name): Path<String>,
-    headers: HeaderMap,
+    Extension(principal): Extension<Principal>,
+    name: Result<Path<String>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    require_admin(&state, &headers)?;
+    require_admin(&state, &principal)?;
+    let Path(name) = name.map_err(super::conversations::path_error)?;
     let planner = state.engine().planner();
     if planner.catalog().get(&name).is_none() {
         return Err(ApiError::not_found("unknown_tool", format!("no tool named `{name}`")).with_param("name"));
@@ -62,6 +65,13 @@ pub async fn set_enabled(
     let bytes = body.map_err(|e| ApiError::new(e.status(), "malformed_body", e.to_string()))?;
     let value: Value = serde_json::from_slice(&bytes)
         .map_err(|e| ApiError::bad_request("malformed_json", format!("the body is not JSON: {e}")))?;
+    if let Some(extra) = value.as_object().and_then(|o| o.keys().find(|k| *k != "enabled")) {
+        return Err(ApiError::bad_request(
+            "malformed_json",
+            format!("unknown field `{extra}`; the body is {{\"enabled\": true|false}}"),
+        )
+        .with_param(extra));
+    }
     let Some(enabled) = value.get("enabled").and_then(Value::as_bool) else {
         return Err(ApiError::new(
             axum::http::StatusCode::UNPROCESSABLE_ENTITY,

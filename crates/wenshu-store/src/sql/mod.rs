@@ -2,6 +2,7 @@
 //! queries and migrations written once over it, and the [`Store`](crate::Store) implementation on top.
 
 pub(crate) mod migrate;
+pub(crate) mod owned;
 pub(crate) mod queries;
 pub(crate) mod store;
 

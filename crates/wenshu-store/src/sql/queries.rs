@@ -12,15 +12,19 @@ use crate::model::{
 use crate::store::BoxFuture;
 
 /// The turn columns [`turn_from_row`] reads, in a `SELECT` list.
-const TURN_COLUMNS: &str = "id, question, rewritten_question, kind, tool, outcome, conclusion, trace_id, created_at";
+pub(super) const TURN_COLUMNS: &str =
+    "id, question, rewritten_question, kind, tool, outcome, conclusion, trace_id, created_at";
 
 /// A [`StoreError::Database`] for a failed statement.
-fn failed(context: &'static str) -> impl Fn(sqlx::Error) -> StoreError {
+pub(super) fn failed(context: &'static str) -> impl Fn(sqlx::Error) -> StoreError {
     move |error| StoreError::database(context, error)
 }
 
 /// Reads one column of a row.
-fn get<'r, R: Row, T: Decode<'r, R::Database> + Type<R::Database>>(row: &'r R, column: &str) -> Result<T, StoreError>
+pub(super) fn get<'r, R: Row, T: Decode<'r, R::Database> + Type<R::Database>>(
+    row: &'r R,
+    column: &str,
+) -> Result<T, StoreError>
 where
     for<'c> &'c str: ColumnIndex<R>,
 {
@@ -29,7 +33,7 @@ where
 }
 
 /// Reads one JSON column of a row; `what` (`table.column`) names it in messages.
-fn get_json<DB: Backend>(row: &DB::Row, column: &str, what: &str) -> Result<Value, StoreError>
+pub(super) fn get_json<DB: Backend>(row: &DB::Row, column: &str, what: &str) -> Result<Value, StoreError>
 where
     for<'c> &'c str: ColumnIndex<DB::Row>,
 {
@@ -37,7 +41,7 @@ where
 }
 
 /// A [`Turn`] from a row with [`TURN_COLUMNS`].
-fn turn_from_row<DB: Backend>(row: &DB::Row) -> Result<Turn, StoreError>
+pub(super) fn turn_from_row<DB: Backend>(row: &DB::Row) -> Result<Turn, StoreError>
 where
     for<'c> &'c str: ColumnIndex<DB::Row>,
     for<'r> String: Decode<'r, DB> + Type<DB>,

@@ -5,7 +5,9 @@ use serde_json::Value;
 use sqlx::Pool;
 use tokio::sync::{Mutex, MutexGuard};
 
+use super::owned::OwnedQueries;
 use super::queries::Queries;
+use crate::access::{ConversationInfo, OwnedTrace, TurnPage};
 use crate::error::StoreError;
 use crate::model::{Conversation, ConversationWithTurns, HistoryRound, NewTurn, StoredIds, ToolState};
 use crate::store::{BoxFuture, Store};
@@ -13,7 +15,7 @@ use crate::store::{BoxFuture, Store};
 /// A store kept in a SQL database through a pool of one [`Queries`] backend.
 pub(crate) trait OnPool: Send + Sync {
     /// The backend.
-    type Db: Queries;
+    type Db: Queries + OwnedQueries;
 
     /// The connection pool.
     fn pool(&self) -> &Pool<Self::Db>;
@@ -85,5 +87,39 @@ impl<S: OnPool> Store for S {
 
     fn entity_catalogs(&self) -> BoxFuture<'_, Result<Vec<(String, Value)>, StoreError>> {
         S::Db::entity_catalogs(self.pool())
+    }
+
+    fn create_owned_conversation<'a>(
+        &'a self,
+        owner: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Conversation, StoreError>> {
+        Box::pin(async move {
+            let _writing = writing(self).await;
+            S::Db::create_owned(self.pool(), owner).await
+        })
+    }
+
+    fn conversation_info<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<Option<ConversationInfo>, StoreError>> {
+        S::Db::info(self.pool(), id)
+    }
+
+    fn conversation_page<'a>(
+        &'a self,
+        id: &'a str,
+        limit: usize,
+        before: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Option<TurnPage>, StoreError>> {
+        S::Db::page(self.pool(), id, limit, before)
+    }
+
+    fn owned_trace<'a>(&'a self, trace_id: &'a str) -> BoxFuture<'a, Result<Option<OwnedTrace>, StoreError>> {
+        S::Db::owned_trace(self.pool(), trace_id)
+    }
+
+    fn purge_older_than(&self, days: u32) -> BoxFuture<'_, Result<u64, StoreError>> {
+        Box::pin(async move {
+            let _writing = writing(self).await;
+            S::Db::purge(self.pool(), days).await
+        })
     }
 }

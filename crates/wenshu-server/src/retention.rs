@@ -1,0 +1,25 @@
+//! Retention: when `store_retention_days` is set, turns and traces older than that are purged once at start and
+//! then every hour.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use wenshu_store::Store;
+
+/// How often the purge runs.
+pub const PURGE_EVERY: Duration = Duration::from_secs(3600);
+
+/// Starts the periodic purge of turns older than `days` days on `store`; the task ends with the runtime.
+pub fn spawn(store: Arc<dyn Store>, days: u32) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(PURGE_EVERY);
+        loop {
+            every.tick().await;
+            match store.purge_older_than(days).await {
+                Ok(0) => {}
+                Ok(turns) => tracing::info!(turns, days, "purged turns older than the retention"),
+                Err(error) => tracing::warn!(%error, "the retention purge failed"),
+            }
+        }
+    })
+}
