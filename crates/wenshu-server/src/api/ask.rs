@@ -4,13 +4,13 @@
 use std::convert::Infallible;
 use std::time::Instant;
 
-use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use wenshu_engine::answer::AskOutcome;
@@ -20,6 +20,7 @@ use wenshu_engine::trace::StepSink;
 use wenshu_store::NewTurn;
 
 use crate::error::ApiError;
+use crate::principal::Principal;
 use crate::state::AppState;
 
 /// The body of `POST /api/ask`.
@@ -35,8 +36,13 @@ pub struct AskBody {
 }
 
 /// Handles `POST /api/ask`.
-pub async fn ask(State(state): State<AppState>, headers: HeaderMap, body: Result<Bytes, BytesRejection>) -> Response {
-    let prepared = match prepare(&state, body).await {
+pub async fn ask(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let prepared = match prepare(&state, &principal, body).await {
         Ok(prepared) => prepared,
         Err(error) => return error.into_response(),
     };
@@ -59,7 +65,11 @@ struct Prepared {
     request: AskRequest,
 }
 
-async fn prepare(state: &AppState, body: Result<Bytes, BytesRejection>) -> Result<Prepared, ApiError> {
+async fn prepare(
+    state: &AppState,
+    principal: &Principal,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Prepared, ApiError> {
     let bytes = body.map_err(|rejection| {
         let status = rejection.status();
         let code = if status == StatusCode::PAYLOAD_TOO_LARGE {
@@ -112,12 +122,8 @@ async fn prepare(state: &AppState, body: Result<Bytes, BytesRejection>) -> Resul
     };
     let (conversation_id, history) = match body.conversation_id {
         Some(id) => {
+            check_continuable(state, principal, &id).await?;
             let rounds = state.store().history(&id, MAX_HISTORY).await?;
-            // The store answers an unknown conversation with no rounds; only then is the (whole) conversation read.
-            if rounds.is_empty() && state.store().conversation(&id).await?.is_none() {
-                let error = ApiError::not_found("unknown_conversation", format!("no conversation with id `{id}`"));
-                return Err(error.with_param("conversationId"));
-            }
             let history: Vec<Turn> = rounds
                 .into_iter()
                 .map(|r| Turn {
@@ -127,7 +133,10 @@ async fn prepare(state: &AppState, body: Result<Bytes, BytesRejection>) -> Resul
                 .collect();
             (id, history)
         }
-        None => (state.store().create_conversation().await?.id, Vec::new()),
+        None => (
+            state.store().create_owned_conversation(principal.owner()).await?.id,
+            Vec::new(),
+        ),
     };
     let mut request = AskRequest::new(question, state.today());
     request.history = history;
@@ -136,6 +145,29 @@ async fn prepare(state: &AppState, body: Result<Bytes, BytesRejection>) -> Resul
         conversation_id,
         request,
     })
+}
+
+/// Checks that `principal` may continue conversation `id` (another key's is 404, as if it did not exist) and
+/// that it is under the turn cap (409).
+async fn check_continuable(state: &AppState, principal: &Principal, id: &str) -> Result<(), ApiError> {
+    let info = state.store().conversation_info(id).await?;
+    let Some(info) = info.filter(|info| principal.can_read(info.owner.as_deref())) else {
+        let error = ApiError::not_found("unknown_conversation", format!("no conversation with id `{id}`"));
+        return Err(error.with_param("conversationId"));
+    };
+    let cap = state.settings().max_turns_per_conversation;
+    if info.turns >= cap as u64 {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "conversation_full",
+            format!(
+                "conversation `{id}` holds {} turns, the most allowed is {cap}: start a new one",
+                info.turns
+            ),
+        )
+        .with_param("conversationId"));
+    }
+    Ok(())
 }
 
 /// Answers, stores the turn and its trace in one transaction, and shapes the response.
@@ -170,18 +202,30 @@ async fn run(state: &AppState, mut prepared: Prepared, sink: Option<StepSink>) -
     }))
 }
 
-/// Streams `step` events while the question runs, then one `answer` (or `error`) event.
+/// Aborts the question's task when the client hangs up (the event stream is dropped): its remaining model calls
+/// are not made and the turn is not stored.
+struct AbortOnDrop(tokio::task::AbortHandle);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Streams `step` events while the question runs, then one `answer` (or `error`) event; a hang-up cancels it.
 fn stream(state: AppState, prepared: Prepared) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
     let (steps_tx, steps_rx) = tokio::sync::mpsc::unbounded_channel();
     let (done_tx, done_rx) = tokio::sync::oneshot::channel();
-    tokio::spawn(async move {
+    let task = tokio::spawn(async move {
         let result = run(&state, prepared, Some(steps_tx)).await;
         let _ = done_tx.send(result);
     });
-    let events = futures_util::stream::unfold((steps_rx, Some(done_rx)), |(mut steps, done)| async move {
+    let guard = AbortOnDrop(task.abort_handle());
+    let start = (steps_rx, Some(done_rx), guard);
+    let events = futures_util::stream::unfold(start, |(mut steps, done, guard)| async move {
         if let Some(step) = steps.recv().await {
             let event = Event::default().event("step").json_data(step).unwrap_or_default();
-            return Some((Ok(event), (steps, done)));
+            return Some((Ok(event), (steps, done, guard)));
         }
         let done = done?;
         let event = match done.await {
@@ -194,7 +238,7 @@ fn stream(state: AppState, prepared: Prepared) -> Sse<impl futures_util::Stream<
                 .event("error")
                 .data("{\"error\":{\"code\":\"internal\",\"message\":\"the question was dropped\"}}"),
         };
-        Some((Ok(event), (steps, None)))
+        Some((Ok(event), (steps, None, guard)))
     });
     Sse::new(events).keep_alive(KeepAlive::default())
 }
