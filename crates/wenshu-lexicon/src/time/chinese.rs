@@ -569,7 +569,10 @@ fn numeric_date(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
         };
         return (!c.peek().is_some_and(|ch| ch.is_ascii_digit())).then_some(spec);
     }
-    let sep = c.peek().filter(|s| matches!(s, '-' | '/' | '.'))?;
+    let sep = c.peek().filter(|s| matches!(s, '-' | '/' | '.' | '·'))?;
+    if sep == '·' && n > 2 {
+        return None;
+    }
     c.pos += 1;
     let (second, n2) = c.digits()?;
     let second_max = if n == 4 { 12 } else { 31 };
@@ -583,7 +586,9 @@ fn numeric_date(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
             ..Spec::default()
         };
         let save = c.pos;
-        if c.eat(sep) {
+        // 2026-03-03, 1994.01-19: the day's separator may differ from the month's.
+        if c.peek().is_some_and(|ch| ch == sep || matches!(ch, '-' | '/' | '.')) {
+            c.pos += 1;
             match c.digits() {
                 Some((third, n3)) if n3 <= 2 => spec.day = to_u8(third),
                 _ => c.pos = save,
@@ -592,9 +597,17 @@ fn numeric_date(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
         c.eat_any(&["日", "号"]);
         return (!c.peek().is_some_and(|ch| ch.is_ascii_digit())).then_some(spec);
     }
-    let measured = c
+    if n <= 2 && ctx.whole && c.peek() == Some(sep) && sep != '·' {
+        return day_month_year(c, first, second, sep);
+    }
+    // 11.1-11.11, 10/1-10/7: a connector to another date is not a measure.
+    let connector = c
         .peek()
-        .is_some_and(|ch| ch.is_ascii_digit() || ch == sep || NOT_A_DAY_AFTER.contains(ch));
+        .is_some_and(|ch| matches!(ch, '-' | '~' | '—' | '–') && ch != sep)
+        && c.peek_at(1).is_some_and(|ch| ch.is_ascii_digit());
+    let measured = !connector
+        && c.peek()
+            .is_some_and(|ch| ch.is_ascii_digit() || ch == sep || NOT_A_DAY_AFTER.contains(ch));
     if n <= 2 && ctx.whole && (1..=12).contains(&first) && !measured {
         return Some(Spec {
             month: to_u8(first),
@@ -603,6 +616,28 @@ fn numeric_date(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
         });
     }
     None
+}
+
+/// The year after `a{sep}b`: 11/29/2026 (M/D/Y) or 29.11.2026 (D.M.Y), read only when one of the
+/// two numbers cannot be a month (or both are the same); 03/04/2026 is not a date.
+fn day_month_year(c: &mut Cursor, a: u64, b: u64, sep: char) -> Option<Spec> {
+    c.eat(sep).then_some(())?;
+    let (year, n) = c.digits()?;
+    if n != 4 || c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
+        return None;
+    }
+    let (month, day) = match (a <= 12, b <= 12) {
+        _ if a == b => (a, b),
+        (true, false) => (a, b),
+        (false, true) => (b, a),
+        _ => return None,
+    };
+    Some(Spec {
+        year: i32::try_from(year).ok(),
+        month: u8::try_from(month).ok(),
+        day: u8::try_from(day).ok(),
+        ..Spec::default()
+    })
 }
 
 /// 年初, 月底, 季末 … of the period already named, or of the current one.

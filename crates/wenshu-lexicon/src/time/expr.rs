@@ -174,6 +174,38 @@ fn units_away(ctx: &Ctx, unit: Unit, n: i64, end: usize) -> Outcome {
     )
 }
 
+/// 最近10分钟, 过去两小时, 上两小时, 未来48小时: the days the window touches. Under a day it is
+/// today; a window of N hours or more reaches back (or ahead) ceil(N / 24) days.
+fn cn_small_window(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
+    let mut c = Cursor::new(s, pos);
+    let forward = match c.eat_table(CN_WINDOW_PREFIXES) {
+        Some(f) => f,
+        None if c.eat('上') => false,
+        None => return Outcome::NoMatch,
+    };
+    let Some(seconds) = counted_seconds(&mut c) else {
+        return Outcome::NoMatch;
+    };
+    c.eat_any(WINDOW_SUFFIXES);
+    let days = i64::try_from(if seconds < 86_400 { 0 } else { seconds.div_ceil(86_400) }).ok();
+    let kind = if forward { TimeKind::Next } else { TimeKind::Rolling };
+    let range = days.and_then(|d| {
+        let other = calendar::add(ctx.today, Unit::Day, if forward { d } else { -d })?;
+        Some(if forward {
+            DateRange {
+                start: ctx.today,
+                end: other,
+            }
+        } else {
+            DateRange {
+                start: other,
+                end: ctx.today,
+            }
+        })
+    });
+    found(range, c.pos, kind)
+}
+
 /// 最近7天, 近三个月, 过去一周, 未来7天, 30天内.
 fn cn_window(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
     let mut c = Cursor::new(s, pos);
@@ -359,7 +391,7 @@ type Form = fn(&[char], usize, &Ctx) -> Outcome;
 
 /// The longest single expression at `pos`: a point, a window, an "ago", previous periods, English forms.
 fn simple(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
-    let forms: [Form; 5] = [point, cn_window, cn_ago, cn_full_periods, en_forms];
+    let forms: [Form; 6] = [point, cn_window, cn_small_window, cn_ago, cn_full_periods, en_forms];
     forms
         .iter()
         .fold(Outcome::NoMatch, |best, form| best.or_longer(form(s, pos, ctx)))
