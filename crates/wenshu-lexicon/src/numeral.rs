@@ -508,13 +508,19 @@ fn decimal_numeral(cur: &mut Cursor) -> Option<(Decimal, Style)> {
     if !first.is_ascii_digit() {
         let run = cur.s[start..].iter().take_while(|c| digit_value(**c).is_some()).count();
         let after_run = cur.s.get(start + run).copied();
-        if run >= 2 && !after_run.is_some_and(|c| small_unit(c).is_some() || large_unit(c).is_some() || c == '点') {
+        if run >= 2 && !after_run.is_some_and(|c| small_unit(c).is_some() || large_unit(c).is_some()) {
             let mantissa = cur.s[start..start + run]
                 .iter()
                 .filter_map(|c| digit_value(*c))
                 .try_fold(0_i128, |acc, d| acc.checked_mul(10)?.checked_add(i128::from(d)))?;
+            let mut value = Decimal { mantissa, scale: 0 }.checked()?;
             cur.pos = start + run;
-            return Some((Decimal { mantissa, scale: 0 }.checked()?, Style::Positional));
+            // 一七二零点一三四: digits one by one, then a decimal part.
+            if let Some((frac, next)) = point_digits(cur.s, cur.pos) {
+                value = value.add(frac)?;
+                cur.pos = next;
+            }
+            return Some((value, Style::Positional));
         }
     }
     let (mut value, mut end, arabic_first) = sections(cur.s, start)?;
@@ -580,12 +586,40 @@ const YUAN: &[&str] = &["元", "块", "圆"];
 /// Characters after a numeral that make it approximate (三十多, 十几, 100余): never guessed.
 const APPROXIMATE_AFTER: &[char] = &['多', '几', '余'];
 
+/// Two neighbouring Chinese digits (七八, 一两, 三四): "seven or eight", an approximation, not 78.
+fn neighbouring_digits(s: &[char]) -> bool {
+    match s {
+        [a, b] => match (digit_value(*a), digit_value(*b)) {
+            (Some(x), Some(y)) => y == x + 1 && x > 0,
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Words before a money amount (人民币一百元, ¥100).
+const MONEY_PREFIXES: &[&str] = &["人民币", "¥", "￥"];
+
 /// The jiao and fen of a money amount after its yuan (五角, 八毛, 三角五分; 三块五: the 五 is jiao).
 fn money_fraction(c: &mut Cursor) -> Option<Decimal> {
     if c.eat('整') || c.eat('正') {
         return Some(Decimal::int(0));
     }
     let save = c.pos;
+    // 十元零五分: no jiao, some fen.
+    if c.eat('零') {
+        let fen = c.peek().and_then(digit_value).map(i128::from);
+        if let Some(fen) = fen
+            && c.peek_at(1) == Some('分')
+        {
+            c.pos += 2;
+            return Some(Decimal {
+                mantissa: fen,
+                scale: 2,
+            });
+        }
+        c.pos = save;
+    }
     let digit = |c: &mut Cursor| {
         let d = c
             .peek()
@@ -612,7 +646,7 @@ fn money_fraction(c: &mut Cursor) -> Option<Decimal> {
     let mut cents = jiao * 10;
     let save_fen = c.pos;
     match digit(c) {
-        Some(fen) if c.eat('分') => cents += fen,
+        Some(fen) if c.eat('分') || c.at_end() => cents += fen,
         _ => c.pos = save_fen,
     }
     Some(Decimal {
@@ -637,12 +671,14 @@ fn wrapped_decimal(cur: &mut Cursor) -> Option<(Decimal, Option<Decimal>, Style,
         kind = NumeralKind::Percent;
         share = Some(divisor);
     }
+    let money = kind == NumeralKind::Plain && c.eat_any(MONEY_PREFIXES).is_some();
     if kind == NumeralKind::Plain && c.eat_str("一半") {
         cur.pos = c.pos;
         return Some((Decimal { mantissa: 5, scale: 1 }, None, Style::Chinese, kind));
     }
+    let numeral_start = c.pos;
     let (mut value, style) = decimal_numeral(&mut c)?;
-    if c.peek().is_some_and(|ch| APPROXIMATE_AFTER.contains(&ch)) {
+    if c.peek().is_some_and(|ch| APPROXIMATE_AFTER.contains(&ch)) || neighbouring_digits(&c.s[numeral_start..c.pos]) {
         return None;
     }
     let mut denominator = None;
@@ -673,9 +709,25 @@ fn wrapped_decimal(cur: &mut Cursor) -> Option<(Decimal, Option<Decimal>, Style,
             c.pos += 1;
             kind = NumeralKind::Count;
             value = value.tenth();
+            // 三毛五: a lone digit after the jiao is fen.
+            if let Some(fen) = c.peek().and_then(digit_value)
+                && !c
+                    .peek_at(1)
+                    .is_some_and(|ch| is_chinese_numeral_char(ch) || ch.is_ascii_digit())
+            {
+                c.pos += 1;
+                c.eat('分');
+                value = value.add(Decimal {
+                    mantissa: i128::from(fen),
+                    scale: 2,
+                })?;
+            }
         } else if c.eat_any(MEASURE_WORDS).is_some() && kind == NumeralKind::Plain {
             kind = NumeralKind::Count;
         }
+    }
+    if money {
+        kind = NumeralKind::Count;
     }
     cur.pos = c.pos;
     Some((value, denominator, style, kind))
@@ -1032,6 +1084,18 @@ mod family_tests {
     }
 
     #[test]
+    fn digits_one_by_one() {
+        check(&[
+            ("一一", 11.0),
+            ("一七二零", 1720.0),
+            ("一七二零点一三四", 1720.134),
+            ("零点零一", 0.01),
+            ("十亿零一万零一", 1_000_010_001.0),
+            ("一千零一亿一千零一万一千零一", 100_110_011_001.0),
+        ]);
+    }
+
+    #[test]
     fn money() {
         check(&[
             ("壹拾壹元整", 11.0),
@@ -1042,12 +1106,28 @@ mod family_tests {
             ("五毛", 0.5),
             ("壹佰元", 100.0),
             ("叁仟伍佰元正", 3500.0),
+            ("三毛五", 0.35),
+            ("十元零五分", 10.05),
+            ("人民币一百元", 100.0),
+            ("¥100", 100.0),
+            ("3块5毛", 3.5),
         ]);
     }
 
     #[test]
     fn approximate_counts_are_refused() {
-        for text in ["几十", "十几", "三十多", "100多", "几个", "一百余", "两千多万"] {
+        for text in [
+            "几十",
+            "十几",
+            "三十多",
+            "100多",
+            "几个",
+            "一百余",
+            "两千多万",
+            "七八个",
+            "一两个",
+            "三四十",
+        ] {
             assert!(parse_number(text).is_err(), "{text} was guessed");
         }
         let spans = scan_numbers("三十多个客户和十几家门店");
