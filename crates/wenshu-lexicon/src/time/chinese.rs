@@ -67,6 +67,8 @@ const DAY_WORDS: &[(&str, i64)] = &[
     ("今早", 0),
     ("今晨", 0),
     ("今夜", 0),
+    ("当晚", 0),
+    ("当夜", 0),
     ("当天", 0),
     ("当日", 0),
     ("明天", 1),
@@ -453,7 +455,7 @@ pub(crate) fn explicit_year(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec>
 
 /// 3月, 十月份, 十二月, 首月.
 fn month(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
-    if c.eat_str("首月") {
+    if c.eat_str("首月") || c.eat_str("元月") {
         return Some(Spec {
             month: Some(1),
             ..Spec::default()

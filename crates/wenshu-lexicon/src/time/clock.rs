@@ -63,6 +63,11 @@ pub(crate) fn chinese(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
         return None;
     }
     let mut any = c.eat_any(DAY_PARTS).is_some();
+    // 晚8点, 早7点: one character for the part of the day, only before an hour.
+    let short_part = !any && matches!(c.peek(), Some('早' | '晚' | '夜'));
+    if short_part {
+        c.pos += 1;
+    }
     let save = c.pos;
     let hour = if c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
         c.digits().map(|(v, _)| v)
@@ -73,7 +78,7 @@ pub(crate) fn chinese(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
         Some(h) if h <= 24 && (c.eat('点') || c.eat('时')) => {
             any = true;
             c.eat('钟');
-            let minutes_word = c.eat('半') || c.eat('整') || c.eat_str("一刻") || c.eat_str("三刻");
+            let minutes_word = c.eat('半') || c.eat('整') || c.eat_any(&["一刻", "三刻", "1刻", "3刻"]).is_some();
             if !minutes_word && (numeral::count(c, 59).is_some() || c.eat('零') && numeral::count(c, 9).is_some()) {
                 c.eat('分');
                 let save_sec = c.pos;
@@ -83,7 +88,25 @@ pub(crate) fn chinese(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
             }
         }
         Some(h) if h <= 24 && colon_minutes(c) => any = true,
+        // 9~11点, 3到5点: a range of hours within the day.
+        Some(h) if h <= 24 && c.eat_any(&["~", "〜", "-", "—", "到", "至"]).is_some() => {
+            let second = if c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
+                c.digits().map(|(v, _)| v)
+            } else {
+                numeral::count(c, 24).map(u64::from)
+            };
+            match second {
+                Some(h2) if h2 <= 24 && (c.eat('点') || c.eat('时')) => {
+                    any = true;
+                    c.eat('半');
+                }
+                _ => c.pos = save,
+            }
+        }
         _ => c.pos = save,
+    }
+    if short_part && c.pos == save {
+        return None;
     }
     any.then(clock_spec)
 }

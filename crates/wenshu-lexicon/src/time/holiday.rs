@@ -91,11 +91,14 @@ const HOLIDAYS: &[(&str, When, u8)] = &[
     ("元宵", When::Lunar(1, 15, 0), 1),
     ("正月十五", When::Lunar(1, 15, 0), 1),
     ("龙抬头", When::Lunar(2, 2, 0), 1),
+    ("中和节", When::Lunar(2, 2, 0), 1),
     ("上巳节", When::Lunar(3, 3, 0), 1),
     ("端午节", When::Lunar(5, 5, 0), 1),
     ("端午", When::Lunar(5, 5, 0), 1),
     ("七夕节", When::Lunar(7, 7, 0), 1),
     ("七夕", When::Lunar(7, 7, 0), 1),
+    ("7夕节", When::Lunar(7, 7, 0), 1),
+    ("7夕", When::Lunar(7, 7, 0), 1),
     ("中元节", When::Lunar(7, 15, 0), 1),
     ("中秋节", When::Lunar(8, 15, 0), 1),
     ("中秋", When::Lunar(8, 15, 0), 1),
@@ -117,12 +120,14 @@ const HOLIDAYS: &[(&str, When, u8)] = &[
     ("五一档", When::Solar(5, 1), 5),
     ("消费者权益日", When::Solar(3, 15), 1),
     ("护士节", When::Solar(5, 12), 1),
+    ("航海日", When::Solar(7, 11), 1),
+    ("航海日节", When::Solar(7, 11), 1),
     ("记者节", When::Solar(11, 8), 1),
     ("国家公祭日", When::Solar(12, 13), 1),
 ];
 
 /// Characters that can start a holiday or solar-term name.
-pub(crate) const START_CHARS: &str = "元情妇三植愚劳五青六儿建八教国十黄母父感万光双平圣春大正农除清端七中重龙上寒下腊小冬复耶受消护记立雨惊谷芒夏处白秋霜";
+pub(crate) const START_CHARS: &str = "元情妇三植愚劳五青六儿建八教国十黄母父感万光双平圣春大正农除清端七中重龙上寒下腊小冬复耶受消护记立雨惊谷芒夏处白秋霜航7";
 
 /// The day `when` falls on in `year`, None outside the tables' years.
 fn day_in(when: When, year: i32) -> Option<Date> {
