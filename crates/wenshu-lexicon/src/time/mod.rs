@@ -6,7 +6,7 @@
 //! week's; 上两个月 are the two whole months before this one.
 //!
 //! Further conventions: a holiday without a year is this year's (国庆 on 2013-02-12 is 2013-10-01;
-//! lunar ones come from tables for 2000–2035), and a holiday week is a range (国庆假期 10-01..10-07,
+//! lunar holidays and solar terms are computed for any year), and a holiday week is a range (国庆假期 10-01..10-07,
 //! 五一假期 05-01..05-05); 月初/年初 and 月底/年底 are the first and last day, 上旬/中旬/下旬 the days
 //! 1–10, 11–20 and 21–end, 上半月/下半月 1–15 and 16–end; "N天后" is that day, "N个月后" that whole
 //! month; hours and minutes away (3小时后) count whole days only; 去年的今天 is the same day a year
