@@ -57,3 +57,27 @@ pub fn model_calls(step: &TraceStep) -> u64 {
 pub async fn render() -> String {
     handle().render()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn step(output: Value) -> TraceStep {
+        TraceStep {
+            step: "fallback",
+            decision: String::new(),
+            input: Value::Null,
+            output,
+            duration_ms: 1.0,
+            tokens: Some(8),
+        }
+    }
+
+    #[test]
+    fn model_calls_counts_calls_not_steps() {
+        assert_eq!(model_calls(&step(json!({"attempts": [{"sql": "a"}, {"sql": "b"}]}))), 2);
+        assert_eq!(model_calls(&step(json!({"trace": {"calls": [{}, {}, {}]}}))), 3);
+        assert_eq!(model_calls(&step(json!({"rows": []}))), 1);
+    }
+}
