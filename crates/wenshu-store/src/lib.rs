@@ -13,6 +13,7 @@
 
 pub mod access;
 pub mod error;
+pub mod library;
 pub mod model;
 pub mod open;
 pub mod postgres;
@@ -26,6 +27,7 @@ mod url;
 
 pub use access::{ConversationInfo, OwnedTrace, TurnPage};
 pub use error::StoreError;
+pub use library::{ConversationSummary, Feedback, FeedbackEntry, OwnedTurn};
 pub use model::{Conversation, ConversationWithTurns, HistoryRound, NewTurn, StoredIds, SubjectRef, ToolState, Turn};
 pub use open::open_store;
 pub use postgres::PgStore;

@@ -28,6 +28,11 @@ pub(crate) const SQLITE: &[Migration] = &[
         name: "0003_owner_retention.sql",
         sql: include_str!("../migrations/sqlite/0003_owner_retention.sql"),
     },
+    Migration {
+        version: 4,
+        name: "0004_library_feedback.sql",
+        sql: include_str!("../migrations/sqlite/0004_library_feedback.sql"),
+    },
 ];
 
 /// The PostgreSQL migrations, oldest first.
@@ -46,6 +51,11 @@ pub(crate) const POSTGRES: &[Migration] = &[
         version: 3,
         name: "0003_owner_retention.sql",
         sql: include_str!("../migrations/postgres/0003_owner_retention.sql"),
+    },
+    Migration {
+        version: 4,
+        name: "0004_library_feedback.sql",
+        sql: include_str!("../migrations/postgres/0004_library_feedback.sql"),
     },
 ];
 

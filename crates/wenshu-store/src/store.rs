@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::access::{ConversationInfo, OwnedTrace, TurnPage};
 use crate::error::StoreError;
+use crate::library::{ConversationSummary, Feedback, FeedbackEntry, OwnedTurn};
 use crate::model::{Conversation, ConversationWithTurns, HistoryRound, NewTurn, StoredIds, ToolState};
 
 /// A boxed, sendable future, so that [`Store`] can be used as `Arc<dyn Store>`.
@@ -72,4 +73,32 @@ pub trait Store: Send + Sync {
 
     /// Deletes turns and traces older than `days` days and the conversations left empty; the turns deleted.
     fn purge_older_than(&self, days: u32) -> BoxFuture<'_, Result<u64, StoreError>>;
+
+    /// The newest `limit` conversations that hold turns and are owned by `owner` (`None`: those without an owner),
+    /// newest activity first.
+    fn list_conversations<'a>(
+        &'a self,
+        owner: Option<&'a str>,
+        limit: usize,
+    ) -> BoxFuture<'a, Result<Vec<ConversationSummary>, StoreError>>;
+
+    /// Gives a conversation a title; `false` when there is no such conversation.
+    fn rename_conversation<'a>(&'a self, id: &'a str, title: &'a str) -> BoxFuture<'a, Result<bool, StoreError>>;
+
+    /// Deletes a conversation with its turns, traces and feedback; `false` when there was no such conversation.
+    fn delete_conversation<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, StoreError>>;
+
+    /// A turn with its conversation and that conversation's owner; `None` when there is no such turn.
+    fn owned_turn<'a>(&'a self, turn_id: &'a str) -> BoxFuture<'a, Result<Option<OwnedTurn>, StoreError>>;
+
+    /// Stores (or replaces) the verdict (`up`/`down`) and note of a turn, which must exist.
+    fn set_feedback<'a>(
+        &'a self,
+        turn_id: &'a str,
+        verdict: &'a str,
+        note: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Feedback, StoreError>>;
+
+    /// The newest `limit` verdicts with the question and the plan each judged.
+    fn feedback(&self, limit: usize) -> BoxFuture<'_, Result<Vec<FeedbackEntry>, StoreError>>;
 }

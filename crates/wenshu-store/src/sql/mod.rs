@@ -1,6 +1,7 @@
 //! What the SQL backends share: the [`Backend`] trait (each backend's statements and JSON column handling), the
 //! queries and migrations written once over it, and the [`Store`](crate::Store) implementation on top.
 
+pub(crate) mod library;
 pub(crate) mod migrate;
 pub(crate) mod owned;
 pub(crate) mod queries;

@@ -5,17 +5,19 @@ use serde_json::Value;
 use sqlx::Pool;
 use tokio::sync::{Mutex, MutexGuard};
 
+use super::library::LibraryQueries;
 use super::owned::OwnedQueries;
 use super::queries::Queries;
 use crate::access::{ConversationInfo, OwnedTrace, TurnPage};
 use crate::error::StoreError;
+use crate::library::{ConversationSummary, Feedback, FeedbackEntry, OwnedTurn};
 use crate::model::{Conversation, ConversationWithTurns, HistoryRound, NewTurn, StoredIds, ToolState};
 use crate::store::{BoxFuture, Store};
 
 /// A store kept in a SQL database through a pool of one [`Queries`] backend.
 pub(crate) trait OnPool: Send + Sync {
     /// The backend.
-    type Db: Queries + OwnedQueries;
+    type Db: Queries + OwnedQueries + LibraryQueries;
 
     /// The connection pool.
     fn pool(&self) -> &Pool<Self::Db>;
@@ -121,5 +123,47 @@ impl<S: OnPool> Store for S {
             let _writing = writing(self).await;
             S::Db::purge(self.pool(), days).await
         })
+    }
+
+    fn list_conversations<'a>(
+        &'a self,
+        owner: Option<&'a str>,
+        limit: usize,
+    ) -> BoxFuture<'a, Result<Vec<ConversationSummary>, StoreError>> {
+        S::Db::list(self.pool(), owner, limit)
+    }
+
+    fn rename_conversation<'a>(&'a self, id: &'a str, title: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            let _writing = writing(self).await;
+            S::Db::rename(self.pool(), id, title).await
+        })
+    }
+
+    fn delete_conversation<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            let _writing = writing(self).await;
+            S::Db::delete(self.pool(), id).await
+        })
+    }
+
+    fn owned_turn<'a>(&'a self, turn_id: &'a str) -> BoxFuture<'a, Result<Option<OwnedTurn>, StoreError>> {
+        S::Db::owned_turn(self.pool(), turn_id)
+    }
+
+    fn set_feedback<'a>(
+        &'a self,
+        turn_id: &'a str,
+        verdict: &'a str,
+        note: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Feedback, StoreError>> {
+        Box::pin(async move {
+            let _writing = writing(self).await;
+            S::Db::set_feedback(self.pool(), turn_id, verdict, note).await
+        })
+    }
+
+    fn feedback(&self, limit: usize) -> BoxFuture<'_, Result<Vec<FeedbackEntry>, StoreError>> {
+        S::Db::feedback(self.pool(), limit)
     }
 }
