@@ -7,7 +7,7 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use wenshu_contract::Catalog;
 use wenshu_engine::answer::Engine;
-use wenshu_engine::db::Database;
+use wenshu_engine::db::{Database, DbOptions};
 use wenshu_engine::execute::{Executors, SqlTemplateExecutor};
 use wenshu_engine::extract::{Extractor, ModelExtractor};
 use wenshu_engine::fallback::SqlFallback;
@@ -172,17 +172,48 @@ pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> 
     if let Some(client) = parts.client {
         let tables = parts.config.fallback_tables();
         let schema = describe_schema(&db, &tables, &SchemaNotes::default()).await?;
+        let policy = GuardPolicy::new(&tables);
+        let fallback_db = fallback_database(&parts.config, database_url, &policy).await?;
         let fallback = SqlFallback::new(
             client,
             Arc::new(prompts(&parts.config)?),
-            Arc::new(db),
-            GuardPolicy::new(&tables),
+            Arc::new(fallback_db),
+            policy,
             schema,
         )
         .with_timezone(parts.config.timezone());
         engine = engine.with_fallback(Arc::new(fallback));
     }
     Ok(engine)
+}
+
+/// The fallback's own read-only connection: `fallback_database_url` (else the tools' database), scoped by an
+/// authorizer on SQLite, as `fallback_role` on PostgreSQL; what it can read beyond the allowed tables is warned
+/// about, or refused with `fallback_require_least_privilege`.
+async fn fallback_database(config: &Config, database_url: &str, policy: &GuardPolicy) -> anyhow::Result<Database> {
+    let url = config.fallback_database_url.as_deref().unwrap_or(database_url);
+    let dialect = wenshu_engine::db::dialect_of(url)?;
+    let options = DbOptions {
+        read_only: true,
+        scope: Some(wenshu_engine::fallback::read_scope(policy, dialect)),
+        role: config.fallback_role.clone(),
+        ..DbOptions::default()
+    };
+    let db = Database::connect_with(url, &options).await?;
+    let beyond = db.tables_beyond(&policy.allowed_tables).await?;
+    if !beyond.is_empty() {
+        let message = format!(
+            "the fallback's connection ({}) can read tables outside fallback_tables: {}; give it a least-privilege \
+             account (README: \"A least-privilege account for the fallback\")",
+            db.url(),
+            beyond.join(", ")
+        );
+        if config.fallback_require_least_privilege {
+            anyhow::bail!("{message} (fallback_require_least_privilege = true)");
+        }
+        eprintln!("warning: {message}");
+    }
+    Ok(db)
 }
 
 /// The day questions are asked on, and the database the tools query.

@@ -1,6 +1,10 @@
-//! `wenshu sql check`: run the SQL guard on one statement.
+//! `wenshu sql check`: run the SQL guard on one statement, given after `--`, as the last argument (also one that
+//! starts with a `--` comment), or on standard input (`-`).
 
+use std::io::Read;
 use std::process::ExitCode;
+
+use anyhow::{Context, bail};
 
 use serde_json::json;
 use wenshu_engine::sql_guard::{GuardPolicy, SqlDialect, check_sql};
@@ -19,11 +23,12 @@ pub enum SqlCommand {
         /// The LIMIT added when there is none, and the cap of a larger one.
         #[arg(long, default_value_t = 1000)]
         max_rows: u64,
-        /// Print the whole verdict as JSON.
+        /// Print the whole verdict as JSON: each table, CTE and function resolved, and why it is refused.
         #[arg(long)]
         json: bool,
-        /// The SQL statement.
-        sql: String,
+        /// The SQL statement (words are joined with spaces); `-` reads it from standard input.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 1.., required = true)]
+        sql: Vec<String>,
     },
 }
 
@@ -40,6 +45,7 @@ pub fn run(command: SqlCommand) -> anyhow::Result<ExitCode> {
         json,
         sql,
     } = command;
+    let sql = statement_text(&sql)?;
     let mut policy = GuardPolicy::new(&tables);
     policy.max_rows = max_rows;
     let verdict = check_sql(&sql, dialect, &policy);
@@ -55,4 +61,22 @@ pub fn run(command: SqlCommand) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The statement: standard input for `-`, else the words joined with spaces.
+fn statement_text(words: &[String]) -> anyhow::Result<String> {
+    if let [only] = words
+        && only == "-"
+    {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("cannot read the SQL from standard input")?;
+        return Ok(text);
+    }
+    let text = words.join(" ");
+    if text.trim().is_empty() {
+        bail!("no SQL given: put it after `--`, or pass `-` to read it from standard input");
+    }
+    Ok(text)
 }

@@ -1,10 +1,13 @@
 //! The outer LIMIT: added when there is none, capped when larger, refused when not a literal; a literal
 //! `FETCH FIRST n ROWS ONLY` becomes that LIMIT.
 
-use sqlparser::ast::{Expr, LimitClause, Query, Value, ValueWithSpan};
+use sqlparser::ast::{Expr, LimitClause, Query, UnaryOperator, Value, ValueWithSpan};
 
-/// Adds `LIMIT max` when there is none and caps a larger literal one; returns the LIMIT, or why it is refused.
-pub(super) fn apply_limit(query: &mut Query, max: u64) -> Result<u64, String> {
+use super::policy::SqlDialect;
+
+/// Adds `LIMIT max` when there is none and caps a larger literal one (SQLite's negative LIMIT, "no limit", too);
+/// returns the LIMIT, or why it is refused.
+pub(super) fn apply_limit(query: &mut Query, max: u64, dialect: SqlDialect) -> Result<u64, String> {
     if let Some(fetch) = query.fetch.take() {
         let offset = match query.limit_clause.take() {
             None => None,
@@ -31,9 +34,11 @@ pub(super) fn apply_limit(query: &mut Query, max: u64) -> Result<u64, String> {
     let current = match &query.limit_clause {
         None | Some(LimitClause::LimitOffset { limit: None, .. }) => None,
         Some(LimitClause::LimitOffset { limit: Some(expr), .. })
-        | Some(LimitClause::OffsetCommaLimit { limit: expr, .. }) => {
-            Some(literal_u64(expr).ok_or_else(|| format!("LIMIT `{expr}` is not a number"))?)
-        }
+        | Some(LimitClause::OffsetCommaLimit { limit: expr, .. }) => match literal_u64(expr) {
+            Some(n) => Some(n),
+            None if dialect == SqlDialect::Sqlite && is_negative_literal(expr) => None,
+            None => return Err(format!("LIMIT `{expr}` is not a number")),
+        },
     };
     let limit = current.map_or(max, |n| n.min(max));
     match &mut query.limit_clause {
@@ -48,6 +53,10 @@ pub(super) fn apply_limit(query: &mut Query, max: u64) -> Result<u64, String> {
         }
     }
     Ok(limit)
+}
+
+fn is_negative_literal(expr: &Expr) -> bool {
+    matches!(expr, Expr::UnaryOp { op: UnaryOperator::Minus, expr } if literal_u64(expr).is_some())
 }
 
 fn number(n: u64) -> Expr {

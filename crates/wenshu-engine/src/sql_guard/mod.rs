@@ -57,7 +57,7 @@ pub fn check_sql(sql: &str, dialect: SqlDialect, policy: &GuardPolicy) -> GuardV
         verdict.resolved = findings.resolutions;
         return verdict;
     }
-    let limit = match limit::apply_limit(&mut query, policy.max_rows) {
+    let limit = match limit::apply_limit(&mut query, policy.max_rows, dialect) {
         Ok(limit) => limit,
         Err(reason) => return refused(vec![reason]),
     };

@@ -106,6 +106,9 @@ pub const DEFAULT_DENIED_FUNCTIONS: &[&str] = &[
     "database_to_xml",
     "database_to_xml_and_xmlschema",
     "xpath_table",
+    "ts_stat",
+    "current_query",
+    "pg_execute_server_program",
     "generate_series",
     "generate_subscripts",
     "txid_current",
@@ -254,6 +257,8 @@ pub const DEFAULT_ALLOWED_FUNCTIONS: &[&str] = &[
     "decode",
     "likely",
     "unlikely",
+    "likelihood",
+    "row",
     // text
     "lower",
     "upper",
@@ -487,7 +492,8 @@ pub const SYSTEM_SCHEMAS: &[&str] = &[
 /// The guard's settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GuardPolicy {
-    /// The tables a query may read (lower case; compared as the dialect folds names).
+    /// The tables a query may read, as configured (`name`, or `schema.name` for another schema); compared as the
+    /// dialect folds names (see [`GuardPolicy::table_allowed_in`]).
     pub allowed_tables: Vec<String>,
     /// Functions never allowed (case-insensitive).
     pub denied_functions: Vec<String>,
@@ -504,7 +510,7 @@ impl GuardPolicy {
     /// The default policy over `tables`: the default deny and allow lists, at most 1000 rows.
     pub fn new<S: AsRef<str>>(tables: &[S]) -> Self {
         Self {
-            allowed_tables: tables.iter().map(|t| t.as_ref().to_ascii_lowercase()).collect(),
+            allowed_tables: tables.iter().map(|t| t.as_ref().trim().to_string()).collect(),
             denied_functions: DEFAULT_DENIED_FUNCTIONS.iter().map(|s| s.to_string()).collect(),
             allowed_functions: DEFAULT_ALLOWED_FUNCTIONS.iter().map(|s| s.to_string()).collect(),
             table_functions: None,
@@ -517,11 +523,15 @@ impl GuardPolicy {
         self.allowed_tables.iter().any(|t| t.eq_ignore_ascii_case(name))
     }
 
-    /// Whether a table, its name folded as `dialect` folds it, may be read: exactly for PostgreSQL (a quoted
-    /// `"Sales"` is not `sales`), ignoring ASCII case for SQLite and MySQL.
+    /// Whether a table, its name folded as `dialect` folds it, may be read. PostgreSQL: an entry allows its exact
+    /// spelling and its lower-case fold (what an unquoted mention of it means), so a quoted `"SALES"` is not
+    /// `sales`; SQLite and MySQL ignore ASCII case.
     pub fn table_allowed_in(&self, dialect: SqlDialect, folded: &str) -> bool {
         match dialect {
-            SqlDialect::Postgres => self.allowed_tables.iter().any(|t| t == folded),
+            SqlDialect::Postgres => self
+                .allowed_tables
+                .iter()
+                .any(|t| t == folded || t.to_ascii_lowercase() == folded),
             SqlDialect::Sqlite | SqlDialect::Mysql => self.table_allowed(folded),
         }
     }

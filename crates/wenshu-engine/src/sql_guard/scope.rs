@@ -106,6 +106,7 @@ impl Inspector<'_> {
             [] => Some("an empty table name".to_string()),
             [table] => self.table_refusal(table, &written),
             [schema, table] if names::is_default_schema(schema, self.dialect) => self.table_refusal(table, &written),
+            [schema, table] if self.qualified_allowed(schema, table) => None,
             [schema, ..] => Some(format!(
                 "`{written}` is outside the allowed tables (schema `{}`)",
                 names::fold(schema, self.dialect)
@@ -120,6 +121,16 @@ impl Inspector<'_> {
             }
         }
         self.record(written, "table", refusal, "on the allow list");
+    }
+
+    /// Whether `schema.table` is on the allow list as such (a table of another schema the configuration names).
+    fn qualified_allowed(&self, schema: &Ident, table: &Ident) -> bool {
+        let qualified = format!(
+            "{}.{}",
+            names::fold(schema, self.dialect),
+            names::fold(table, self.dialect)
+        );
+        self.policy.table_allowed_in(self.dialect, &qualified)
     }
 
     fn table_refusal(&self, table: &Ident, written: &str) -> Option<String> {
