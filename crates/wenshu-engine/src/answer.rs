@@ -14,6 +14,7 @@ use crate::pipeline::{AskRequest, Planner};
 use crate::plan::{Audience, Plan};
 use crate::resolve::Candidate;
 use crate::trace::Trace;
+use crate::understood::{Understood, understood, understood_fallback};
 
 /// How a question ended.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -37,6 +38,8 @@ pub enum AskOutcome {
         fell_back: Option<String>,
         /// The SQL that ran, for the fallback.
         sql: Option<String>,
+        /// 理解为: the call that ran, in words, written from the bound call.
+        understood: Understood,
     },
     /// The subject name matches several entities: the user picks one and asks again with its ID.
     Choose {
@@ -160,6 +163,9 @@ impl Engine {
                 let reason = format!("tool `{tool}` cannot take {param}=「{value}」");
                 self.degrade(reason, request, &question, &mut trace).await
             }
+            Plan::Fallback {
+                unmet: Some(coverage), ..
+            } if self.fallback.is_none() || self.planner.fallback_tool().is_none() => coverage_stop(&coverage),
             Plan::Fallback { reason, .. } => self.degrade(reason, request, &question, &mut trace).await,
             Plan::Stopped { step, reason, audience } => AskOutcome::Stopped {
                 step,
@@ -206,12 +212,9 @@ impl Engine {
         };
         match self.executors.execute(tool, &call, &ctx).await {
             Ok(result) => {
-                let summary = summarize(
-                    tool.title().unwrap_or(tool.name()),
-                    question,
-                    &result.columns,
-                    &result.rows,
-                );
+                let understood = understood(tool, &params, request.today, self.planner.entities());
+                let mut summary = summarize(&understood.zh, &result.columns, &result.rows);
+                summary.push_str(&cut_note(tool, &params, result.rows.len()));
                 let decision = format!("{} rows", result.rows.len());
                 trace.record(
                     "execute",
@@ -229,6 +232,7 @@ impl Engine {
                     summary,
                     fell_back: None,
                     sql: None,
+                    understood,
                 }
             }
             Err(e) => {
@@ -303,12 +307,13 @@ impl Engine {
             Some(rows) => AskOutcome::Answered {
                 tool: tool.name().to_string(),
                 params: json!({"question": question}).as_object().cloned().unwrap_or_default(),
-                summary: summarize("按问题生成的 SQL", question, &rows.columns, &rows.rows),
+                summary: summarize(&understood_fallback(question).zh, &rows.columns, &rows.rows),
                 columns: rows.columns,
                 rows: rows.rows,
                 truncated: rows.truncated,
                 fell_back: Some(reason),
                 sql: run.final_sql,
+                understood: understood_fallback(question),
             },
             None => {
                 let service_down = run.attempts.iter().any(|a| a.call.service_failed());
@@ -325,19 +330,51 @@ impl Engine {
     }
 }
 
-/// One sentence about a result: the single row's values, or how many rows and which columns.
-pub fn summarize(title: &str, question: &str, columns: &[String], rows: &[Vec<Value>]) -> String {
+/// One sentence about a result, after what ran (理解为): the single row's values, or how many rows and which
+/// columns.
+pub fn summarize(understood: &str, columns: &[String], rows: &[Vec<Value>]) -> String {
     let text = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
     match rows {
-        [] => format!("{title}：「{question}」没有查到数据"),
+        [] => format!("{understood}：没有查到数据"),
         [row] if columns.len() <= 4 => {
             let pairs: Vec<String> = columns
                 .iter()
                 .zip(row)
                 .map(|(c, v)| format!("{c}={}", text(v)))
                 .collect();
-            format!("{title}：「{question}」→ {}", pairs.join("，"))
+            format!("{understood} → {}", pairs.join("，"))
         }
-        _ => format!("{title}：「{question}」共 {} 行（{}）", rows.len(), columns.join("、")),
+        _ => format!("{understood}：{} 行（{}）", rows.len(), columns.join("、")),
+    }
+}
+
+/// The note of a list cut by a default row limit: 「显示前 10 行，可能还有更多」; empty when not cut.
+pub fn cut_note(tool: &wenshu_contract::Tool, params: &Map<String, Value>, rows: usize) -> String {
+    let Some((param, limit)) = crate::coverage::offer_of(tool, params).limit else {
+        return String::new();
+    };
+    let defaulted = tool
+        .param(&param)
+        .and_then(|spec| spec.default.as_ref())
+        .and_then(Value::as_u64)
+        == Some(limit);
+    if defaulted && rows as u64 >= limit {
+        format!("（显示前 {limit} 行，可能还有更多）")
+    } else {
+        String::new()
+    }
+}
+
+/// The stop for the user when the routed call cannot answer the question and no fallback can run: what cannot
+/// be done, and what can be answered instead.
+fn coverage_stop(coverage: &crate::coverage::Coverage) -> AskOutcome {
+    let mut reasons = vec![coverage.reason()];
+    if !coverage.instead.is_empty() {
+        reasons.push(format!("可以回答：{}", coverage.instead.join("；")));
+    }
+    AskOutcome::Stopped {
+        step: "coverage".into(),
+        reasons,
+        audience: Audience::User,
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod answer;
 pub mod check;
+pub mod coverage;
 pub mod db;
 pub mod demo;
 pub mod execute;
@@ -21,3 +22,4 @@ pub mod resolve;
 pub mod route;
 pub mod sql_guard;
 pub mod trace;
+pub mod understood;

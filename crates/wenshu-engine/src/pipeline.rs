@@ -16,6 +16,8 @@ use crate::resolve::{EntityCatalogs, Resolution};
 use crate::route::{RouteInput, Router, Turn};
 use crate::trace::{StepSink, Trace};
 
+mod cover;
+
 /// How many candidates an ambiguous subject lists at most.
 pub const MAX_CANDIDATES: usize = 5;
 
@@ -206,7 +208,8 @@ impl Planner {
         };
         trace.record("check", started, summary, json!(decision), json!(checked));
         let rewritten = checked.rewritten_question.clone();
-        let plan = self.plan_tool(request, &checked, &mut trace).await;
+        let plan = self.plan_tool(request, &checked, Map::new(), &mut trace).await;
+        let plan = self.cover(request, &checked, plan, &mut trace).await;
         Planned {
             plan,
             trace,
@@ -214,7 +217,14 @@ impl Planner {
         }
     }
 
-    async fn plan_tool(&self, request: &AskRequest, checked: &CheckedRoute, trace: &mut Trace) -> Plan {
+    /// Plans the checked route's tool: resolve, fill, extract and bind, with `extra` fixed (a mode coverage chose).
+    async fn plan_tool(
+        &self,
+        request: &AskRequest,
+        checked: &CheckedRoute,
+        extra: Map<String, Value>,
+        trace: &mut Trace,
+    ) -> Plan {
         let Some(tool) = checked.tool.as_deref().and_then(|name| self.catalog.get(name)) else {
             return self.fallback(checked.notes.join("; "), &checked.rewritten_question);
         };
@@ -240,6 +250,7 @@ impl Planner {
             }
             Err(e) => return stopped("fill", e.to_string(), Audience::Admin),
         }
+        fixed.extend(extra);
         self.extract(tool, request, checked, fixed, trace).await
     }
 
@@ -373,6 +384,7 @@ impl Planner {
             tool: self.fallback_tool().map(|t| t.name().to_string()),
             reason,
             question: question.to_string(),
+            unmet: None,
         }
     }
 }

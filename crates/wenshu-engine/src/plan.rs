@@ -66,6 +66,9 @@ pub enum Plan {
         reason: String,
         /// The question the fallback gets (the rewritten one).
         question: String,
+        /// What the routed call could not answer, when coverage sent the question here.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        unmet: Option<Box<crate::coverage::Coverage>>,
     },
     /// The pipeline cannot go on.
     Stopped {

@@ -10,6 +10,7 @@ use wenshu_lexicon::numeral::parse_number;
 use wenshu_lexicon::time::parse_date_range;
 
 use crate::engine_setup::PipelineArgs;
+use crate::eval_analyst::{AnalystRunner, is_analyst};
 use crate::eval_plan::PlanRunner;
 use crate::parse_cmd::number_json;
 
@@ -102,10 +103,19 @@ fn sql_case(case: &Value) -> Option<Verdict> {
     })
 }
 
+/// The runners of the cases that need the pipeline, each built on its first case.
+struct Runners {
+    plans: PlanRunner,
+    analyst: AnalystRunner,
+}
+
 /// Decides a case's kind from its fields and runs it.
-fn run_case(case: &Value, plans: &mut PlanRunner) -> Verdict {
+fn run_case(case: &Value, runners: &mut Runners) -> Verdict {
     if case.get("question").is_some() && case.get("expect").is_some() {
-        return plans.run(case);
+        return runners.plans.run(case);
+    }
+    if is_analyst(case) {
+        return runners.analyst.run(case);
     }
     let is_date = ["today", "text", "start", "end"].iter().all(|f| case.get(f).is_some());
     let is_number = case.get("text").is_some() && case.get("value").is_some() && case.get("question").is_none();
@@ -134,7 +144,7 @@ struct Tally {
 }
 
 /// Runs every case of one file, printing one line per failure.
-fn run_file(path: &Path, tally: &mut Tally, plans: &mut PlanRunner) -> anyhow::Result<()> {
+fn run_file(path: &Path, tally: &mut Tally, runners: &mut Runners) -> anyhow::Result<()> {
     let content = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let mut skipped_here = 0;
     for (i, line) in content.lines().enumerate() {
@@ -143,7 +153,7 @@ fn run_file(path: &Path, tally: &mut Tally, plans: &mut PlanRunner) -> anyhow::R
         }
         let where_ = format!("{}:{}", path.display(), i + 1);
         let verdict = match serde_json::from_str::<Value>(line) {
-            Ok(case) => run_case(&case, plans),
+            Ok(case) => run_case(&case, runners),
             Err(e) => Verdict::Fail(line.to_string(), "a JSON case".into(), format!("invalid JSON: {e}")),
         };
         match verdict {
@@ -164,12 +174,20 @@ fn run_file(path: &Path, tally: &mut Tally, plans: &mut PlanRunner) -> anyhow::R
     Ok(())
 }
 
-/// Runs every case of every file and prints `N passed, M failed`.
+/// Runs every case of every file and prints `N passed, M failed` (analyst cases: right and honest pass, wrong
+/// fails, with a line of right / honest / wrong before).
 pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let mut tally = Tally::default();
-    let mut plans = PlanRunner::new(args.pipeline);
+    let mut runners = Runners {
+        plans: PlanRunner::new(args.pipeline.clone()),
+        analyst: AnalystRunner::new(args.pipeline),
+    };
     for path in &args.files {
-        run_file(path, &mut tally, &mut plans)?;
+        run_file(path, &mut tally, &mut runners)?;
+    }
+    if runners.analyst.ran() {
+        let [right, honest, wrong] = runners.analyst.counts;
+        println!("analyst: {right} right, {honest} honest, {wrong} wrong");
     }
     let mut summary = format!("{} passed, {} failed", tally.passed, tally.failed);
     if tally.skipped > 0 {

@@ -7,6 +7,7 @@ mod catalog_arg;
 mod config;
 mod data_dir;
 mod engine_setup;
+mod eval_analyst;
 mod eval_cmd;
 mod eval_plan;
 mod extract_cmd;

@@ -54,14 +54,7 @@ impl<'a> Reader<'a> {
 
     /// Whether the folded characters at `i` spell `lit`.
     fn looking_at(&self, i: usize, lit: &str) -> bool {
-        let mut j = i;
-        for c in lit.chars() {
-            if self.at(j) != Some(c) {
-                return false;
-            }
-            j += 1;
-        }
-        true
+        lit.chars().enumerate().all(|(k, c)| self.at(i + k) == Some(c))
     }
 
     /// The longest cue at `i`, with its length in characters.
@@ -147,7 +140,9 @@ impl<'a> Reader<'a> {
                 continue;
             }
             match self.at(j) {
-                Some('的' | '是' | '哪' | '个' | '位' | '部' | '款' | '家' | '名' | '一' | '大' | ' ') => j += 1,
+                Some('的' | '是' | '哪' | '个' | '位' | '部' | '款' | '家' | '名' | '一' | '大' | ' ') => {
+                    j += 1
+                }
                 _ => break,
             }
         }
@@ -163,7 +158,9 @@ impl<'a> Reader<'a> {
         let mut start = end;
         while start > 0
             && end - start < MAX_WORD
-            && self.at(start - 1).is_some_and(|c| is_cjk(c) && !MEASURE_STOPS.contains(&c))
+            && self
+                .at(start - 1)
+                .is_some_and(|c| is_cjk(c) && !MEASURE_STOPS.contains(&c))
             && !self.times.iter().any(|t| t.end == start)
         {
             start -= 1;
@@ -183,7 +180,10 @@ impl<'a> Reader<'a> {
         while self.at(j).is_some_and(char::is_whitespace) {
             j += 1;
         }
-        BASELINES.iter().find(|b| self.looking_at(j, b)).map(|b| j..j + b.chars().count())
+        BASELINES
+            .iter()
+            .find(|b| self.looking_at(j, b))
+            .map(|b| j..j + b.chars().count())
     }
 
     /// The demand of `kind` over `range`, with the cue words `words` and the target and measure read.
@@ -256,8 +256,17 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
             _ => {}
         }
     }
-    let asks_which = ["哪", "谁", "which", "who"].iter().any(|w| folded.chars.iter().collect::<String>().contains(w));
-    let r = Reader { s: &folded.chars, folded: &folded, text, numbers, times, asks_which };
+    let asks_which = ["哪", "谁", "which", "who"]
+        .iter()
+        .any(|w| folded.chars.iter().collect::<String>().contains(w));
+    let r = Reader {
+        s: &folded.chars,
+        folded: &folded,
+        text,
+        numbers,
+        times,
+        asks_which,
+    };
     let mut out = Vec::new();
     let mut from_top_n_only = true;
     let mut i = 0;
@@ -266,12 +275,19 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
             i = end.max(i + 1);
             continue;
         }
-        if let Some(n) = r.number_from(i).filter(|n| n.chars.start == i && n.kind == NumeralKind::TopN) {
+        if let Some(n) = r
+            .number_from(i)
+            .filter(|n| n.chars.start == i && n.kind == NumeralKind::TopN)
+        {
             let end = n.chars.end;
             let top = u32::try_from(n.value as i64).ok();
-            let is_rows = matches!(r.at(end.saturating_sub(1)), Some('条' | '行')) || matches!(r.at(end), Some('条' | '行'));
+            let is_rows =
+                matches!(r.at(end.saturating_sub(1)), Some('条' | '行')) || matches!(r.at(end), Some('条' | '行'));
             if !is_rows {
-                let kind = DemandKind::Rank { order: Order::Highest, top };
+                let kind = DemandKind::Rank {
+                    order: Order::Highest,
+                    top,
+                };
                 out.push(r.demand(kind, i..end, i..end, r.rank_target_after(end), r.measure_before(i)));
             }
             i = end.max(i + 1);
@@ -289,7 +305,8 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                 let excluded = match cue {
                     Cue::GroupSplit => {
                         let prev_ok = i == 0
-                            || r.at(i - 1).is_some_and(|c| !is_wordish(c) || "请再并也都就要来".contains(c));
+                            || r.at(i - 1)
+                                .is_some_and(|c| !is_wordish(c) || "请再并也都就要来".contains(c));
                         !prev_ok || r.at(end).is_some_and(|c| NOT_GROUPING_AFTER_FEN.contains(&c))
                     }
                     _ => word == "按" && r.at(end).is_some_and(|c| NOT_GROUPING_AFTER_AN.contains(&c)),
@@ -303,19 +320,27 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                         };
                         let only_grains = word == "逐" || word == "每";
                         if grain.is_some() || !only_grains {
-                            let kind = DemandKind::Group { grain: grain.map(|(g, _)| g) };
+                            let kind = DemandKind::Group {
+                                grain: grain.map(|(g, _)| g),
+                            };
                             out.push(r.demand(kind, i..t.end, i..end, Some(t.clone()), None));
                         }
                         next = t.end;
                     }
-                    None if word == "各" => out.push(r.demand(DemandKind::Group { grain: None }, i..end, i..end, None, None)),
+                    None if word == "各" => {
+                        out.push(r.demand(DemandKind::Group { grain: None }, i..end, i..end, None, None))
+                    }
                     None => {}
                 }
             }
             Cue::Each => out.push(r.demand(DemandKind::Group { grain: None }, i..end, i..end, None, None)),
             Cue::Superlative(_) | Cue::Ranking => {
                 from_top_n_only = false;
-                let order = if let Cue::Superlative(o) = cue { o } else { Order::Highest };
+                let order = if let Cue::Superlative(o) = cue {
+                    o
+                } else {
+                    Order::Highest
+                };
                 let kind = DemandKind::Rank { order, top: None };
                 out.push(r.demand(kind, i..end, i..end, r.rank_target_after(end), r.measure_before(i)));
             }
@@ -325,7 +350,11 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                 out.push(r.demand(kind, i..end, i..end, r.rank_target_after(end), r.measure_before(i)));
             }
             Cue::Extreme(order) => {
-                let of = if order == Order::Highest { Aggregate::Max } else { Aggregate::Min };
+                let of = if order == Order::Highest {
+                    Aggregate::Max
+                } else {
+                    Aggregate::Min
+                };
                 let measure = r.measure_before(i).or_else(|| r.target_after(end));
                 out.push(r.demand(DemandKind::Aggregate { of }, i..end, i..end, None, measure));
             }
@@ -335,7 +364,10 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                     Some(n) => (u32::try_from(n.value as i64).ok(), n.chars.end),
                     None => (None, end),
                 };
-                let kind = DemandKind::Rank { order: Order::Lowest, top };
+                let kind = DemandKind::Rank {
+                    order: Order::Lowest,
+                    top,
+                };
                 out.push(r.demand(kind, i..stop, i..end, r.rank_target_after(stop), r.measure_before(i)));
                 next = stop;
             }
@@ -346,7 +378,9 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
             }
             Cue::Against | Cue::Joined => match r.baseline_at(end) {
                 Some(b) => {
-                    let kind = DemandKind::Period { baseline: super::Baseline::Named };
+                    let kind = DemandKind::Period {
+                        baseline: super::Baseline::Named,
+                    };
                     out.push(r.demand(kind, i..b.end, i..end, Some(b.clone()), None));
                     next = b.end;
                 }
@@ -395,7 +429,9 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
 /// 分别 adds nothing beside a grouping with a target; one grouping per target.
 fn tidy(demands: Vec<Demand>, from_top_n_only: bool) -> Vec<Demand> {
     let has_list = demands.iter().any(|d| d.kind == DemandKind::List);
-    let has_target_group = demands.iter().any(|d| matches!(d.kind, DemandKind::Group { .. }) && d.target.is_some());
+    let has_target_group = demands
+        .iter()
+        .any(|d| matches!(d.kind, DemandKind::Group { .. }) && d.target.is_some());
     let mut out: Vec<Demand> = Vec::with_capacity(demands.len());
     for d in demands {
         match d.kind {
@@ -417,7 +453,9 @@ fn tidy(demands: Vec<Demand>, from_top_n_only: bool) -> Vec<Demand> {
             },
             DemandKind::Group { .. } if d.target.is_none() && has_target_group => {}
             DemandKind::Group { .. }
-                if out.iter().any(|o| matches!(o.kind, DemandKind::Group { .. }) && o.target == d.target) => {}
+                if out
+                    .iter()
+                    .any(|o| matches!(o.kind, DemandKind::Group { .. }) && o.target == d.target) => {}
             _ => out.push(d),
         }
     }

@@ -1,0 +1,240 @@
+//! One demand against what a call offers: met, or the words of what cannot be done.
+
+use serde_json::{Map, Value};
+use wenshu_contract::Tool;
+use wenshu_contract::answers::{RankOrder, Shape};
+use wenshu_lexicon::canonical::canonical;
+use wenshu_lexicon::demand::{Aggregate, Demand, DemandKind, Order};
+
+use super::Unmet;
+use super::message::{grain_zh, unmet};
+use super::offer::{Offer, time_grain};
+
+/// Count words that name the rows counted (单, 笔): a ranking by them is a ranking by a count.
+const COUNTED: &[&str] = &["单", "笔", "次", "个", "人", "件数", "单数", "订单", "单量"];
+
+/// Whether a word of the question names one of `words`: either holds the other (canonical), at least one
+/// character long.
+pub fn names(word: &str, words: &[String]) -> bool {
+    let w = canonical(word);
+    !w.is_empty()
+        && words.iter().any(|x| {
+            let x = canonical(x);
+            !x.is_empty() && (w.contains(&x) || (w.chars().count() >= 2 && x.contains(&w)))
+        })
+}
+
+/// Whether the demand's dimension word starts one of `words` or one starts it (各销售 ↔ 销售员).
+fn same_dimension(target: &str, words: &[String]) -> bool {
+    let t = canonical(target);
+    words.iter().any(|w| {
+        let w = canonical(w);
+        !w.is_empty() && (t.starts_with(&w) || w.starts_with(&t) || (t.chars().count() >= 2 && w.contains(&t)))
+    })
+}
+
+/// Whether `demand` is met by `offer`; `all` are every demand of the question.
+pub fn meets(
+    demand: &Demand,
+    offer: &Offer,
+    tool: &Tool,
+    arguments: &Map<String, Value>,
+    all: &[Demand],
+) -> Result<(), Unmet> {
+    let words = demand.words.as_str();
+    let target = demand.target.as_deref();
+    match demand.kind {
+        DemandKind::Group { grain: Some(grain) } => {
+            let want = time_grain(grain);
+            if offer.shape == Some(Shape::Series) && offer.grain == Some(want) {
+                return Ok(());
+            }
+            let zh = grain_zh(grain);
+            Err(unmet(
+                &demand_words(demand),
+                format!("不能按{zh}分组"),
+                format!("cannot group by {}", grain_en(grain)),
+            ))
+        }
+        DemandKind::Group { grain: None } => {
+            let grouped = matches!(offer.shape, Some(Shape::Grouped | Shape::Ranked));
+            match target {
+                Some(t) if grouped && same_dimension(t, &offer.dimension) => Ok(()),
+                // 哪个X…最高: the ranking decides, by the same dimension.
+                Some(t) => Err(unmet(
+                    &demand_words(demand),
+                    format!("不能按{t}分组"),
+                    format!("cannot group by {t}"),
+                )),
+                None if grouped || offer.shape == Some(Shape::Series) => Ok(()),
+                None => Err(unmet(
+                    words,
+                    "不能分别列出".into(),
+                    "cannot list each separately".into(),
+                )),
+            }
+        }
+        DemandKind::Rank { order, top } => rank(demand, offer, order, top, arguments, all),
+        DemandKind::Compare => match offer.shape {
+            Some(Shape::Grouped | Shape::Ranked) => Ok(()),
+            _ => Err(unmet(words, "不支持对比".into(), "cannot compare".into())),
+        },
+        DemandKind::Joined => Ok(()),
+        DemandKind::Period { baseline } => {
+            if offer.periods.contains(&baseline) {
+                return Ok(());
+            }
+            let (zh, en) = match baseline {
+                wenshu_lexicon::demand::Baseline::Previous => {
+                    ("不支持环比".to_string(), "no period-over-period comparison".to_string())
+                }
+                wenshu_lexicon::demand::Baseline::YearAgo => {
+                    ("不支持同比".to_string(), "no year-over-year comparison".to_string())
+                }
+                wenshu_lexicon::demand::Baseline::Named => {
+                    let t = target.unwrap_or("另一时段");
+                    (format!("不支持与{t}对比"), format!("cannot compare with {t}"))
+                }
+            };
+            Err(unmet(&demand_words(demand), zh, en))
+        }
+        DemandKind::Change => {
+            if offer.periods.is_empty() {
+                Err(unmet(words, "不支持计算增减".into(), "cannot compute a change".into()))
+            } else {
+                Ok(())
+            }
+        }
+        DemandKind::Aggregate { of } => aggregate(demand, offer, of),
+        DemandKind::Threshold { op, value } => {
+            if offer.thresholds.iter().any(|n| (n - value).abs() < 1e-9) {
+                return Ok(());
+            }
+            let measure = demand.measure.as_deref().unwrap_or("数值");
+            let n = wenshu_lexicon::numeral::integer_of(value).map_or_else(|| value.to_string(), |i| i.to_string());
+            let (zh_op, en_op) = super::message::threshold_words(op);
+            Err(unmet(
+                &demand_words(demand),
+                format!("不支持按{measure}{zh_op}{n}筛选"),
+                format!("cannot filter {measure} {en_op} {n}"),
+            ))
+        }
+        DemandKind::List => {
+            if offer.shape == Some(Shape::Rows) {
+                Ok(())
+            } else {
+                let _ = tool;
+                Err(unmet(words, "不能列出明细".into(), "cannot list the records".into()))
+            }
+        }
+    }
+}
+
+/// A ranking: the shape, the end, the measure, the dimension and the number of places.
+fn rank(
+    demand: &Demand,
+    offer: &Offer,
+    order: Order,
+    top: Option<u32>,
+    arguments: &Map<String, Value>,
+    all: &[Demand],
+) -> Result<(), Unmet> {
+    let words = demand_words(demand);
+    if offer.shape != Some(Shape::Ranked) {
+        return Err(unmet(&words, "不能排名".into(), "cannot rank".into()));
+    }
+    let end_ok = matches!(
+        (order, offer.order),
+        (_, RankOrder::Both) | (Order::Highest, RankOrder::Desc) | (Order::Lowest, RankOrder::Asc)
+    );
+    if !end_ok {
+        let (zh, en) = match order {
+            Order::Lowest => ("不能从低到高排名", "cannot rank from the bottom"),
+            Order::Highest => ("不能从高到低排名", "cannot rank from the top"),
+        };
+        return Err(unmet(&words, zh.into(), en.into()));
+    }
+    if let Some(measure) = demand.measure.as_deref().filter(|_| !offer.order_by.is_empty()) {
+        let by_order = names(measure, &offer.order_by);
+        let other_measure = offer
+            .measures
+            .iter()
+            .any(|m| !offer.order_by.contains(m) && names(measure, std::slice::from_ref(m)));
+        let counted = COUNTED.iter().any(|c| canonical(measure).ends_with(&canonical(c)));
+        if !by_order && (other_measure || counted) {
+            let by = offer.order_by.first().cloned().unwrap_or_default();
+            return Err(unmet(
+                &words,
+                format!("不能按{measure}排名（只能按{by}排名）"),
+                format!("cannot rank by {measure} (only by {by})"),
+            ));
+        }
+    }
+    let dimension_targets = demand
+        .target
+        .iter()
+        .map(String::as_str)
+        .chain(all.iter().filter_map(|d| match d.kind {
+            DemandKind::Group { grain: None } => d.target.as_deref(),
+            _ => None,
+        }));
+    for t in dimension_targets {
+        if !offer.dimension.is_empty() && !same_dimension(t, &offer.dimension) {
+            return Err(unmet(&words, format!("不能按{t}排名"), format!("cannot rank {t}")));
+        }
+    }
+    if let (Some(n), Some((param, bound))) = (top, &offer.limit)
+        && u64::from(n) != *bound
+        && arguments.get(param).is_some()
+    {
+        return Err(unmet(
+            &words,
+            format!("没有取前 {n} 名（取了 {bound} 个）"),
+            format!("the top {n} were not taken ({bound} were)"),
+        ));
+    }
+    Ok(())
+}
+
+/// An aggregate: average, share, max and min only when computed; a total unless the rows are records; a count
+/// when one is shown.
+fn aggregate(demand: &Demand, offer: &Offer, of: Aggregate) -> Result<(), Unmet> {
+    let words = demand.words.as_str();
+    let ok = match of {
+        Aggregate::Total => offer.shape != Some(Shape::Rows),
+        Aggregate::Count => offer.counts,
+        other => offer.aggregates.contains(&other),
+    };
+    if ok {
+        return Ok(());
+    }
+    let (zh, en) = match of {
+        Aggregate::Average => ("不支持求平均", "cannot average"),
+        Aggregate::Share => ("不支持算占比", "cannot compute a share"),
+        Aggregate::Max => ("不支持求最大值", "cannot take the largest value"),
+        Aggregate::Min => ("不支持求最小值", "cannot take the smallest value"),
+        Aggregate::Total => ("不能合计明细", "cannot total the records"),
+        Aggregate::Count => ("不支持计数", "cannot count"),
+    };
+    Err(unmet(words, zh.into(), en.into()))
+}
+
+/// The words of a demand for a message: the cue with its target (各产品), else the cue.
+fn demand_words(demand: &Demand) -> String {
+    match &demand.target {
+        Some(t) if !demand.words.contains(t.as_str()) => format!("{}{t}", demand.words),
+        _ => demand.words.clone(),
+    }
+}
+
+/// The English word of a grain.
+fn grain_en(grain: wenshu_lexicon::demand::Grain) -> &'static str {
+    use wenshu_lexicon::demand::Grain;
+    match grain {
+        Grain::Day => "day",
+        Grain::Week => "week",
+        Grain::Month => "month",
+        Grain::Quarter => "quarter",
+        Grain::Year => "year",
+    }
+}

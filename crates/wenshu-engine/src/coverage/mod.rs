@@ -1,0 +1,148 @@
+//! Coverage: after bind, whether the bound call answers everything the question asks — every value it names
+//! (a second value for a single-valued parameter is unmet, never dropped) and every demand (grouping, ranking,
+//! comparison, aggregate, threshold, rows). A demand is met only by what the call offers ([`offer`]).
+//!
+//! - [`offer`]: what a bound call answers (`x-answers`, else the spellings of its enum values).
+//! - [`values`]: the values the question names, against the bound parameters.
+//! - [`meets`]: one demand against an offer.
+//! - [`message`]: what cannot be done and what can be answered instead, in words.
+
+pub mod meets;
+pub mod message;
+pub mod offer;
+pub mod values;
+
+use jiff::civil::Date;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use wenshu_contract::Tool;
+use wenshu_lexicon::demand::{Demand, DemandKind, demands};
+
+use crate::facts::QuestionFacts;
+use crate::resolve::EntityCatalogs;
+pub use offer::{Offer, offer_of};
+
+/// One thing the question asks for that the call does not give.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Unmet {
+    /// The question's words.
+    pub words: String,
+    /// What cannot be done, in Chinese (不能按地区分组).
+    pub reason: String,
+    /// The same in English.
+    pub reason_en: String,
+}
+
+/// The coverage of one bound call.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Coverage {
+    /// The tool.
+    pub tool: String,
+    /// The demands of the question.
+    pub demands: Vec<Demand>,
+    /// What the call offers.
+    pub offer: Offer,
+    /// What the call does not give; empty when it answers the question.
+    pub unmet: Vec<Unmet>,
+    /// What the tool can answer instead, in Chinese.
+    pub instead: Vec<String>,
+}
+
+impl Coverage {
+    /// Whether the call answers everything the question asks.
+    pub fn is_met(&self) -> bool {
+        self.unmet.is_empty()
+    }
+
+    /// What cannot be done, in Chinese, one clause each.
+    pub fn reason(&self) -> String {
+        self.unmet
+            .iter()
+            .map(|u| u.reason.as_str())
+            .collect::<Vec<_>>()
+            .join("；")
+    }
+
+    /// What cannot be done, in English.
+    pub fn reason_en(&self) -> String {
+        self.unmet
+            .iter()
+            .map(|u| u.reason_en.as_str())
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
+/// The question's demands that coverage judges (things named together are judged as values).
+pub fn question_demands(question: &str, facts: &QuestionFacts) -> Vec<Demand> {
+    demands(question, &facts.spans)
+        .into_iter()
+        .filter(|d| d.kind != DemandKind::Joined)
+        .collect()
+}
+
+/// Checks one bound call of `tool` against `question`.
+pub fn check(
+    tool: &Tool,
+    arguments: &Map<String, Value>,
+    question: &str,
+    today: Date,
+    entities: &EntityCatalogs,
+) -> Coverage {
+    let facts = QuestionFacts::new(question, today);
+    let demands = question_demands(question, &facts);
+    check_with(tool, arguments, &facts, demands, entities)
+}
+
+/// Checks one bound call against facts and demands already read.
+pub fn check_with(
+    tool: &Tool,
+    arguments: &Map<String, Value>,
+    facts: &QuestionFacts,
+    demands: Vec<Demand>,
+    entities: &EntityCatalogs,
+) -> Coverage {
+    let offer = offer_of(tool, arguments);
+    let mut unmet = values::unmet_values(tool, arguments, &facts.question, entities);
+    for demand in &demands {
+        if let Err(u) = meets::meets(demand, &offer, tool, arguments, &demands) {
+            unmet.push(u);
+        }
+    }
+    Coverage {
+        tool: tool.name().to_string(),
+        demands,
+        offer,
+        unmet,
+        instead: message::instead(tool),
+    }
+}
+
+/// The mode values of `tool` whose declared answer meets every demand (for a call that fits once its mode is
+/// set), best first; `arguments` are the call's other parameters.
+pub fn fitting_modes(tool: &Tool, arguments: &Map<String, Value>, demands: &[Demand]) -> Vec<(String, String)> {
+    let Some(answers) = &tool.extensions().answers else {
+        return Vec::new();
+    };
+    let Some(param) = answers.mode_param() else {
+        return Vec::new();
+    };
+    answers
+        .all()
+        .into_iter()
+        .filter_map(|(value, _)| value)
+        .filter(|value| arguments.get(param).and_then(Value::as_str) != Some(*value))
+        .filter(|value| {
+            let mut args = arguments.clone();
+            args.insert(param.to_string(), Value::String((*value).to_string()));
+            let offer = offer_of(tool, &args);
+            demands
+                .iter()
+                .all(|d| meets::meets(d, &offer, tool, &args, demands).is_ok())
+        })
+        .map(|value| (param.to_string(), value.to_string()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

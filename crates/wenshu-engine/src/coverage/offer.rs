@@ -1,0 +1,313 @@
+//! What a bound call offers: its shape, dimension, grain, ranking measure, counts and computations — from the
+//! tool's `x-answers`, else read from the spellings of the enum values it is bound with and from its own words.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use wenshu_contract::Tool;
+use wenshu_contract::answers::{RankOrder, Shape, TimeGrain};
+use wenshu_lexicon::canonical::canonical;
+use wenshu_lexicon::demand::{Aggregate, Baseline, Grain};
+
+/// What one bound call answers, for coverage. Any kind of tool can describe its calls with one (see
+/// `/tmp/team/coverage-api.md`): a declared `x-answers`, a metric model, or what the enum spellings say.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Offer {
+    /// The shape of the rows; none when nothing says (an undeclared tool without a mode).
+    pub shape: Option<Shape>,
+    /// Grouped or ranked: the words naming the dimension of each row.
+    pub dimension: Vec<String>,
+    /// Series: the grain of each row.
+    pub grain: Option<TimeGrain>,
+    /// Ranked: the words of the measure the rows are ordered by (none: not known).
+    pub order_by: Vec<String>,
+    /// Ranked: which ends it shows.
+    pub order: RankOrder,
+    /// The words of the measures shown.
+    pub measures: Vec<String>,
+    /// Whether a count (of orders, tickets…) is shown.
+    pub counts: bool,
+    /// Aggregates computed beyond sums and counts (average, share, max, min).
+    pub aggregates: Vec<Aggregate>,
+    /// Period comparisons computed (环比, 同比, against a named period).
+    pub periods: Vec<Baseline>,
+    /// Thresholds applied, as the numbers bound.
+    pub thresholds: Vec<f64>,
+    /// The parameter capping the rows and its bound value.
+    pub limit: Option<(String, u64)>,
+    /// Where the offer comes from: `x-answers`, `x-metrics` or `spellings`.
+    pub source: &'static str,
+}
+
+impl Offer {
+    /// An offer that says nothing yet.
+    pub fn unknown(source: &'static str) -> Offer {
+        Offer {
+            shape: None,
+            dimension: Vec::new(),
+            grain: None,
+            order_by: Vec::new(),
+            order: RankOrder::Desc,
+            measures: Vec::new(),
+            counts: false,
+            aggregates: Vec::new(),
+            periods: Vec::new(),
+            thresholds: Vec::new(),
+            limit: None,
+            source,
+        }
+    }
+}
+
+/// The grain of a demand as the contract's grain.
+pub fn time_grain(grain: Grain) -> TimeGrain {
+    match grain {
+        Grain::Day => TimeGrain::Day,
+        Grain::Week => TimeGrain::Week,
+        Grain::Month => TimeGrain::Month,
+        Grain::Quarter => TimeGrain::Quarter,
+        Grain::Year => TimeGrain::Year,
+    }
+}
+
+/// Spellings of a ranking mode (item 3 of the issue).
+pub const RANK_SPELLINGS: &[&str] = &["ranking", "rank", "top", "排名", "排行"];
+/// Spellings of a series mode.
+pub const TREND_SPELLINGS: &[&str] = &["trend", "趋势", "走势"];
+/// Spellings of a detail mode.
+pub const DETAIL_SPELLINGS: &[&str] = &["detail", "list", "明细", "列表", "清单", "详情"];
+/// Spellings of a totals mode.
+pub const SUMMARY_SPELLINGS: &[&str] = &["summary", "total", "汇总", "合计"];
+/// Spellings of a count mode.
+pub const COUNT_SPELLINGS: &[&str] = &["count", "数量", "单量"];
+/// Spellings of ranking from the bottom.
+pub const LOWEST_SPELLINGS: &[&str] = &[
+    "asc",
+    "ascending",
+    "倒数",
+    "从低到高",
+    "从小到大",
+    "最低",
+    "最少",
+    "最差",
+];
+/// Words of a tool's title or description saying it counts.
+const COUNT_TEXT: &[&str] = &[
+    "数量",
+    "单量",
+    "次数",
+    "人数",
+    "件数",
+    "个数",
+    "统计",
+    "count",
+    "number of",
+];
+/// Words of a tool's title or description saying it lists records.
+const LIST_TEXT: &[&str] = &["明细", "列表", "清单", "详情", "list", "detail"];
+/// Grouping cues that start a spelling (按承运商, 各仓库, 每个仓库).
+const GROUP_PREFIXES: &[&str] = &["每一个", "每个", "各个", "按照", "各家", "各", "按", "分", "by "];
+
+/// Whether one of `spellings` holds one of `words` (canonical, containment).
+pub fn spelled(spellings: &[String], words: &[&str]) -> bool {
+    spellings.iter().any(|s| {
+        let s = canonical(s);
+        words.iter().any(|w| s.contains(&canonical(w)))
+    })
+}
+
+/// The value of each bound enum parameter with all its spellings (value, synonyms, labels).
+pub fn bound_spellings(tool: &Tool, arguments: &Map<String, Value>) -> Vec<(String, String, Vec<String>)> {
+    let mut out = Vec::new();
+    for spec in tool.params().iter() {
+        let (Some(value), Some(index)) = (
+            arguments.get(&spec.name).and_then(Value::as_str),
+            tool.enum_index(&spec.name),
+        ) else {
+            continue;
+        };
+        let mut spellings = vec![value.to_string()];
+        if let Some((_, others)) = index.surfaces().iter().find(|(v, _)| v == value) {
+            spellings.extend(others.iter().cloned());
+        }
+        out.push((spec.name.clone(), value.to_string(), spellings));
+    }
+    out
+}
+
+/// The grain a spelling names (day, 按天, 每日趋势 → day).
+fn grain_spelled(spellings: &[String]) -> Option<TimeGrain> {
+    let table: &[(&[&str], TimeGrain)] = &[
+        (&["quarter", "季度"], TimeGrain::Quarter),
+        (&["month", "月"], TimeGrain::Month),
+        (&["week", "周", "星期"], TimeGrain::Week),
+        (&["day", "daily", "天", "日"], TimeGrain::Day),
+        (&["year", "年"], TimeGrain::Year),
+    ];
+    table
+        .iter()
+        .find(|(words, _)| spelled(spellings, words))
+        .map(|(_, g)| *g)
+}
+
+/// What a call of `tool` with `arguments` answers.
+pub fn offer_of(tool: &Tool, arguments: &Map<String, Value>) -> Offer {
+    if let Some(answers) = &tool.extensions().answers {
+        let mut offer = Offer::unknown("x-answers");
+        if let Some(answer) = answers.for_call(arguments) {
+            offer.shape = Some(answer.shape);
+            offer.dimension = answer.dimension.clone();
+            offer.grain = answer.grain_for(arguments);
+            offer.order_by = answer.order_by.clone();
+            offer.order = answer.order;
+            offer.measures = answer.measures.clone();
+            offer.counts = !answer.counts.is_empty();
+            offer.limit = answer
+                .limit
+                .as_ref()
+                .and_then(|p| arguments.get(p).and_then(Value::as_u64).map(|n| (p.clone(), n)));
+        }
+        offer.thresholds = bound_numbers(tool, arguments, offer.limit.as_ref().map(|(p, _)| p.as_str()));
+        return offer;
+    }
+    spelled_offer(tool, arguments)
+}
+
+/// The numbers bound to numeric parameters other than the row limit, differing from their defaults.
+fn bound_numbers(tool: &Tool, arguments: &Map<String, Value>, limit: Option<&str>) -> Vec<f64> {
+    tool.params()
+        .iter()
+        .filter(|spec| Some(spec.name.as_str()) != limit)
+        .filter_map(|spec| {
+            let value = arguments.get(&spec.name)?;
+            let n = value.as_f64()?;
+            (spec.default.as_ref() != Some(value)).then_some(n)
+        })
+        .collect()
+}
+
+/// The offer of an undeclared tool, read from the spellings of its bound enum values and its own words.
+fn spelled_offer(tool: &Tool, arguments: &Map<String, Value>) -> Offer {
+    let mut offer = Offer::unknown("spellings");
+    let title = tool.title().unwrap_or_default();
+    let own_text = vec![format!("{} {} {}", tool.name(), title, tool.description())];
+    let bound = bound_spellings(tool, arguments);
+    for (_, _, spellings) in &bound {
+        if spelled(spellings, RANK_SPELLINGS) {
+            offer.shape = Some(Shape::Ranked);
+        } else if spelled(spellings, TREND_SPELLINGS) {
+            offer.shape = Some(Shape::Series);
+            offer.grain = offer.grain.or(grain_spelled(spellings)).or(Some(TimeGrain::Day));
+        } else if spelled(spellings, DETAIL_SPELLINGS) {
+            offer.shape = Some(Shape::Rows);
+        } else if spelled(spellings, COUNT_SPELLINGS) {
+            offer.shape.get_or_insert(Shape::Totals);
+            offer.counts = true;
+        } else if spelled(spellings, SUMMARY_SPELLINGS) {
+            offer.shape.get_or_insert(Shape::Totals);
+        } else if let Some(grain) = grain_spelled(spellings).filter(|_| is_grain_value(spellings)) {
+            offer.shape = Some(Shape::Series);
+            offer.grain = Some(grain);
+        } else if let Some(words) = grouping_words(spellings) {
+            offer.shape = Some(Shape::Grouped);
+            offer.dimension.extend(words);
+        }
+    }
+    if offer.shape.is_none() && spelled(&[title.to_string(), tool.name().to_string()], RANK_SPELLINGS) {
+        offer.shape = Some(Shape::Ranked);
+    }
+    if offer.shape == Some(Shape::Ranked) {
+        offer.dimension.push(title.to_string());
+        offer.dimension.push(tool.description().to_string());
+        let can_go_low = tool
+            .params()
+            .iter()
+            .filter_map(|spec| tool.enum_index(&spec.name))
+            .flat_map(|index| index.surfaces().iter())
+            .any(|(value, others)| {
+                let mut all = others.clone();
+                all.push(value.clone());
+                spelled(&all, LOWEST_SPELLINGS)
+            });
+        let low_bound = bound.iter().any(|(_, _, s)| spelled(s, LOWEST_SPELLINGS));
+        offer.order = match (can_go_low, low_bound) {
+            (true, true) => RankOrder::Asc,
+            _ => RankOrder::Desc,
+        };
+    }
+    offer.counts = offer.counts || spelled(&own_text, COUNT_TEXT);
+    if offer.shape.is_none() && spelled(&own_text, LIST_TEXT) && !has_mode(tool) {
+        offer.shape = Some(Shape::Rows);
+    }
+    offer.thresholds = bound_numbers(tool, arguments, limit_param(tool));
+    offer.limit = limit_param(tool).and_then(|p| arguments.get(p).and_then(Value::as_u64).map(|n| (p.to_string(), n)));
+    offer
+}
+
+/// Whether some enum of the tool spells a mode (ranking, trend, detail, summary, count).
+fn has_mode(tool: &Tool) -> bool {
+    tool.params()
+        .iter()
+        .filter_map(|spec| tool.enum_index(&spec.name))
+        .any(|index| {
+            index.surfaces().iter().any(|(value, others)| {
+                let mut all = others.clone();
+                all.push(value.clone());
+                [RANK_SPELLINGS, TREND_SPELLINGS, DETAIL_SPELLINGS]
+                    .iter()
+                    .any(|words| spelled(&all, words))
+            })
+        })
+}
+
+/// The row-limit parameter of an undeclared tool: an integer named like a limit.
+fn limit_param(tool: &Tool) -> Option<&str> {
+    tool.params()
+        .iter()
+        .find(|spec| {
+            let name = spec.name.to_ascii_lowercase();
+            ["limit", "top", "size"].iter().any(|w| name.contains(w))
+        })
+        .map(|spec| spec.name.as_str())
+}
+
+/// Whether an enum value is itself a grain (day, 按天, 每周), not a grouping by something else.
+fn is_grain_value(spellings: &[String]) -> bool {
+    const GRAINS: &[&str] = &["day", "week", "month", "quarter", "year", "daily", "weekly", "monthly"];
+    spellings
+        .first()
+        .is_some_and(|v| GRAINS.contains(&v.to_ascii_lowercase().as_str()))
+        || spellings.iter().any(|s| {
+            let s = canonical(s);
+            [
+                "按天",
+                "按日",
+                "每天",
+                "每日",
+                "按周",
+                "每周",
+                "按月",
+                "每月",
+                "按季度",
+                "每季度",
+                "按年",
+                "每年",
+            ]
+            .iter()
+            .any(|w| s == *w)
+        })
+}
+
+/// The dimension words of a grouping value spelled with a grouping cue (按承运商 → 承运商), if it is one.
+fn grouping_words(spellings: &[String]) -> Option<Vec<String>> {
+    let words: Vec<String> = spellings
+        .iter()
+        .filter_map(|s| {
+            let s = canonical(s);
+            GROUP_PREFIXES
+                .iter()
+                .find_map(|p| s.strip_prefix(p).map(str::to_string))
+                .filter(|rest| !rest.is_empty())
+        })
+        .collect();
+    (!words.is_empty()).then_some(words)
+}

@@ -1,0 +1,133 @@
+use jiff::civil::date;
+use serde_json::{Map, Value, json};
+use wenshu_contract::Catalog;
+
+use super::*;
+
+fn catalog() -> Catalog {
+    let tools = json!({"tools": [
+        {
+            "name": "shop_stats",
+            "title": "门店经营",
+            "description": "门店的利润与客流",
+            "inputSchema": {"type": "object", "properties": {
+                "city": {"type": "string", "description": "城市筛选：杭州、宁波", "enum": ["杭州", "宁波"]},
+                "mode": {"type": "string", "description": "方式：total(汇总)、top(排行)、daily(趋势)、rows(明细)",
+                         "enum": ["total", "top", "daily", "rows"], "default": "total"},
+                "n": {"type": "integer", "default": 10}
+            }},
+            "x-answers": {"by": "mode", "answers": {
+                "total": {"shape": "totals", "measures": ["利润", "客流"]},
+                "top": {"shape": "ranked", "dimension": ["店员", "员工"], "orderBy": ["利润"], "measures": ["利润", "客流"], "limit": "n"},
+                "daily": {"shape": "series", "grain": "day"},
+                "rows": {"shape": "rows", "limit": "n"}
+            }}
+        },
+        {
+            "name": "ticket_stats",
+            "title": "工单统计",
+            "description": "统计工单数量，可按渠道分组",
+            "inputSchema": {"type": "object", "properties": {
+                "groupBy": {"type": "string", "description": "分组：channel(按渠道)、day(按天)", "enum": ["channel", "day"]},
+                "minAge": {"type": "integer", "description": "最少天数"}
+            }}
+        }
+    ]});
+    Catalog::from_json_str(&tools.to_string()).unwrap()
+}
+
+fn args(v: Value) -> Map<String, Value> {
+    v.as_object().cloned().unwrap_or_default()
+}
+
+fn cover(tool: &str, arguments: Value, question: &str) -> Coverage {
+    let catalog = catalog();
+    let tool = catalog.get(tool).unwrap();
+    check(
+        tool,
+        &args(arguments),
+        question,
+        date(2026, 11, 29),
+        &EntityCatalogs::new(),
+    )
+}
+
+#[test]
+fn a_total_does_not_answer_a_grouping() {
+    let c = cover("shop_stats", json!({"mode": "total", "n": 10}), "上个月各城市的利润");
+    assert!(!c.is_met());
+    assert_eq!(c.reason(), "不能按城市分组");
+    assert_eq!(c.instead, vec!["门店经营：汇总、按店员排名、按日的趋势、明细"]);
+    assert!(
+        cover(
+            "shop_stats",
+            json!({"city": "杭州", "mode": "total", "n": 10}),
+            "杭州上个月的利润"
+        )
+        .is_met()
+    );
+}
+
+#[test]
+fn a_second_value_is_unmet_never_dropped() {
+    let c = cover(
+        "shop_stats",
+        json!({"city": "杭州", "mode": "total", "n": 10}),
+        "杭州和宁波的利润",
+    );
+    assert_eq!(c.reason(), "一次只能查一个城市：杭州、宁波");
+    let c = cover("shop_stats", json!({"mode": "total", "n": 10}), "宁波的利润");
+    assert_eq!(c.reason(), "没有用上「宁波」（城市）");
+}
+
+#[test]
+fn a_ranking_is_met_by_its_dimension_measure_and_places() {
+    assert!(cover("shop_stats", json!({"mode": "top", "n": 3}), "利润前三的店员").is_met());
+    let c = cover("shop_stats", json!({"mode": "top", "n": 3}), "客流前三的店员");
+    assert_eq!(c.reason(), "不能按客流排名（只能按利润排名）");
+    let c = cover("shop_stats", json!({"mode": "top", "n": 10}), "利润最高的城市");
+    assert_eq!(c.reason(), "不能按城市排名");
+    let c = cover("shop_stats", json!({"mode": "top", "n": 10}), "利润最低的店员");
+    assert_eq!(c.reason(), "不能从低到高排名");
+    let c = cover("shop_stats", json!({"mode": "top", "n": 10}), "利润前三的店员");
+    assert_eq!(c.reason(), "没有取前 3 名（取了 10 个）");
+}
+
+#[test]
+fn comparisons_and_aggregates_need_a_declared_computation() {
+    let c = cover("shop_stats", json!({"mode": "total", "n": 10}), "本月利润环比怎么样");
+    assert_eq!(c.reason(), "不支持环比");
+    let c = cover(
+        "shop_stats",
+        json!({"city": "杭州", "mode": "total", "n": 10}),
+        "杭州的利润占比",
+    );
+    assert_eq!(c.reason(), "不支持算占比");
+    let c = cover("shop_stats", json!({"mode": "total", "n": 10}), "本月每天的利润");
+    assert_eq!(c.reason(), "不能按天分组");
+    assert!(cover("shop_stats", json!({"mode": "daily", "n": 10}), "本月每天的利润").is_met());
+}
+
+#[test]
+fn the_mode_that_fits_is_found() {
+    let catalog = catalog();
+    let tool = catalog.get("shop_stats").unwrap();
+    let facts = QuestionFacts::new("利润最高的店员", date(2026, 11, 29));
+    let demands = question_demands(&facts.question, &facts);
+    let modes = fitting_modes(tool, &args(json!({"mode": "total", "n": 10})), &demands);
+    assert_eq!(modes, vec![("mode".to_string(), "top".to_string())]);
+    let facts = QuestionFacts::new("各城市的利润", date(2026, 11, 29));
+    let demands = question_demands(&facts.question, &facts);
+    assert!(fitting_modes(tool, &args(json!({"mode": "total"})), &demands).is_empty());
+}
+
+#[test]
+fn undeclared_tools_answer_through_their_spellings() {
+    assert!(cover("ticket_stats", json!({"groupBy": "channel"}), "各渠道的工单数量").is_met());
+    assert!(cover("ticket_stats", json!({"groupBy": "day"}), "每天的工单").is_met());
+    let c = cover("ticket_stats", json!({}), "各坐席的工单");
+    assert_eq!(c.reason(), "不能按坐席分组");
+    assert!(cover("ticket_stats", json!({"minAge": 3}), "超过3天的工单有几个").is_met());
+    let c = cover("ticket_stats", json!({}), "工单的平均处理时长");
+    assert_eq!(c.reason(), "不支持求平均");
+}

@@ -1,0 +1,114 @@
+//! The values a question names for a tool — filter enum values by any spelling, entity names — against the
+//! bound call: two values for a single-valued parameter are unmet (华东和华南), and a value named but bound
+//! otherwise is unmet; nothing is dropped silently.
+
+use serde_json::{Map, Value};
+use wenshu_contract::{ParamSpec, ParamType, Tool};
+
+use super::Unmet;
+use super::message::{param_label, unmet};
+use crate::lexicon::tool_choice::{entity_mentions, overlaps};
+use crate::resolve::EntityCatalogs;
+
+/// Whether a parameter filters (an enum with no default, not the declared mode): its values are the question's
+/// values, not a way of answering.
+fn is_filter_enum(tool: &Tool, spec: &ParamSpec) -> bool {
+    let mode = tool.extensions().answers.as_ref().and_then(|a| a.mode_param());
+    !spec.enum_values.is_empty() && spec.default.is_none() && mode != Some(spec.name.as_str())
+}
+
+/// The values `question` names for each parameter of `tool` that takes names: filter enum values by any
+/// spelling (outside entity names), entity names of an `x-entity` or subject parameter; in order, each once.
+pub fn named_values(tool: &Tool, question: &str, entities: &EntityCatalogs) -> Vec<(String, Vec<String>)> {
+    let mentions = entity_mentions(entities, question);
+    let mut out = Vec::new();
+    for spec in tool.params().iter() {
+        if spec.ty == ParamType::Array {
+            continue;
+        }
+        let mut named: Vec<String> = Vec::new();
+        if is_filter_enum(tool, spec) {
+            let Some(index) = tool.enum_index(&spec.name) else {
+                continue;
+            };
+            for hit in index.matcher().find_all(question) {
+                let inside_name = mentions.iter().any(|m| overlaps(&m.range, &hit.range));
+                if !inside_name && !named.contains(&hit.value) {
+                    named.push(hit.value.clone());
+                }
+            }
+        } else if let Some(entity_type) = entity_type_of(tool, spec) {
+            for m in mentions.iter().filter(|m| m.entity_type == entity_type) {
+                let name = entities
+                    .get(entity_type)
+                    .and_then(|index| m.ids.first().and_then(|id| index.by_id(id)))
+                    .map_or_else(|| m.surface.clone(), |e| e.name.clone());
+                if !named.contains(&name) {
+                    named.push(name);
+                }
+            }
+        }
+        if !named.is_empty() {
+            out.push((spec.name.clone(), named));
+        }
+    }
+    out
+}
+
+/// Every value `question` names that the bound call does not take.
+pub fn unmet_values(
+    tool: &Tool,
+    arguments: &Map<String, Value>,
+    question: &str,
+    entities: &EntityCatalogs,
+) -> Vec<Unmet> {
+    let mut out = Vec::new();
+    for (param, named) in named_values(tool, question, entities) {
+        let Some(spec) = tool.param(&param) else {
+            continue;
+        };
+        let label = param_label(spec);
+        match named.as_slice() {
+            [] => {}
+            [one] => {
+                let bound = arguments.get(&param);
+                let is_subject = tool.extensions().subject.as_ref().is_some_and(|s| s.param == param);
+                let taken = is_subject || bound.and_then(Value::as_str) == Some(one.as_str());
+                if !taken {
+                    out.push(unmet(
+                        one,
+                        format!("没有用上「{one}」（{label}）"),
+                        format!("「{one}」 ({label}) was not used"),
+                    ));
+                }
+            }
+            several => {
+                let list = several.join("、");
+                out.push(unmet(
+                    &list,
+                    format!("一次只能查一个{label}：{list}"),
+                    format!("one {label} at a time: {}", several.join(", ")),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Whether every value in `named` appears among a call's arguments (as a string, inside arrays too).
+pub fn takes_all(arguments: &Map<String, Value>, named: &[(String, Vec<String>)]) -> bool {
+    let text = Value::Object(arguments.clone()).to_string();
+    named
+        .iter()
+        .flat_map(|(_, values)| values.iter())
+        .all(|v| text.contains(&Value::String(v.clone()).to_string()))
+}
+
+/// The entity type whose names a parameter takes: its `x-entity`, or the subject type for the subject.
+fn entity_type_of<'a>(tool: &'a Tool, spec: &'a ParamSpec) -> Option<&'a str> {
+    if let Some(t) = spec.entity.as_deref() {
+        return Some(t);
+    }
+    let subject = tool.extensions().subject.as_ref()?;
+    (subject.param == spec.name).then_some(subject.entity_type.as_str())
+}

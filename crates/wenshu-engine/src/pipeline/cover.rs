@@ -1,0 +1,179 @@
+//! The coverage stage of the planner: a bound call that does not answer everything the question asks is not
+//! run as if it did — another mode of the tool, then another tool that may answer, then the fallback.
+
+use std::time::Instant;
+
+use serde_json::{Map, Value, json};
+use wenshu_contract::Tool;
+use wenshu_lexicon::demand::Demand;
+
+use super::{AskRequest, Planner};
+use crate::check::CheckedRoute;
+use crate::coverage::{Coverage, check_with, fitting_modes, question_demands, values};
+use crate::facts::QuestionFacts;
+use crate::plan::Plan;
+use crate::trace::Trace;
+
+impl Planner {
+    /// Checks an `ok` plan's coverage; an unmet one becomes another mode or tool that answers, or the fallback.
+    pub(super) async fn cover(
+        &self,
+        request: &AskRequest,
+        checked: &CheckedRoute,
+        plan: Plan,
+        trace: &mut Trace,
+    ) -> Plan {
+        let Plan::Ok { tool, params } = &plan else {
+            return plan;
+        };
+        let Some(routed) = self.catalog.get(tool) else {
+            return plan;
+        };
+        let started = Instant::now();
+        let question = &checked.rewritten_question;
+        let facts = QuestionFacts::new(question, request.today);
+        let demands = question_demands(question, &facts);
+        let first = check_with(routed, params, &facts, demands.clone(), &self.entities);
+        let input = json!({"tool": tool, "params": params, "question": question});
+        if first.is_met() {
+            let why = if demands.is_empty() {
+                "every value is taken; the question asks for nothing more".to_string()
+            } else {
+                format!("every value and demand is met by {}", first.offer.source)
+            };
+            trace.record("coverage", started, why, input, json!(first));
+            return plan;
+        }
+        trace.record(
+            "coverage",
+            started,
+            format!("unmet: {}", first.reason()),
+            input,
+            json!(first),
+        );
+        if let Some(found) = self
+            .other_modes(request, checked, routed, params, &facts, &demands, trace)
+            .await
+        {
+            return found;
+        }
+        let demand_unmet = first.unmet.len() > values::unmet_values(routed, params, question, &self.entities).len();
+        if let Some(found) = self
+            .other_tools(request, checked, routed, &facts, &demands, demand_unmet, trace)
+            .await
+        {
+            return found;
+        }
+        Plan::Fallback {
+            tool: self.fallback_tool().map(|t| t.name().to_string()),
+            reason: first.reason(),
+            question: question.clone(),
+            unmet: Some(Box::new(first)),
+        }
+    }
+
+    /// The routed tool with another mode whose declared answer meets every demand.
+    #[allow(clippy::too_many_arguments)]
+    async fn other_modes(
+        &self,
+        request: &AskRequest,
+        checked: &CheckedRoute,
+        tool: &Tool,
+        params: &Map<String, Value>,
+        facts: &QuestionFacts,
+        demands: &[Demand],
+        trace: &mut Trace,
+    ) -> Option<Plan> {
+        for (param, value) in fitting_modes(tool, params, demands) {
+            let mut extra = Map::new();
+            extra.insert(param, Value::String(value));
+            let plan = self.plan_tool(request, checked, extra, trace).await;
+            if self.covered(&plan, facts, demands, trace) {
+                return Some(plan);
+            }
+        }
+        None
+    }
+
+    /// Another tool that may meet every demand: a metric tool, or (when a demand is unmet) one with `x-answers`
+    /// and no subject to resolve whose declared answers fit; planned, and taken when it takes every value the
+    /// question names and meets every demand.
+    #[allow(clippy::too_many_arguments)]
+    async fn other_tools(
+        &self,
+        request: &AskRequest,
+        checked: &CheckedRoute,
+        routed: &Tool,
+        facts: &QuestionFacts,
+        demands: &[Demand],
+        demand_unmet: bool,
+        trace: &mut Trace,
+    ) -> Option<Plan> {
+        let fallback = self.catalog.fallback().map(Tool::name);
+        let named = values::named_values(routed, &facts.question, &self.entities);
+        let candidates: Vec<&Tool> = self
+            .catalog
+            .tools()
+            .iter()
+            .filter(|t| t.name() != routed.name() && Some(t.name()) != fallback && self.is_enabled(t.name()))
+            .filter(|t| t.extensions().subject.is_none())
+            .filter(|t| t.extensions().metrics.is_some() || (demand_unmet && may_answer(t, demands)))
+            .collect();
+        for tool in candidates {
+            let mut other = checked.clone();
+            other.tool = Some(tool.name().to_string());
+            let mut extra = Map::new();
+            if let Some((param, value)) = fitting_modes(tool, &Map::new(), demands).into_iter().next() {
+                extra.insert(param, Value::String(value));
+            }
+            let plan = self.plan_tool(request, &other, extra, trace).await;
+            let takes_named = matches!(&plan, Plan::Ok { params, .. } if values::takes_all(params, &named));
+            if takes_named && self.covered(&plan, facts, demands, trace) {
+                return Some(plan);
+            }
+        }
+        None
+    }
+
+    /// Whether a plan is `ok` and its call meets every value and demand (recorded as a coverage step).
+    fn covered(&self, plan: &Plan, facts: &QuestionFacts, demands: &[Demand], trace: &mut Trace) -> bool {
+        let Plan::Ok { tool, params } = plan else {
+            return false;
+        };
+        let Some(t) = self.catalog.get(tool) else {
+            return false;
+        };
+        let started = Instant::now();
+        let coverage: Coverage = check_with(t, params, facts, demands.to_vec(), &self.entities);
+        let met = coverage.is_met();
+        let why = if met {
+            format!("{tool} meets every value and demand")
+        } else {
+            format!("{tool}: unmet: {}", coverage.reason())
+        };
+        trace.record(
+            "coverage",
+            started,
+            why,
+            json!({"tool": tool, "params": params}),
+            json!(coverage),
+        );
+        met
+    }
+}
+
+/// Whether one of a tool's declared answers could meet every demand (the values are checked after planning).
+fn may_answer(tool: &Tool, demands: &[Demand]) -> bool {
+    let Some(answers) = &tool.extensions().answers else {
+        return false;
+    };
+    match answers.mode_param() {
+        Some(_) => !fitting_modes(tool, &Map::new(), demands).is_empty(),
+        None => {
+            let offer = crate::coverage::offer_of(tool, &Map::new());
+            demands
+                .iter()
+                .all(|d| crate::coverage::meets::meets(d, &offer, tool, &Map::new(), demands).is_ok())
+        }
+    }
+}
