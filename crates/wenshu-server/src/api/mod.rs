@@ -2,6 +2,9 @@
 
 pub mod ask;
 pub mod conversations;
+pub mod export;
+pub mod feedback;
+pub mod library;
 pub mod tools;
 
 use axum::Json;

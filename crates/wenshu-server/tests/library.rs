@@ -1,0 +1,259 @@
+//! The page's API over real HTTP on 127.0.0.1: the principal's conversation list, rename, delete, an answer's CSV
+//! and feedback on answers, each under the ownership rules, and every status seen documented in the OpenAPI file.
+
+mod common;
+
+use common::{Options, Server, keyed, start};
+use reqwest::Method;
+use serde_json::{Value, json};
+use wenshu_server::ServerSettings;
+
+/// One request with an optional key and JSON body: (status, body text).
+async fn call(server: &Server, method: Method, path: &str, key: Option<&str>, body: Option<&Value>) -> (u16, String) {
+    let mut request = server.client.request(method.clone(), format!("{}{path}", server.base));
+    if let Some(key) = key {
+        request = request.header("authorization", format!("Bearer {key}"));
+    }
+    if let Some(body) = body {
+        request = request.json(body);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap_or_default();
+    assert_documented(&method, path, status);
+    (status, text)
+}
+
+/// The same as [`call`], the body read as JSON (`Null` when empty).
+async fn call_json(
+    server: &Server,
+    method: Method,
+    path: &str,
+    key: Option<&str>,
+    body: Option<&Value>,
+) -> (u16, Value) {
+    let (status, text) = call(server, method, path, key, body).await;
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// Fails unless the OpenAPI document lists `status` for the route `path` matches.
+fn assert_documented(method: &Method, path: &str, status: u16) {
+    let spec: Value = serde_json::from_str(wenshu_server::api::OPENAPI).unwrap();
+    let path = path.split('?').next().unwrap_or(path);
+    let paths = spec["paths"].as_object().unwrap();
+    let template = paths
+        .keys()
+        .find(|template| {
+            let (a, b): (Vec<&str>, Vec<&str>) = (template.split('/').collect(), path.split('/').collect());
+            a.len() == b.len() && a.iter().zip(&b).all(|(t, p)| t.starts_with('{') || t == p)
+        })
+        .unwrap_or_else(|| panic!("{path} is not in openapi.json"));
+    let operation = &paths[template][method.as_str().to_lowercase()];
+    assert!(
+        operation["responses"][status.to_string()].is_object(),
+        "{method} {template} answers {status}, which openapi.json does not list"
+    );
+}
+
+async fn ask(server: &Server, key: &str, question: &str) -> Value {
+    let (status, answer) = call_json(
+        server,
+        Method::POST,
+        "/api/ask",
+        Some(key),
+        Some(&json!({"question": question})),
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    answer
+}
+
+#[tokio::test]
+async fn the_list_rename_and_delete_keep_to_the_owner() {
+    let server = start(Options {
+        settings: keyed(&["u1", "u2"], &["a1"]),
+        ..Options::default()
+    })
+    .await;
+    let first = ask(&server, "u1", "华东区本月的销售额是多少").await;
+    let second = ask(&server, "u1", "本月各地区的销售额").await;
+    let (one, two) = (
+        first["conversationId"].as_str().unwrap(),
+        second["conversationId"].as_str().unwrap(),
+    );
+
+    let (status, list) = call_json(&server, Method::GET, "/api/conversations", Some("u1"), None).await;
+    assert_eq!(status, 200);
+    let ids: Vec<&str> = list["conversations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [two, one]);
+    assert_eq!(list["conversations"][1]["title"], "华东区本月的销售额是多少");
+    let (_, other) = call_json(&server, Method::GET, "/api/conversations", Some("u2"), None).await;
+    assert_eq!(other["conversations"], json!([]));
+    let (status, _) = call_json(&server, Method::GET, "/api/conversations", None, None).await;
+    assert_eq!(status, 401);
+    let (status, error) = call_json(&server, Method::GET, "/api/conversations?limit=0", Some("u1"), None).await;
+    assert_eq!((status, error["error"]["param"].as_str()), (422, Some("limit")));
+
+    let path = format!("/api/conversations/{one}");
+    let title = json!({"title": "  华东月报  "});
+    let (status, _) = call_json(&server, Method::PATCH, &path, Some("u2"), Some(&title)).await;
+    assert_eq!(status, 404, "another key's conversation is not there");
+    let (status, renamed) = call_json(&server, Method::PATCH, &path, Some("u1"), Some(&title)).await;
+    assert_eq!((status, renamed["title"].as_str()), (200, Some("华东月报")));
+    let (status, error) = call_json(&server, Method::PATCH, &path, Some("u1"), Some(&json!({"title": "  "}))).await;
+    assert_eq!((status, error["error"]["param"].as_str()), (422, Some("title")));
+    let (status, _) = call_json(
+        &server,
+        Method::PATCH,
+        &path,
+        Some("u1"),
+        Some(&json!({"title": "x", "y": 1})),
+    )
+    .await;
+    assert_eq!(status, 400);
+    let (_, list) = call_json(&server, Method::GET, "/api/conversations", Some("u1"), None).await;
+    assert_eq!(list["conversations"][1]["title"], "华东月报");
+    assert_eq!(list["conversations"][1]["renamed"], true);
+
+    let (status, _) = call(&server, Method::DELETE, &path, Some("u2"), None).await;
+    assert_eq!(status, 404);
+    let (status, _) = call(&server, Method::DELETE, &path, Some("u1"), None).await;
+    assert_eq!(status, 204);
+    let (status, _) = call(&server, Method::GET, &path, Some("u1"), None).await;
+    assert_eq!(status, 404);
+    let (status, _) = call(&server, Method::DELETE, &path, Some("u1"), None).await;
+    assert_eq!(status, 404);
+    let (_, list) = call_json(&server, Method::GET, "/api/conversations", Some("a1"), None).await;
+    assert_eq!(
+        list["conversations"],
+        json!([]),
+        "an admin's list holds the admin's own conversations"
+    );
+}
+
+#[tokio::test]
+async fn csv_has_the_answers_rows_and_feedback_is_read_back() {
+    let server = start(Options {
+        settings: keyed(&["u1", "u2"], &["a1"]),
+        ..Options::default()
+    })
+    .await;
+    let answer = ask(&server, "u1", "今年每个月的销售趋势").await;
+    let turn = answer["turnId"].as_str().unwrap();
+    let rows = answer["outcome"]["rows"].as_array().unwrap();
+    assert!(!rows.is_empty(), "{answer}");
+
+    let (status, csv) = call(
+        &server,
+        Method::GET,
+        &format!("/api/turns/{turn}/csv"),
+        Some("u1"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let lines: Vec<&str> = csv
+        .trim_start_matches('\u{feff}')
+        .split("\r\n")
+        .filter(|l| !l.is_empty())
+        .collect();
+    let columns: Vec<&str> = answer["outcome"]["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(lines[0], columns.join(","));
+    assert_eq!(lines.len(), rows.len() + 1);
+    for (line, row) in lines[1..].iter().zip(rows) {
+        let cells: Vec<String> = row
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+            .collect();
+        assert_eq!(*line, cells.join(","));
+    }
+    let (status, _) = call(
+        &server,
+        Method::GET,
+        &format!("/api/turns/{turn}/csv"),
+        Some("u2"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 404);
+
+    let path = format!("/api/turns/{turn}/feedback");
+    let down = json!({"verdict": "down", "note": "少了华北"});
+    let (status, _) = call_json(&server, Method::PUT, &path, Some("u2"), Some(&down)).await;
+    assert_eq!(status, 404);
+    let (status, error) = call_json(
+        &server,
+        Method::PUT,
+        &path,
+        Some("u1"),
+        Some(&json!({"verdict": "meh"})),
+    )
+    .await;
+    assert_eq!((status, error["error"]["param"].as_str()), (422, Some("verdict")));
+    let (status, stored) = call_json(&server, Method::PUT, &path, Some("u1"), Some(&down)).await;
+    assert_eq!((status, stored["verdict"].as_str()), (200, Some("down")), "{stored}");
+    let (status, _) = call_json(
+        &server,
+        Method::PUT,
+        "/api/turns/nope/feedback",
+        Some("u1"),
+        Some(&down),
+    )
+    .await;
+    assert_eq!(status, 404);
+
+    let (status, error) = call_json(&server, Method::GET, "/api/feedback", Some("u1"), None).await;
+    assert_eq!((status, error["error"]["code"].as_str()), (403, Some("admin_required")));
+    let (status, list) = call_json(&server, Method::GET, "/api/feedback", Some("a1"), None).await;
+    assert_eq!(status, 200);
+    let entry = &list["feedback"][0];
+    assert_eq!(entry["turnId"], turn);
+    assert_eq!(entry["note"], "少了华北");
+    assert_eq!(entry["question"], "今年每个月的销售趋势");
+    assert_eq!(entry["tool"], answer["tool"]);
+    assert_eq!(entry["params"], answer["params"]);
+}
+
+#[tokio::test]
+async fn without_keys_everyone_lists_and_reads_feedback() {
+    let server = start(Options {
+        settings: ServerSettings::default(),
+        ..Options::default()
+    })
+    .await;
+    let answer = ask(&server, "", "华东区本月的销售额是多少").await;
+    let turn = answer["turnId"].as_str().unwrap();
+    let (status, _) = call_json(
+        &server,
+        Method::PUT,
+        &format!("/api/turns/{turn}/feedback"),
+        None,
+        Some(&json!({"verdict": "up"})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (status, list) = call_json(&server, Method::GET, "/api/feedback?limit=5", None, None).await;
+    assert_eq!((status, list["feedback"][0]["verdict"].as_str()), (200, Some("up")));
+    let (_, list) = call_json(&server, Method::GET, "/api/conversations", None, None).await;
+    assert_eq!(list["conversations"][0]["id"], answer["conversationId"]);
+    let stopped = ask(&server, "", "今天天气怎么样").await;
+    let turn = stopped["turnId"].as_str().unwrap();
+    let (status, error) = call_json(&server, Method::GET, &format!("/api/turns/{turn}/csv"), None, None).await;
+    assert_eq!(
+        (status, error["error"]["code"].as_str()),
+        (409, Some("no_rows")),
+        "{stopped}"
+    );
+}
