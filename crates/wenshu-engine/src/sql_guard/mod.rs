@@ -17,7 +17,9 @@ pub use scope::Resolution;
 use serde::Serialize;
 use sqlparser::ast::{Query, Statement};
 use sqlparser::dialect::{Dialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect};
+use sqlparser::keywords::Keyword;
 use sqlparser::parser::Parser;
+use sqlparser::tokenizer::{Token, Tokenizer};
 
 /// The guard's verdict on one statement.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -47,7 +49,10 @@ pub fn check_sql(sql: &str, dialect: SqlDialect, policy: &GuardPolicy) -> GuardV
     }
     let mut query = match parse_one_query(sql, dialect) {
         Ok(query) => query,
-        Err(reason) => return refused(vec![reason]),
+        Err(reason) => match table_statement(sql, dialect).map(|wrapped| parse_one_query(&wrapped, dialect)) {
+            Some(Ok(query)) => query,
+            _ => return refused(vec![reason]),
+        },
     };
     let findings = scope::inspect(&query, dialect, policy);
     if !findings.reasons.is_empty() {
@@ -97,6 +102,22 @@ fn parse_one_query(sql: &str, dialect: SqlDialect) -> Result<Query, String> {
         Some(other) => Err(format!("only a query may run; found {}", statement_kind(&other))),
         None => Err("exactly one statement may run; found 0".into()),
     }
+}
+
+/// PostgreSQL's statement `TABLE x` (which the parser takes only inside a query) as `SELECT * FROM (TABLE x)`:
+/// the wrapped text is what is checked and what runs.
+fn table_statement(sql: &str, dialect: SqlDialect) -> Option<String> {
+    if dialect != SqlDialect::Postgres {
+        return None;
+    }
+    let tokens = Tokenizer::new(parser_dialect(dialect).as_ref(), sql).tokenize().ok()?;
+    let first = tokens.iter().find(|t| !matches!(t, Token::Whitespace(_)))?;
+    let Token::Word(word) = first else { return None };
+    if word.keyword != Keyword::TABLE {
+        return None;
+    }
+    let body = sql.trim_end().trim_end_matches(';');
+    Some(format!("SELECT * FROM ({body}\n) AS wenshu_table"))
 }
 
 /// The rewrite must parse as one query again and read the same allowed tables: what runs is what was checked.
