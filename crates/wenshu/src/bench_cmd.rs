@@ -50,7 +50,7 @@ pub fn run(command: BenchCommand) -> anyhow::Result<ExitCode> {
         concurrency.max(1),
         Duration::from_secs(seconds.max(1)),
         Arc::new(questions),
-        key,
+        key.filter(|key| !key.trim().is_empty()),
     ))
 }
 

@@ -218,7 +218,8 @@ impl Config {
         let explicit = flags
             .config
             .clone()
-            .or_else(|| std::env::var_os("WENSHU_CONFIG").map(PathBuf::from));
+            .filter(|path| !path.as_os_str().is_empty())
+            .or_else(|| env_var("WENSHU_CONFIG").map(PathBuf::from));
         match explicit {
             Some(path) => Self::read(&path),
             None if Path::new("wenshu.toml").exists() => Self::read(Path::new("wenshu.toml")),
@@ -234,17 +235,19 @@ impl Config {
     /// The providers in failover order, with flags and environment applied to the first.
     pub fn providers(&self, flags: &ModelFlags) -> anyhow::Result<Vec<ProviderConfig>> {
         let mut sections = self.llm.providers.clone();
-        let overridden = flags.llm_base_url.is_some() || flags.llm_model.is_some() || flags.llm_output_mode.is_some();
+        let (base_url, model) = (set(&flags.llm_base_url), set(&flags.llm_model));
+        let output_mode = set(&flags.llm_output_mode);
+        let overridden = base_url.is_some() || model.is_some() || output_mode.is_some();
         if sections.is_empty() && overridden {
             sections.push(ProviderSection::default());
         }
         if let Some(first) = sections.first_mut() {
-            first.base_url = flags.llm_base_url.clone().or(first.base_url.take());
-            first.model = flags.llm_model.clone().or(first.model.take());
-            first.output_mode = flags.llm_output_mode.clone().or(first.output_mode.take());
+            first.base_url = base_url.or(first.base_url.take());
+            first.model = model.or(first.model.take());
+            first.output_mode = output_mode.or(first.output_mode.take());
             first.timeout_secs = flags.llm_timeout_secs.or(first.timeout_secs);
         }
-        let env_key = std::env::var("WENSHU_LLM_API_KEY").ok().filter(|k| !k.is_empty());
+        let env_key = env_var("WENSHU_LLM_API_KEY");
         sections
             .iter()
             .enumerate()
@@ -306,6 +309,17 @@ impl Config {
     }
 }
 
+/// An environment variable's value; `None` when it is unset, empty or only blanks (`WENSHU_LLM_BASE_URL=` in a
+/// shell means "not set", as everywhere in wenshu).
+pub fn env_var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|value| !value.trim().is_empty())
+}
+
+/// A flag's value (or its environment variable's, which clap reads even when empty); `None` when empty or blank.
+fn set(value: &Option<String>) -> Option<String> {
+    value.clone().filter(|value| !value.trim().is_empty())
+}
+
 fn provider(section: &ProviderSection, position: usize, env_key: Option<&str>) -> anyhow::Result<ProviderConfig> {
     let name = section
         .name
@@ -319,7 +333,7 @@ fn provider(section: &ProviderSection, position: usize, env_key: Option<&str>) -
     };
     let mut config = ProviderConfig::new(name.clone(), base_url, model);
     let key = match &section.api_key_env {
-        Some(var) => std::env::var(var).ok().filter(|k| !k.is_empty()),
+        Some(var) => env_var(var),
         None if position == 0 => env_key.map(str::to_string),
         None => None,
     };

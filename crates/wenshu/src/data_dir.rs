@@ -8,10 +8,10 @@ use wenshu_engine::route::Turn;
 
 /// The data folder: `WENSHU_DATA_DIR`, else `$XDG_DATA_HOME/wenshu`, else `~/.local/share/wenshu`.
 pub fn data_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("WENSHU_DATA_DIR") {
+    if let Some(dir) = crate::config::env_var("WENSHU_DATA_DIR") {
         return PathBuf::from(dir);
     }
-    if let Some(dir) = std::env::var_os("XDG_DATA_HOME") {
+    if let Some(dir) = crate::config::env_var("XDG_DATA_HOME") {
         return PathBuf::from(dir).join("wenshu");
     }
     let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("."), PathBuf::from);

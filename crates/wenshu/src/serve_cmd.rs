@@ -174,7 +174,7 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
 
 /// Comma-separated keys from an environment variable (keys are never written in files or printed).
 fn keys(var: &str) -> Vec<String> {
-    std::env::var(var)
+    crate::config::env_var(var)
         .unwrap_or_default()
         .split(',')
         .map(str::trim)
