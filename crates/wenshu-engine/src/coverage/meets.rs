@@ -29,7 +29,9 @@ fn same_dimension(target: &str, words: &[String]) -> bool {
     let t = canonical(target);
     words.iter().any(|w| {
         let w = canonical(w);
-        !w.is_empty() && (t.starts_with(&w) || w.starts_with(&t) || (t.chars().count() >= 2 && w.contains(&t)))
+        let long = |s: &str| s.chars().count() >= 2;
+        !w.is_empty()
+            && (t.starts_with(&w) || w.starts_with(&t) || (long(&t) && w.contains(&t)) || (long(&w) && t.contains(&w)))
     })
 }
 
@@ -143,10 +145,11 @@ fn rank(
     if offer.shape != Some(Shape::Ranked) {
         return Err(unmet(&words, "不能排名".into(), "cannot rank".into()));
     }
-    let end_ok = matches!(
-        (order, offer.order),
-        (_, RankOrder::Both) | (Order::Highest, RankOrder::Desc) | (Order::Lowest, RankOrder::Asc)
-    );
+    let end_ok = !order_stated(demand, top)
+        || matches!(
+            (order, offer.order),
+            (_, RankOrder::Both) | (Order::Highest, RankOrder::Desc) | (Order::Lowest, RankOrder::Asc)
+        );
     if !end_ok {
         let (zh, en) = match order {
             Order::Lowest => ("不能从低到高排名", "cannot rank from the bottom"),
@@ -194,6 +197,15 @@ fn rank(
         ));
     }
     Ok(())
+}
+
+/// Whether a ranking says which end (最高, 倒数, 前N), not only 排名 / 排行.
+fn order_stated(demand: &Demand, top: Option<u32>) -> bool {
+    const ENDS: &[&str] = &[
+        "最", "倒数", "垫底", "bottom", "highest", "lowest", "most", "least", "best", "worst", "fewest", "largest",
+        "biggest", "smallest",
+    ];
+    top.is_some() || ENDS.iter().any(|w| demand.words.to_lowercase().contains(w))
 }
 
 /// An aggregate: average, share, max and min only when computed; a total unless the rows are records; a count

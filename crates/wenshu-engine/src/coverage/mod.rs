@@ -118,29 +118,37 @@ pub fn check_with(
     }
 }
 
-/// The mode values of `tool` whose declared answer meets every demand (for a call that fits once its mode is
-/// set), best first; `arguments` are the call's other parameters.
+/// The mode values of `tool` whose answer meets every demand (for a call that fits once its mode is set), in
+/// order: the declared mode's values, or — for a tool without `x-answers` — any enum value whose spellings make
+/// the call answer (detail for 列出来, ranking for 前五); `arguments` are the call's other parameters.
 pub fn fitting_modes(tool: &Tool, arguments: &Map<String, Value>, demands: &[Demand]) -> Vec<(String, String)> {
-    let Some(answers) = &tool.extensions().answers else {
-        return Vec::new();
+    let candidates: Vec<(String, String)> = match &tool.extensions().answers {
+        Some(answers) => match answers.mode_param() {
+            Some(param) => answers
+                .all()
+                .into_iter()
+                .filter_map(|(value, _)| value)
+                .map(|value| (param.to_string(), value.to_string()))
+                .collect(),
+            None => Vec::new(),
+        },
+        None => tool
+            .params()
+            .iter()
+            .flat_map(|spec| spec.enum_strings().map(move |v| (spec.name.clone(), v.to_string())))
+            .collect(),
     };
-    let Some(param) = answers.mode_param() else {
-        return Vec::new();
-    };
-    answers
-        .all()
+    candidates
         .into_iter()
-        .filter_map(|(value, _)| value)
-        .filter(|value| arguments.get(param).and_then(Value::as_str) != Some(*value))
-        .filter(|value| {
+        .filter(|(param, value)| arguments.get(param).and_then(Value::as_str) != Some(value.as_str()))
+        .filter(|(param, value)| {
             let mut args = arguments.clone();
-            args.insert(param.to_string(), Value::String((*value).to_string()));
+            args.insert(param.clone(), Value::String(value.clone()));
             let offer = offer_of(tool, &args);
             demands
                 .iter()
                 .all(|d| meets::meets(d, &offer, tool, &args, demands).is_ok())
         })
-        .map(|value| (param.to_string(), value.to_string()))
         .collect()
 }
 

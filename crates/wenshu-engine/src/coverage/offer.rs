@@ -151,6 +151,9 @@ fn grain_spelled(spellings: &[String]) -> Option<TimeGrain> {
 
 /// What a call of `tool` with `arguments` answers.
 pub fn offer_of(tool: &Tool, arguments: &Map<String, Value>) -> Offer {
+    if let Some(offer) = crate::metric::offer(tool, arguments) {
+        return offer;
+    }
     if let Some(answers) = &tool.extensions().answers {
         let mut offer = Offer::unknown("x-answers");
         if let Some(answer) = answers.for_call(arguments) {
@@ -200,7 +203,6 @@ fn spelled_offer(tool: &Tool, arguments: &Map<String, Value>) -> Offer {
         } else if spelled(spellings, DETAIL_SPELLINGS) {
             offer.shape = Some(Shape::Rows);
         } else if spelled(spellings, COUNT_SPELLINGS) {
-            offer.shape.get_or_insert(Shape::Totals);
             offer.counts = true;
         } else if spelled(spellings, SUMMARY_SPELLINGS) {
             offer.shape.get_or_insert(Shape::Totals);
@@ -212,8 +214,11 @@ fn spelled_offer(tool: &Tool, arguments: &Map<String, Value>) -> Offer {
             offer.dimension.extend(words);
         }
     }
-    if offer.shape.is_none() && spelled(&[title.to_string(), tool.name().to_string()], RANK_SPELLINGS) {
+    if spelled(&[title.to_string(), tool.name().to_string()], RANK_SPELLINGS) {
         offer.shape = Some(Shape::Ranked);
+    }
+    if offer.shape.is_none() && offer.counts {
+        offer.shape = Some(Shape::Totals);
     }
     if offer.shape == Some(Shape::Ranked) {
         offer.dimension.push(title.to_string());

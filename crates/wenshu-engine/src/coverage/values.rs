@@ -21,6 +21,18 @@ fn is_filter_enum(tool: &Tool, spec: &ParamSpec) -> bool {
 /// spelling (outside entity names), entity names of an `x-entity` or subject parameter; in order, each once.
 pub fn named_values(tool: &Tool, question: &str, entities: &EntityCatalogs) -> Vec<(String, Vec<String>)> {
     let mentions = entity_mentions(entities, question);
+    let other_hits: Vec<(String, std::ops::Range<usize>)> = tool
+        .params()
+        .iter()
+        .filter_map(|spec| tool.enum_index(&spec.name).map(|index| (spec, index)))
+        .flat_map(|(spec, index)| {
+            index
+                .matcher()
+                .find_all(question)
+                .into_iter()
+                .map(|h| (spec.name.clone(), h.range))
+        })
+        .collect();
     let mut out = Vec::new();
     for spec in tool.params().iter() {
         if spec.ty == ParamType::Array {
@@ -31,9 +43,18 @@ pub fn named_values(tool: &Tool, question: &str, entities: &EntityCatalogs) -> V
             let Some(index) = tool.enum_index(&spec.name) else {
                 continue;
             };
-            for hit in index.matcher().find_all(question) {
+            let hits = index.matcher().find_all(question);
+            for hit in &hits {
                 let inside_name = mentions.iter().any(|m| overlaps(&m.range, &hit.range));
-                if !inside_name && !named.contains(&hit.value) {
+                let inside_other = other_hits
+                    .iter()
+                    .any(|(p, r)| p != &spec.name && r.len() > hit.range.len() && overlaps(r, &hit.range));
+                // A one-character label (中 of P3(中)) is no value beside a longer spelling of another value.
+                let weak = question.get(hit.range.clone()).is_some_and(|w| w.chars().count() == 1)
+                    && hits
+                        .iter()
+                        .any(|h| h.value != hit.value && h.range.len() > hit.range.len());
+                if !inside_name && !inside_other && !weak && !named.contains(&hit.value) {
                     named.push(hit.value.clone());
                 }
             }

@@ -8,12 +8,15 @@
 //! - [`history`]: what the last three rounds give a follow-up (subject, tool, dates).
 //! - [`rewrite`]: a follow-up made a complete question.
 //! - [`router`]: [`LexiconRouter`], the [`crate::route::Router`].
-//! - [`params`]: the parameters a question states, family by family.
+//! - [`params`]: the parameters a question states, family by family; [`flags`]: yes/no parameters from their
+//!   descriptions; [`legs`]: origin and destination cities.
 //! - [`extractor`]: [`LexiconExtractor`], the [`crate::extract::Extractor`].
 //! - [`text`], [`words`]: folded sentences with masks; closed word lists and ID-like tokens.
 
 pub mod extractor;
+pub mod flags;
 pub mod history;
+pub mod legs;
 pub mod params;
 pub mod rewrite;
 pub mod router;

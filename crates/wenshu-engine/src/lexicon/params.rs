@@ -12,6 +12,10 @@ use wenshu_lexicon::period::match_period_of;
 use wenshu_lexicon::place::find_place;
 use wenshu_lexicon::{SpanKind, SpanValue};
 
+use wenshu_lexicon::demand::{DemandKind, ThresholdOp, demands};
+
+use super::flags::{flag_subject, flag_value};
+use super::legs::{city_in, leg_of};
 use super::tool_choice::{NamedEntity, entity_mentions, is_id_param, overlaps};
 use super::words::{IdToken, id_tokens};
 use crate::facts::QuestionFacts;
@@ -41,6 +45,8 @@ pub struct StatedParams {
 /// What the question holds, read once for every parameter.
 struct Reading<'a> {
     facts: QuestionFacts,
+    /// The thresholds the question states: (byte range, comparison, number).
+    thresholds: Vec<(Range<usize>, ThresholdOp, f64)>,
     mentions: Vec<NamedEntity>,
     tokens: Vec<IdToken>,
     entities: &'a EntityCatalogs,
@@ -67,8 +73,16 @@ pub fn stated_params(
         .chain(mentions.iter().map(|m| m.range.clone()))
         .collect();
     let tokens = free_id_tokens(&facts, &taken);
+    let thresholds = demands(question, &facts.spans)
+        .into_iter()
+        .filter_map(|d| match d.kind {
+            DemandKind::Threshold { op, value } => Some((d.range, op, value)),
+            _ => None,
+        })
+        .collect();
     let reading = Reading {
         facts,
+        thresholds,
         mentions,
         tokens,
         entities,
@@ -99,13 +113,22 @@ pub fn stated_params(
             }
         } else {
             match spec.ty {
-                ParamType::Integer | ParamType::Number => count_value(spec, &reading, integers == 1),
+                ParamType::Integer | ParamType::Number => match bound_kind(spec) {
+                    Some(lower) => threshold_value(spec, &reading, lower),
+                    None => count_value(spec, &reading, integers == 1),
+                },
+                ParamType::Boolean if flag_subject(spec).is_some() => {
+                    flag_value(spec, question).map(|(b, words)| (Value::Bool(b), format!("the question says {words}")))
+                }
                 ParamType::Boolean if booleans == 1 => reading.facts.boolean.map(|b| {
                     (
                         Value::Bool(b),
                         format!("the question says {}", if b { "yes" } else { "no" }),
                     )
                 }),
+                ParamType::String if spec.enum_values.is_empty() && leg_of(spec).is_some() => leg_of(spec)
+                    .and_then(|leg| city_in(leg, question, &reading.facts.places))
+                    .map(|(city, words)| (Value::String(city), format!("「{words}」 in the question's route"))),
                 ParamType::Object if is_place_param(spec) => place_value(spec, &reading),
                 ParamType::String if spec.entity.is_some() => entity_value(spec, &reading),
                 ParamType::String if spec.format.as_deref() == Some("date") => date_value(spec, &reading),
@@ -212,6 +235,39 @@ fn is_time_zone_param(spec: &ParamSpec) -> bool {
         || spec.description.contains("时区")
 }
 
+/// Whether a number parameter is a lower bound (`Some(true)`: min…, 最少, 至少, 不少于) or an upper bound
+/// (`Some(false)`: max…, 最多, 上限), not a count of rows.
+fn bound_kind(spec: &ParamSpec) -> Option<bool> {
+    let name = spec.name.to_ascii_lowercase();
+    let d = &spec.description;
+    if name.starts_with("min")
+        || ["最少", "至少", "最低", "不少于", "下限", "起码"]
+            .iter()
+            .any(|w| d.contains(w))
+    {
+        return Some(true);
+    }
+    let limit_like = ["limit", "top", "size"].iter().any(|w| name.contains(w));
+    if !limit_like && (name.starts_with("max") || ["上限", "不超过", "最高"].iter().any(|w| d.contains(w))) {
+        return Some(false);
+    }
+    None
+}
+
+/// A bound from the question's threshold of the same direction (不少于五百单 → 500 for a minimum).
+fn threshold_value(spec: &ParamSpec, reading: &Reading<'_>, lower: bool) -> Option<(Value, String)> {
+    let (range, _, n) = reading.thresholds.iter().find(|(_, op, _)| {
+        let is_lower = matches!(op, ThresholdOp::AtLeast | ThresholdOp::Above);
+        is_lower == lower
+    })?;
+    let value = match spec.ty {
+        ParamType::Integer => Value::from(integer_of(*n)?),
+        _ => Value::Number(Number::from_f64(*n)?),
+    };
+    let words = reading.facts.question.get(range.clone()).unwrap_or_default();
+    Some((value, format!("the threshold 「{words}」")))
+}
+
 fn is_count_param(spec: &ParamSpec) -> bool {
     let name = spec.name.to_ascii_lowercase();
     let description = spec.description.to_lowercase();
@@ -232,6 +288,7 @@ fn count_value(spec: &ParamSpec, reading: &Reading<'_>, only_number: bool) -> Op
     let usable = |kind: NumeralKind| {
         reading.facts.spans.iter().find(|s| {
             s.kind == SpanKind::Number(kind)
+                && !reading.thresholds.iter().any(|(r, _, _)| overlaps(r, &s.range))
                 && !reading.mentions.iter().any(|m| overlaps(&m.range, &s.range))
                 && !reading.tokens.iter().any(|t| overlaps(&t.range, &s.range))
         })

@@ -274,8 +274,9 @@ pub(super) const CUES: &[(&str, Cue)] = &[
 
 /// Words that count things after 多少 / 几 (多少单, 几个): the answer is a count. Measure words of goods (件, 套)
 /// are left out: 卖了多少套 asks for a quantity, not a count of rows.
-pub(super) const COUNT_WORDS: &[char] =
-    &['单', '笔', '人', '个', '次', '家', '位', '名', '条', '项', '户', '起', '例', '宗'];
+pub(super) const COUNT_WORDS: &[char] = &[
+    '单', '笔', '人', '个', '次', '家', '位', '名', '条', '项', '户', '起', '例', '宗',
+];
 
 /// Earlier periods a comparison is made against (比上月, 和去年比), longest first.
 pub(super) const BASELINES: &[&str] = &[

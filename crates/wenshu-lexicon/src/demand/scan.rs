@@ -428,6 +428,21 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
 /// One ranking per sentence (排名前五 is one demand); a bare 前N beside a list is its length, not a ranking;
 /// 分别 adds nothing beside a grouping with a target; one grouping per target.
 fn tidy(demands: Vec<Demand>, from_top_n_only: bool) -> Vec<Demand> {
+    // English `by X` beside a ranking names its measure (top 3 couriers by rating), not a grouping.
+    let has_rank = demands.iter().any(Demand::is_rank);
+    let is_rank_by =
+        |d: &Demand| has_rank && d.kind == (DemandKind::Group { grain: None }) && d.words.eq_ignore_ascii_case("by");
+    let rank_by = demands.iter().find(|d| is_rank_by(d)).and_then(|d| d.target.clone());
+    let demands: Vec<Demand> = demands
+        .into_iter()
+        .filter(|d| !is_rank_by(d))
+        .map(|mut d| {
+            if d.is_rank() && d.measure.is_none() {
+                d.measure = rank_by.clone();
+            }
+            d
+        })
+        .collect();
     let has_list = demands.iter().any(|d| d.kind == DemandKind::List);
     let has_target_group = demands
         .iter()

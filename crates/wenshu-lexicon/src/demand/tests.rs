@@ -27,23 +27,53 @@ fn rank(text: &str) -> Option<Demand> {
 #[test]
 fn groupings_name_their_dimension() {
     assert_eq!(group_targets("各仓库的库存"), vec![(None, Some("仓库".into()))]);
-    assert_eq!(group_targets("每个客户分别下了多少单"), vec![(None, Some("客户".into()))]);
+    assert_eq!(
+        group_targets("每个客户分别下了多少单"),
+        vec![(None, Some("客户".into()))]
+    );
     assert_eq!(group_targets("按城市统计投诉"), vec![(None, Some("城市".into()))]);
     assert_eq!(group_targets("请分门店看一下"), vec![(None, Some("门店".into()))]);
-    assert_eq!(group_targets("哪些供应商延迟交货"), vec![(None, Some("供应商延".into()))]);
-    assert_eq!(group_targets("revenue by warehouse last month"), vec![(None, Some("warehouse".into()))]);
-    assert_eq!(group_targets("sales per the region"), vec![(None, Some("region".into()))]);
+    assert_eq!(
+        group_targets("哪些供应商延迟交货"),
+        vec![(None, Some("供应商延".into()))]
+    );
+    assert_eq!(
+        group_targets("revenue by warehouse last month"),
+        vec![(None, Some("warehouse".into()))]
+    );
+    assert_eq!(
+        group_targets("sales per the region"),
+        vec![(None, Some("region".into()))]
+    );
 }
 
 #[test]
 fn time_grains() {
-    assert_eq!(group_targets("上周每天的访问量"), vec![(Some(Grain::Day), Some("天".into()))]);
-    assert_eq!(group_targets("按月统计一下去年的退款"), vec![(Some(Grain::Month), Some("月".into()))]);
-    assert_eq!(group_targets("今年每个季度的利润"), vec![(Some(Grain::Quarter), Some("季度".into()))]);
-    assert_eq!(group_targets("最近四周每周的客流"), vec![(Some(Grain::Week), Some("周".into()))]);
-    assert_eq!(group_targets("入库量，按周汇总"), vec![(Some(Grain::Week), Some("周".into()))]);
+    assert_eq!(
+        group_targets("上周每天的访问量"),
+        vec![(Some(Grain::Day), Some("天".into()))]
+    );
+    assert_eq!(
+        group_targets("按月统计一下去年的退款"),
+        vec![(Some(Grain::Month), Some("月".into()))]
+    );
+    assert_eq!(
+        group_targets("今年每个季度的利润"),
+        vec![(Some(Grain::Quarter), Some("季度".into()))]
+    );
+    assert_eq!(
+        group_targets("最近四周每周的客流"),
+        vec![(Some(Grain::Week), Some("周".into()))]
+    );
+    assert_eq!(
+        group_targets("入库量，按周汇总"),
+        vec![(Some(Grain::Week), Some("周".into()))]
+    );
     assert_eq!(group_targets("是哪几天"), vec![(Some(Grain::Day), Some("天".into()))]);
-    assert_eq!(group_targets("monthly revenue by month"), vec![(Some(Grain::Month), Some("month".into()))]);
+    assert_eq!(
+        group_targets("monthly revenue by month"),
+        vec![(Some(Grain::Month), Some("month".into()))]
+    );
 }
 
 #[test]
@@ -65,26 +95,64 @@ fn each_without_target_only_alone() {
 #[test]
 fn superlatives_and_top_n() {
     let d = rank("上季度利润最高的门店是哪家").unwrap();
-    assert_eq!(d.kind, DemandKind::Rank { order: Order::Highest, top: None });
+    assert_eq!(
+        d.kind,
+        DemandKind::Rank {
+            order: Order::Highest,
+            top: None
+        }
+    );
     assert_eq!(d.measure.as_deref(), Some("利润"));
     assert_eq!(d.target.as_deref(), Some("门店"));
     let d = rank("本月投诉最少的客服").unwrap();
-    assert_eq!(d.kind, DemandKind::Rank { order: Order::Lowest, top: None });
+    assert_eq!(
+        d.kind,
+        DemandKind::Rank {
+            order: Order::Lowest,
+            top: None
+        }
+    );
     assert_eq!(d.measure.as_deref(), Some("投诉"));
     let d = rank("上个月销量排前三的店员是谁").unwrap();
-    assert_eq!(d.kind, DemandKind::Rank { order: Order::Highest, top: Some(3) });
+    assert_eq!(
+        d.kind,
+        DemandKind::Rank {
+            order: Order::Highest,
+            top: Some(3)
+        }
+    );
     assert_eq!(d.measure.as_deref(), Some("销量"));
     assert_eq!(d.target.as_deref(), Some("店员"));
     let d = rank("访问量排名前五的页面").unwrap();
-    assert_eq!(d.kind, DemandKind::Rank { order: Order::Highest, top: Some(5) });
+    assert_eq!(
+        d.kind,
+        DemandKind::Rank {
+            order: Order::Highest,
+            top: Some(5)
+        }
+    );
     let d = rank("准时率倒数三名的司机").unwrap();
-    assert_eq!(d.kind, DemandKind::Rank { order: Order::Lowest, top: Some(3) });
+    assert_eq!(
+        d.kind,
+        DemandKind::Rank {
+            order: Order::Lowest,
+            top: Some(3)
+        }
+    );
     assert_eq!(d.target.as_deref(), Some("司机"));
     let d = rank("评价人数最多的是哪部片子").unwrap();
     assert_eq!(d.measure.as_deref(), Some("评价人数"));
     assert_eq!(d.target.as_deref(), Some("片子"));
     let d = rank("top 3 stores by revenue").unwrap();
-    assert_eq!(d.kind, DemandKind::Rank { order: Order::Highest, top: Some(3) });
+    assert_eq!(
+        d.kind,
+        DemandKind::Rank {
+            order: Order::Highest,
+            top: Some(3)
+        }
+    );
+    assert_eq!(d.measure.as_deref(), Some("revenue"));
+    assert!(group_targets("top 3 stores by revenue").is_empty());
     let d = rank("准时率最低的5个司机").unwrap();
     assert_eq!(d.target.as_deref(), Some("司机"));
     assert!(rank("卖得最好的是哪款").is_some());
@@ -102,7 +170,10 @@ fn a_first_n_beside_a_list_is_its_length() {
 #[test]
 fn extremes_rank_with_which_else_aggregate() {
     assert!(rank("哪个门店的面积最大").is_some());
-    assert_eq!(kinds("单笔退款最大是多少"), vec![DemandKind::Aggregate { of: Aggregate::Max }]);
+    assert_eq!(
+        kinds("单笔退款最大是多少"),
+        vec![DemandKind::Aggregate { of: Aggregate::Max }]
+    );
 }
 
 #[test]
@@ -110,25 +181,62 @@ fn comparisons() {
     assert!(kinds("甲店和乙店的利润对比").contains(&DemandKind::Compare));
     assert!(kinds("甲店和乙店的利润对比").contains(&DemandKind::Joined));
     assert!(kinds("A vs B").contains(&DemandKind::Compare));
-    assert_eq!(kinds("本季度利润环比怎么样"), vec![DemandKind::Period { baseline: Baseline::Previous }]);
-    assert_eq!(kinds("客流同比去年如何"), vec![DemandKind::Period { baseline: Baseline::YearAgo }]);
-    assert!(kinds("和去年同期比").contains(&DemandKind::Period { baseline: Baseline::YearAgo }));
+    assert_eq!(
+        kinds("本季度利润环比怎么样"),
+        vec![DemandKind::Period {
+            baseline: Baseline::Previous
+        }]
+    );
+    assert_eq!(
+        kinds("客流同比去年如何"),
+        vec![DemandKind::Period {
+            baseline: Baseline::YearAgo
+        }]
+    );
+    assert!(kinds("和去年同期比").contains(&DemandKind::Period {
+        baseline: Baseline::YearAgo
+    }));
     let named: Vec<Demand> = of("今年的利润比去年多还是少");
-    let d = named.iter().find(|d| d.kind == DemandKind::Period { baseline: Baseline::Named }).unwrap();
+    let d = named
+        .iter()
+        .find(|d| {
+            d.kind
+                == DemandKind::Period {
+                    baseline: Baseline::Named,
+                }
+        })
+        .unwrap();
     assert_eq!(d.target.as_deref(), Some("去年"));
     assert!(named.iter().any(|d| d.kind == DemandKind::Compare));
     assert!(kinds("本月比上个月涨了多少").contains(&DemandKind::Change));
-    assert!(kinds("本月跟上月比").contains(&DemandKind::Period { baseline: Baseline::Named }));
-    assert!(kinds("revenue year over year").contains(&DemandKind::Period { baseline: Baseline::YearAgo }));
+    assert!(kinds("本月跟上月比").contains(&DemandKind::Period {
+        baseline: Baseline::Named
+    }));
+    assert!(kinds("revenue year over year").contains(&DemandKind::Period {
+        baseline: Baseline::YearAgo
+    }));
 }
 
 #[test]
 fn aggregates() {
-    assert_eq!(kinds("会员的平均消费"), vec![DemandKind::Aggregate { of: Aggregate::Average }]);
-    assert_eq!(kinds("线上渠道的占比"), vec![DemandKind::Aggregate { of: Aggregate::Share }]);
+    assert_eq!(
+        kinds("会员的平均消费"),
+        vec![DemandKind::Aggregate { of: Aggregate::Average }]
+    );
+    assert_eq!(
+        kinds("线上渠道的占比"),
+        vec![DemandKind::Aggregate { of: Aggregate::Share }]
+    );
     let count = of("昨天一共成交了多少单");
-    assert!(count.iter().any(|d| d.kind == DemandKind::Aggregate { of: Aggregate::Total }));
-    let c = count.iter().find(|d| d.kind == DemandKind::Aggregate { of: Aggregate::Count }).unwrap();
+    assert!(
+        count
+            .iter()
+            .any(|d| d.kind == DemandKind::Aggregate { of: Aggregate::Total })
+    );
+    let c = count
+        .iter()
+        .find(|d| d.kind == DemandKind::Aggregate { of: Aggregate::Count })
+        .unwrap();
     assert_eq!(c.target.as_deref(), Some("单"));
     assert!(kinds("有几个司机迟到").contains(&DemandKind::Aggregate { of: Aggregate::Count }));
     assert!(kinds("去年的订单量").contains(&DemandKind::Aggregate { of: Aggregate::Count }));
@@ -141,15 +249,39 @@ fn aggregates() {
 #[test]
 fn thresholds() {
     let d = of("单笔金额超过10万的退款");
-    assert_eq!(d[0].kind, DemandKind::Threshold { op: ThresholdOp::Above, value: 100_000.0 });
+    assert_eq!(
+        d[0].kind,
+        DemandKind::Threshold {
+            op: ThresholdOp::Above,
+            value: 100_000.0
+        }
+    );
     assert_eq!(d[0].measure.as_deref(), Some("单笔金额"));
     let d = of("派件不少于五百单的司机");
-    assert_eq!(d[0].kind, DemandKind::Threshold { op: ThresholdOp::AtLeast, value: 500.0 });
+    assert_eq!(
+        d[0].kind,
+        DemandKind::Threshold {
+            op: ThresholdOp::AtLeast,
+            value: 500.0
+        }
+    );
     let d = of("客单价100元以上的会员");
-    assert_eq!(d[0].kind, DemandKind::Threshold { op: ThresholdOp::AtLeast, value: 100.0 });
+    assert_eq!(
+        d[0].kind,
+        DemandKind::Threshold {
+            op: ThresholdOp::AtLeast,
+            value: 100.0
+        }
+    );
     assert_eq!(d[0].measure.as_deref(), Some("客单价"));
     let d = of("orders with revenue below 5000");
-    assert_eq!(d[0].kind, DemandKind::Threshold { op: ThresholdOp::Below, value: 5000.0 });
+    assert_eq!(
+        d[0].kind,
+        DemandKind::Threshold {
+            op: ThresholdOp::Below,
+            value: 5000.0
+        }
+    );
     // A time expression is no threshold's number.
     assert!(kinds("最近7天以内的退款").is_empty());
     assert!(kinds("超过").is_empty());

@@ -1,0 +1,88 @@
+//! Where from and where to: a city parameter that is an origin or a destination (its name or description says
+//! so) takes the city the question names in that role — 从A…, A发出, A到B, 发往B, 发B. No role word, no value.
+
+use wenshu_contract::ParamSpec;
+use wenshu_lexicon::place::PlaceHit;
+
+/// The role of a place parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leg {
+    /// Where something leaves from.
+    Origin,
+    /// Where it goes.
+    Destination,
+}
+
+/// The leg a string parameter stands for, from its name or description.
+pub fn leg_of(spec: &ParamSpec) -> Option<Leg> {
+    let name = spec.name.to_ascii_lowercase();
+    let d = &spec.description;
+    let origin = ["origin", "from", "source"].iter().any(|w| name.contains(w))
+        || ["始发", "出发", "起点", "发货地", "寄出地", "发出地"]
+            .iter()
+            .any(|w| d.contains(w));
+    let destination = ["destination", "dest", "target"].iter().any(|w| name.contains(w))
+        || ["目的", "到达", "终点", "收货地", "寄达"].iter().any(|w| d.contains(w));
+    match (origin, destination) {
+        (true, false) => Some(Leg::Origin),
+        (false, true) => Some(Leg::Destination),
+        _ => None,
+    }
+}
+
+/// Words right before a place that make it the origin.
+const FROM_BEFORE: &[&str] = &["从", "由", "自"];
+/// Words right after a place that make it the origin.
+const FROM_AFTER: &[&str] = &[
+    "发出", "出发", "寄出", "发往", "寄往", "运往", "发到", "寄到", "到", "至", "→", "-",
+];
+/// Words right before a place that make it the destination.
+const TO_BEFORE: &[&str] = &[
+    "发往", "寄往", "运往", "寄到", "送到", "发到", "运到", "到", "至", "往", "发", "寄", "→",
+];
+
+/// The role of one place named in `question`, from the words around it.
+fn role(question: &str, hit: &PlaceHit) -> Option<Leg> {
+    let before = question.get(..hit.range.start).unwrap_or_default();
+    let after = question.get(hit.range.end..).unwrap_or_default();
+    if FROM_BEFORE.iter().any(|w| before.ends_with(w)) {
+        return Some(Leg::Origin);
+    }
+    if TO_BEFORE.iter().any(|w| before.ends_with(w)) {
+        return Some(Leg::Destination);
+    }
+    FROM_AFTER.iter().any(|w| after.starts_with(w)).then_some(Leg::Origin)
+}
+
+/// The city the question names in `leg`, with the words.
+pub fn city_in(leg: Leg, question: &str, places: &[PlaceHit]) -> Option<(String, String)> {
+    places.iter().find(|hit| role(question, hit) == Some(leg)).map(|hit| {
+        let name = hit.place.city.clone().unwrap_or_else(|| hit.place.province.clone());
+        let words = question.get(hit.range.clone()).unwrap_or_default().to_string();
+        (name, words)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use wenshu_lexicon::place::scan_places;
+
+    use super::*;
+
+    fn legs(question: &str) -> (Option<String>, Option<String>) {
+        let places = scan_places(question);
+        (
+            city_in(Leg::Origin, question, &places).map(|c| c.0),
+            city_in(Leg::Destination, question, &places).map(|c| c.0),
+        )
+    }
+
+    #[test]
+    fn roles_from_the_words_around() {
+        assert_eq!(legs("从杭州发往西安的包裹"), (Some("杭州".into()), Some("西安".into())));
+        assert_eq!(legs("杭州到西安的件"), (Some("杭州".into()), Some("西安".into())));
+        assert_eq!(legs("发西安的件"), (None, Some("西安".into())));
+        assert_eq!(legs("杭州发出的件"), (Some("杭州".into()), None));
+        assert_eq!(legs("杭州的件"), (None, None));
+    }
+}
