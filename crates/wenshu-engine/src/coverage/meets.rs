@@ -79,6 +79,7 @@ pub fn meets(
         DemandKind::Rank { order, top } => rank(demand, offer, order, top, arguments, all),
         DemandKind::Compare => match offer.shape {
             Some(Shape::Grouped | Shape::Ranked) => Ok(()),
+            _ if !offer.periods.is_empty() => Ok(()),
             _ => Err(unmet(words, "不支持对比".into(), "cannot compare".into())),
         },
         DemandKind::Joined => Ok(()),
@@ -182,7 +183,9 @@ fn rank(
             _ => None,
         }));
     for t in dimension_targets {
-        if !offer.dimension.is_empty() && !same_dimension(t, &offer.dimension) {
+        // An undeclared tool's own words may be in another language than the question's.
+        let unknown_language = offer.source == "spellings" && t.is_ascii();
+        if !offer.dimension.is_empty() && !unknown_language && !same_dimension(t, &offer.dimension) {
             return Err(unmet(&words, format!("不能按{t}排名"), format!("cannot rank {t}")));
         }
     }

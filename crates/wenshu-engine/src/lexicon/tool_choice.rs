@@ -9,9 +9,12 @@ use wenshu_contract::{ParamSpec, ParamType, Tool};
 use wenshu_lexicon::SpanKind;
 use wenshu_lexicon::numeral::NumeralKind;
 
+use wenshu_lexicon::demand::demands;
+
 use super::text::Sentence;
 use super::tool_index::ToolIndex;
 use super::words::{aggregate_cues, is_id_like, mask_question_words, related_words};
+use crate::coverage::offer::{RANK_SPELLINGS, spelled};
 use crate::facts::QuestionFacts;
 use crate::resolve::EntityCatalogs;
 
@@ -25,6 +28,8 @@ pub const ENUM_BONUS: f64 = 2.0;
 pub const ID_BONUS: f64 = 3.0;
 /// Evidence of a place for a tool with a `{province, city}` parameter.
 pub const PLACE_BONUS: f64 = 1.5;
+/// What the score of a ranking tool is multiplied by when the question asks for no ranking.
+pub const RANKING_TOOL_FACTOR: f64 = 0.5;
 
 /// An entity named in a question.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -135,6 +140,7 @@ pub fn choose_tool(
         .iter()
         .any(|s| matches!(s.kind, SpanKind::Number(NumeralKind::Count | NumeralKind::TopN)));
     let (ranking, plural) = aggregate_cues(&folded, has_count_or_top);
+    let asks_rank = demands(question, &facts.spans).iter().any(|d| d.is_rank());
     let ngrams = index.score(&format!("{} {related}", query.open_text()));
     let mut scores: Vec<ToolScore> = tools
         .iter()
@@ -152,6 +158,12 @@ pub fn choose_tool(
             };
             add_evidence(tool, index, &facts, &query, &mentions, &mut score);
             score.total = score.ngram + score.evidence;
+            if !asks_rank && is_ranking_tool(tool) {
+                score.total *= RANKING_TOOL_FACTOR;
+                score
+                    .reasons
+                    .push("a ranking tool, and the question asks for no ranking".into());
+            }
             score.own = score.total
                 - MENTION_BONUS * score.reasons.iter().filter(|r| r.starts_with("names the ")).count() as f64;
             if let Some(subject) = &tool.extensions().subject {
@@ -178,6 +190,14 @@ pub fn choose_tool(
         scores,
         mentions,
     }
+}
+
+/// Whether a tool's title or name says it ranks (快递员排名, courier_ranking).
+fn is_ranking_tool(tool: &Tool) -> bool {
+    spelled(
+        &[tool.title().unwrap_or_default().to_string(), tool.name().to_string()],
+        RANK_SPELLINGS,
+    )
 }
 
 /// Adds the evidence for one tool.
