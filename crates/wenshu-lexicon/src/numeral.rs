@@ -201,6 +201,11 @@ impl Decimal {
 
     /// The nearest f64 (exact for whole numbers up to 2^53), from the decimal digits.
     fn to_f64(self) -> f64 {
+        const EXACT: i128 = 1 << 53;
+        if self.mantissa.abs() < EXACT && self.scale <= 22 {
+            // Both operands are exact in f64, so the one division rounds correctly.
+            return self.mantissa as f64 / 10_f64.powi(self.scale as i32);
+        }
         format!("{}e-{}", self.mantissa, self.scale)
             .parse()
             .unwrap_or(f64::INFINITY)

@@ -1,6 +1,7 @@
 //! The Chinese (and numeric) pieces of a point expression: 去年, 上个月, 第三季度, 3月3号, 周三, 下午三点 ….
 
 use super::calendar::{self, Unit};
+use super::next_in;
 use super::spec::{Ctx, Edge, Spec};
 use super::{clock, holiday, lunar};
 use crate::numeral::{self, Style};
@@ -235,6 +236,9 @@ pub(crate) fn period_spec(d: Date, unit: Unit) -> Option<Spec> {
 
 /// 今天, 昨天, 大后天 ….
 fn day_word(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
+    if !next_in(c, "大今昨前明后当现目此眼全") {
+        return None;
+    }
     let n = c.eat_table(DAY_WORDS)?;
     Some(day_spec(calendar::add(ctx.today, Unit::Day, n)?))
 }
@@ -244,6 +248,9 @@ pub(crate) const TODAY_WORDS: &[&str] = &["今天", "今日", "当天", "当日"
 
 /// 今天 after a year, month or week: the day of that period matching today (month-ends clamp).
 fn same_day(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
+    if !next_in(c, "今当这") {
+        return None;
+    }
     let today = ctx.today;
     let only = |s: Spec| s == *spec;
     let fields = if let (Some(y), Some(m)) = (spec.year, spec.month) {
@@ -291,6 +298,9 @@ fn same_day(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
 
 /// 全年, 整年, 全月: the whole year or month already named, else the current one.
 fn whole_period(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
+    if !next_in(c, "全整") {
+        return None;
+    }
     let unit = c.eat_table(&[
         ("全年度", Unit::Year),
         ("全年", Unit::Year),
@@ -313,6 +323,9 @@ fn whole_period(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
 
 /// 今年, 去年, 前年 ….
 fn year_word(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
+    if !next_in(c, "大前去今明来后次") {
+        return None;
+    }
     let n = c.eat_table(YEAR_WORDS)?;
     Some(Spec {
         year: Some(i32::from(ctx.today.year()) + n),
@@ -360,6 +373,9 @@ fn week_day_part(c: &mut Cursor) -> Option<Spec> {
 
 /// 上个月, 本季度, 下下周三, 这周末, 本年度 ….
 fn relative_unit(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
+    if !next_in(c, "上下这本当该") {
+        return None;
+    }
     let n = c.eat_table(SHIFT_PREFIXES)?;
     let counted = matches!(c.prev(), Some('个' | '一'));
     let unit = c.eat_table(SHIFT_UNITS)?;
@@ -381,6 +397,9 @@ fn relative_unit(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
 
 /// 周三, 星期天, 礼拜五, 周末 (this week's unless anchored).
 fn bare_weekday(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
+    if !next_in(c, "星礼周") {
+        return None;
+    }
     c.eat_any(WEEK_WORDS)?;
     week_day_part(c)
 }
@@ -533,6 +552,9 @@ fn quarter(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
 
 /// 上半年, 下半年, H1, h2.
 fn half(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
+    if !next_in(c, "h上下前后") {
+        return None;
+    }
     let h = if c.peek() == Some('h') {
         if c.prev().is_some_and(|p| p.is_ascii_alphabetic()) {
             return None;
@@ -644,6 +666,9 @@ fn day_month_year(c: &mut Cursor, a: u64, b: u64, sep: char) -> Option<Spec> {
 
 /// 年初, 月底, 季末 … of the period already named, or of the current one.
 fn edge_word(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
+    if !next_in(c, "年季月周上中下") {
+        return None;
+    }
     let (_, unit, edge) = EDGE_WORDS.iter().find(|(w, _, _)| c.eat_str(w))?;
     let named = match unit {
         Unit::Year => spec.year.is_some() && spec.month.is_none() && spec.quarter.is_none(),
@@ -689,6 +714,9 @@ fn first_units(c: &mut Cursor, _: &Ctx, spec: &Spec) -> Option<Spec> {
 
 /// 最后五天, 后三个月 after a named year or month (上月最后五天, 二零二一年后三月).
 fn last_units(c: &mut Cursor, _: &Ctx, spec: &Spec) -> Option<Spec> {
+    if !next_in(c, "最后") {
+        return None;
+    }
     if spec.year.is_none() && spec.month.is_none() || spec.day.is_some() {
         return None;
     }
@@ -720,6 +748,9 @@ fn nth_month(c: &mut Cursor, _: &Ctx, spec: &Spec) -> Option<Spec> {
 
 /// 第一个星期一, 第3个周日, 最后一个周五 after a named month (十月第一个星期一): that day.
 fn nth_weekday(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
+    if !next_in(c, "第最") {
+        return None;
+    }
     if spec.month.is_none() || spec.day.is_some() || spec.date_fields() > 2 {
         return None;
     }
@@ -793,6 +824,9 @@ fn shared_unit_range(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
 
 /// 今明两天, 昨今两天, 今明两年, 今明后三天: consecutive days or years named by their first characters.
 fn consecutive_days(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
+    if !next_in(c, "前昨今去") {
+        return None;
+    }
     if !spec.is_empty() {
         return None;
     }

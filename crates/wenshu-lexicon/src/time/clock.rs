@@ -2,6 +2,7 @@
 //! expression, but they never change the date; a time of day alone is today in a whole expression.
 
 use super::english::{eat_phrase, eat_phrase_table};
+use super::next_in;
 use super::spec::{Ctx, Spec};
 use crate::numeral;
 use crate::text::Cursor;
@@ -62,7 +63,7 @@ pub(crate) fn chinese(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
     if c.prev() == Some('第') {
         return None;
     }
-    let mut any = c.eat_any(DAY_PARTS).is_some();
+    let mut any = next_in(c, "凌早清上中午下傍黄晚夜半深白") && c.eat_any(DAY_PARTS).is_some();
     // 晚8点, 早7点: one character for the part of the day, only before an hour.
     let short_part = !any && matches!(c.peek(), Some('早' | '晚' | '夜'));
     if short_part {

@@ -6,6 +6,7 @@
 
 use super::DateRange;
 use super::calendar::date;
+use super::next_in;
 use super::spec::{Ctx, Spec};
 use crate::numeral;
 use crate::text::Cursor;
@@ -80,6 +81,12 @@ fn years(first: i32, count: i32) -> Option<DateRange> {
 
 /// 80年代, 上世纪90年代, 本世纪20年代, 十九世纪七十年代, 18世纪, 上世纪: the years they span.
 pub(crate) fn decade(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
+    let numeral_start = c
+        .peek()
+        .is_some_and(|ch| ch.is_ascii_digit() || numeral::is_chinese_numeral_char(ch));
+    if !numeral_start && !next_in(c, "上这本当下") {
+        return None;
+    }
     if !spec.is_empty() {
         return None;
     }

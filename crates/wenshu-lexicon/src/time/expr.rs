@@ -3,6 +3,7 @@
 use super::calendar::{self, Unit};
 use super::chinese::{self, COUNT_UNITS};
 use super::english;
+use super::next_in;
 use super::spec::{Ctx, Spec};
 use super::{DateRange, TimeKind};
 use crate::numeral;
@@ -178,6 +179,9 @@ fn units_away(ctx: &Ctx, unit: Unit, n: i64, end: usize) -> Outcome {
 /// today; a window of N hours or more reaches back (or ahead) ceil(N / 24) days.
 fn cn_small_window(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
     let mut c = Cursor::new(s, pos);
+    if !next_in(&c, "最过近未接今上") {
+        return Outcome::NoMatch;
+    }
     let forward = match c.eat_table(CN_WINDOW_PREFIXES) {
         Some(f) => f,
         None if c.eat('上') => false,
@@ -400,7 +404,7 @@ fn simple(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
 /// A whole expression at `pos`: [从] A [到 B | 以来 | 至今].
 pub(crate) fn expression(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
     let mut c = Cursor::new(s, pos);
-    if c.eat_any(UNTIL_WORDS).is_some() {
+    if next_in(&c, "截") && c.eat_any(UNTIL_WORDS).is_some() {
         return until(s, c.pos, ctx);
     }
     let mut since = false;

@@ -4,6 +4,7 @@
 //! A holiday without a year is this year's (the anchor's year on the right of a range): 国庆 on
 //! 2013-02-12 is 2013-10-01, 春节 on 2026-11-29 is 2026-02-17.
 
+use super::next_in;
 use jiff::civil::Date;
 
 use super::calendar::{self, Unit, date};
@@ -188,6 +189,15 @@ fn name(c: &mut Cursor) -> Option<(When, u8, bool)> {
 
 /// The longest holiday or solar-term name at the cursor, whatever comes before it.
 fn name_at(c: &mut Cursor) -> Option<(When, u8, bool)> {
+    static STARTS: std::sync::OnceLock<Vec<char>> = std::sync::OnceLock::new();
+    let starts = STARTS.get_or_init(|| {
+        let mut all: Vec<char> = START_CHARS.chars().collect();
+        all.sort_unstable();
+        all
+    });
+    if !c.peek().is_some_and(|ch| starts.binary_search(&ch).is_ok()) {
+        return None;
+    }
     let terms = lunar::SOLAR_TERMS
         .iter()
         .zip(0_u8..)
@@ -226,7 +236,7 @@ pub(crate) fn holiday(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
         return None;
     }
     let save = c.pos;
-    let lunar_named = c.eat_any(lunar::LUNAR_PREFIXES).is_some();
+    let lunar_named = next_in(c, "农阴旧夏") && c.eat_any(lunar::LUNAR_PREFIXES).is_some();
     let (when, days, term) = name(c)?;
     if lunar_named && !matches!(when, When::Lunar(..)) {
         c.pos = save;

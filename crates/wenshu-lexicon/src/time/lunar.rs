@@ -1,6 +1,7 @@
 //! The Chinese lunisolar calendar (农历/阴历 months and days, 闰月) and the 24 solar terms, for
 //! Gregorian years 1000–3000, computed by `tyme4rs`.
 
+use super::next_in;
 use jiff::civil::Date;
 use tyme4rs::tyme::Culture;
 use tyme4rs::tyme::lunar::{LunarDay, LunarMonth};
@@ -121,6 +122,12 @@ fn days_of(year: i32, month: u8, leap: bool, day: Option<u8>) -> Option<DateRang
 /// named, else the lunar year numbered like today's year (腊月 of 2026 is in January 2027); on the
 /// right of a range, the first such day not before its start.
 pub(crate) fn lunar_date(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
+    let numeral_start = c
+        .peek()
+        .is_some_and(|ch| ch.is_ascii_digit() || numeral::is_chinese_numeral_char(ch));
+    if !numeral_start && !next_in(c, "农阴旧夏闰正冬腊大") {
+        return None;
+    }
     let year_only = Spec {
         year: spec.year,
         bare_year: spec.bare_year,

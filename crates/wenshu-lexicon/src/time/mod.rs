@@ -250,12 +250,24 @@ pub(crate) fn scan_folded(folded: &Folded, today: Date) -> Vec<TimeSpan> {
         .collect()
 }
 
+/// Whether the next character is one of `chars` (a cheap test before trying a table of words).
+pub(crate) fn next_in(c: &crate::text::Cursor, chars: &str) -> bool {
+    c.peek().is_some_and(|ch| chars.chars().any(|x| x == ch))
+}
+
 /// Whether a time expression can start with `c`.
 fn may_start(c: char) -> bool {
-    c.is_ascii_alphanumeric()
-        || chinese::START_CHARS.contains(c)
-        || holiday::START_CHARS.contains(c)
-        || numeral::is_chinese_numeral_char(c)
+    static STARTS: std::sync::OnceLock<Vec<char>> = std::sync::OnceLock::new();
+    let starts = STARTS.get_or_init(|| {
+        let mut all: Vec<char> = chinese::START_CHARS
+            .chars()
+            .chain(holiday::START_CHARS.chars())
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    });
+    c.is_ascii_alphanumeric() || starts.binary_search(&c).is_ok() || numeral::is_chinese_numeral_char(c)
 }
 
 /// Scans characters; ranges are character indices.
