@@ -44,10 +44,17 @@ pub async fn declared_length(State(state): State<AppState>, request: Request, ne
     next.run(request).await
 }
 
-/// Refuses a body-carrying request to `/api/*` that is not `Content-Type: application/json` (415), so a
-/// cross-site form (which can only send form or text types) cannot ask with a visitor's browser.
+/// Refuses a request to `/api/*` with a body that is not `Content-Type: application/json` (415), so a cross-site
+/// form (which can only send form or text types) cannot ask with a visitor's browser.
 pub async fn json_only(request: Request, next: Next) -> Response {
-    let has_body = matches!(*request.method(), Method::POST | Method::PUT | Method::PATCH);
+    let headers = request.headers();
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim() != "0");
+    // A request with no body at all goes on (to its handler's 400, or the router's 405 for a wrong method).
+    let has_body = matches!(*request.method(), Method::POST | Method::PUT | Method::PATCH)
+        && (declared || headers.contains_key(header::TRANSFER_ENCODING));
     if has_body && request.uri().path().starts_with("/api/") && !is_json(request.headers()) {
         let given = request
             .headers()

@@ -31,7 +31,8 @@ pub fn router(state: AppState) -> Router {
 
 /// Every route of the server plus `extra` (e.g. `/mcp`), all behind one stack of layers, outermost first: the
 /// error contract and security headers, the declared-length check, the request deadline, the auth layer that makes
-/// the [`Principal`], the rate limit, the JSON content type, and the body-read timeout.
+/// the [`Principal`] and the rate limit; then, on the API's own routes, the JSON content type and the body-read
+/// timeout (the MCP service checks its own content type and reads its body under the request deadline).
 pub fn app(state: AppState, extra: Router) -> Router {
     let routes = Router::new()
         .route("/api/ask", post(api::ask::ask))
@@ -45,12 +46,18 @@ pub fn app(state: AppState, extra: Router) -> Router {
         .route("/", get(assets::index))
         .route("/assets/{*file}", get(assets::file))
         .fallback(api::not_found)
+        // Only on the routes: an unknown path stays 404.
+        .route_layer(from_fn_with_state(state.clone(), timeouts::read_body))
+        .route_layer(axum::middleware::from_fn(guard::json_only))
         .layer(DefaultBodyLimit::max(state.settings().max_body_bytes))
         .with_state(state.clone());
+    let extra = if extra.has_routes() {
+        extra.route_layer(from_fn_with_state(state.clone(), timeouts::read_body))
+    } else {
+        extra
+    };
     routes
         .merge(extra)
-        .layer(from_fn_with_state(state.clone(), timeouts::read_body))
-        .layer(axum::middleware::from_fn(guard::json_only))
         .layer(from_fn_with_state(state.clone(), limits::rate_limit))
         .layer(from_fn_with_state(state.clone(), auth::identify))
         .layer(from_fn_with_state(state.clone(), timeouts::deadline))

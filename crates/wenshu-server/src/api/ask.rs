@@ -110,12 +110,12 @@ async fn prepare(
     let subject_id = match body.subject_id {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.trim().to_string()),
-        Some(Value::Number(n)) => Some(n.to_string()),
+        Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Some(n.to_string()),
         Some(other) => {
             return Err(ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "invalid_type",
-                format!("`subjectId` must be a string or a number, got {other}"),
+                format!("`subjectId` must be a non-empty string or a whole number, got {other}"),
             )
             .with_param("subjectId"));
         }
