@@ -13,6 +13,7 @@ use crate::fallback::SqlFallback;
 use crate::pipeline::{AskRequest, Planner};
 use crate::plan::{Audience, Plan};
 use crate::resolve::Candidate;
+use crate::resolve::chosen::SubjectIdError;
 use crate::trace::Trace;
 use crate::understood::{Understood, understood, understood_fallback};
 
@@ -57,6 +58,13 @@ pub enum AskOutcome {
         /// The missing parameters.
         missing: Vec<String>,
     },
+    /// The request's subject ID cannot be used for the tool: the caller sends another (HTTP 422).
+    Rejected {
+        /// The tool.
+        tool: String,
+        /// Why, naming the field, the value and what is allowed.
+        error: SubjectIdError,
+    },
     /// The question cannot be answered; says at which step, why, and for whom.
     Stopped {
         /// The step it stopped at.
@@ -69,12 +77,13 @@ pub enum AskOutcome {
 }
 
 impl AskOutcome {
-    /// The kind word (`answered`, `choose`, `need`, `stopped`).
+    /// The kind word (`answered`, `choose`, `need`, `rejected`, `stopped`).
     pub fn kind(&self) -> &'static str {
         match self {
             Self::Answered { .. } => "answered",
             Self::Choose { .. } => "choose",
             Self::Need { .. } => "need",
+            Self::Rejected { .. } => "rejected",
             Self::Stopped { .. } => "stopped",
         }
     }
@@ -98,6 +107,7 @@ impl Answer {
             AskOutcome::Answered { summary, .. } => summary.clone(),
             AskOutcome::Choose { name, .. } => format!("「{name}」有多个候选，等待用户选择"),
             AskOutcome::Need { missing, .. } => format!("{}：缺少 {}", self.rewritten_question, missing.join("、")),
+            AskOutcome::Rejected { error, .. } => format!("{}：{error}", self.rewritten_question),
             AskOutcome::Stopped { reasons, .. } => {
                 format!("{}：未能回答（{}）", self.rewritten_question, reasons.join("；"))
             }
@@ -167,6 +177,7 @@ impl Engine {
                 unmet: Some(coverage), ..
             } if self.fallback.is_none() || self.planner.fallback_tool().is_none() => coverage_stop(&coverage),
             Plan::Fallback { reason, .. } => self.degrade(reason, request, &question, &mut trace).await,
+            Plan::Rejected { tool, error } => AskOutcome::Rejected { tool, error },
             Plan::Stopped { step, reason, audience } => AskOutcome::Stopped {
                 step,
                 reasons: vec![reason],

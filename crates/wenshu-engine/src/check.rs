@@ -5,13 +5,16 @@
 //! | toolCode | trimmed, in the enabled list | the fallback path |
 //! | subjectType | a known entity type | treated as not given |
 //! | subjectName | 《》 and quotes stripped | — (empty → not given) |
-//! | startDate/endDate | valid ISO dates, start ≤ end | treated as not given |
+//! | startDate/endDate | valid ISO dates, start ≤ end; words (上个月) read by the time knowledge | treated as not given |
 //! | rewrittenQuestion | non-empty | the user's own words |
+//!
+//! The question's own time expression, when it has exactly one, is the time knowledge's to read: routed dates that
+//! differ from it, or none where it names one, give way to it (noted) — never to the tool's default range.
 
 use jiff::civil::Date;
 use serde::Serialize;
 use wenshu_lexicon::canonical::strip_name_decorations;
-use wenshu_lexicon::time::DateRange;
+use wenshu_lexicon::time::{DateRange, parse_date_range, scan_times};
 
 use crate::route::RouteDecision;
 
@@ -32,10 +35,11 @@ pub struct CheckedRoute {
     pub notes: Vec<String>,
 }
 
-/// Checks a decision against the enabled tools and the known entity types.
+/// Checks a decision against the enabled tools and the known entity types; dates are read on `today`.
 pub fn check_route(
     decision: &RouteDecision,
     question: &str,
+    today: Date,
     enabled: &[&str],
     subject_types: &[String],
 ) -> CheckedRoute {
@@ -67,7 +71,13 @@ pub fn check_route(
     {
         notes.push(format!("subjectName `{raw}` cleaned to `{clean}`"));
     }
-    let dates = check_dates(decision.start_date.as_deref(), decision.end_date.as_deref(), &mut notes);
+    let dates = check_dates(
+        decision.start_date.as_deref(),
+        decision.end_date.as_deref(),
+        today,
+        &mut notes,
+    );
+    let dates = question_dates(question, today, dates, &mut notes);
     let rewritten_question = match decision.rewritten_question.as_deref().map(str::trim) {
         Some(text) if !text.is_empty() => text.to_string(),
         _ => {
@@ -100,15 +110,22 @@ fn check_tool(code: Option<&str>, enabled: &[&str], notes: &mut Vec<String>) -> 
     }
 }
 
-fn check_dates(start: Option<&str>, end: Option<&str>, notes: &mut Vec<String>) -> Option<DateRange> {
+fn check_dates(start: Option<&str>, end: Option<&str>, today: Date, notes: &mut Vec<String>) -> Option<DateRange> {
     let parse = |label: &str, text: Option<&str>, notes: &mut Vec<String>| -> Option<Date> {
         let text = text.map(str::trim).filter(|t| !t.is_empty())?;
         match text.parse::<Date>() {
             Ok(date) if text.len() == 10 => Some(date),
-            _ => {
-                notes.push(format!("{label} `{text}` is not an ISO date: not given"));
-                None
-            }
+            _ => match parse_date_range(text, today) {
+                Ok(range) => {
+                    let day = if label == "startDate" { range.start } else { range.end };
+                    notes.push(format!("{label} `{text}` read as a time expression: {day}"));
+                    Some(day)
+                }
+                Err(_) => {
+                    notes.push(format!("{label} `{text}` is not an ISO date: not given"));
+                    None
+                }
+            },
         }
     };
     let (start, end) = (parse("startDate", start, notes), parse("endDate", end, notes));
@@ -122,6 +139,37 @@ fn check_dates(start: Option<&str>, end: Option<&str>, notes: &mut Vec<String>) 
             Some(DateRange { start: day, end: day })
         }
         (None, None) => None,
+    }
+}
+
+/// The question's one time expression, read by the time knowledge, over routed dates that differ or are missing.
+fn question_dates(
+    question: &str,
+    today: Date,
+    routed: Option<DateRange>,
+    notes: &mut Vec<String>,
+) -> Option<DateRange> {
+    let spans = scan_times(question, today);
+    let [span] = spans.as_slice() else {
+        return routed;
+    };
+    let words = question.get(span.range.clone()).unwrap_or_default();
+    match routed {
+        Some(range) if range == span.date_range => Some(range),
+        Some(range) => {
+            notes.push(format!(
+                "the routed dates {range} differ from 「{words}」 ({}): the question's dates are used",
+                span.date_range
+            ));
+            Some(span.date_range)
+        }
+        None => {
+            notes.push(format!(
+                "no dates were routed though the question says 「{words}」: {}",
+                span.date_range
+            ));
+            Some(span.date_range)
+        }
     }
 }
 
@@ -142,7 +190,13 @@ mod tests {
     }
 
     fn check(d: &RouteDecision) -> CheckedRoute {
-        check_route(d, "原话", &["movie_rating", "movie_box_office"], &["movie".to_string()])
+        check_route(
+            d,
+            "原话",
+            date(2026, 11, 29),
+            &["movie_rating", "movie_box_office"],
+            &["movie".to_string()],
+        )
     }
 
     #[test]
@@ -183,6 +237,12 @@ mod tests {
             check(&decision("movie_box_office", None, Some("11/23"), Some("2026-11-29")))
                 .dates
                 .map(|d| d.start),
+            Some(date(2026, 11, 23))
+        );
+        assert_eq!(
+            check(&decision("movie_box_office", None, Some("soon"), Some("2026-11-29")))
+                .dates
+                .map(|d| d.start),
             Some(date(2026, 11, 29))
         );
         assert_eq!(
@@ -199,6 +259,30 @@ mod tests {
             .dates,
             None
         );
+    }
+
+    #[test]
+    fn dates_in_words_and_the_questions_own_time_win_over_a_default() {
+        let enabled = ["movie_box_office"];
+        let types = ["movie".to_string()];
+        let today = date(2026, 11, 29);
+        let october = Some(DateRange {
+            start: date(2026, 10, 1),
+            end: date(2026, 10, 31),
+        });
+        let words = decision("movie_box_office", None, Some("上个月"), Some("上个月"));
+        let checked = check_route(&words, "满江红的票房", today, &enabled, &types);
+        assert_eq!(checked.dates, october);
+        assert!(checked.notes.iter().any(|n| n.contains("read as a time expression")));
+        let none = decision("movie_box_office", None, None, None);
+        let checked = check_route(&none, "满江红上个月的票房", today, &enabled, &types);
+        assert_eq!(checked.dates, october, "{:?}", checked.notes);
+        let wrong = decision("movie_box_office", None, Some("2026-11-01"), Some("2026-11-30"));
+        let checked = check_route(&wrong, "满江红上个月的票房", today, &enabled, &types);
+        assert_eq!(checked.dates, october);
+        assert!(checked.notes.iter().any(|n| n.contains("differ")));
+        let checked = check_route(&wrong, "满江红的票房", today, &enabled, &types);
+        assert_eq!(checked.dates.map(|d| d.start), Some(date(2026, 11, 1)));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 use jiff::civil::Date;
 use serde_json::{Map, Value};
 use wenshu_contract::{ParamType, Tool};
+use wenshu_lexicon::demand::{DemandKind, demands_of};
 use wenshu_lexicon::time::{DateRange, parse_date_range};
 
 use crate::facts::QuestionFacts;
@@ -59,6 +60,16 @@ pub fn date_params(tool: &Tool, range: Option<DateRange>) -> Map<String, Value> 
         params.insert(names.end.clone(), Value::String(range.end.to_string()));
     }
     params
+}
+
+/// Whether a question that names no subject asks about many of them (哪个仓库, 各快递员, 排名前五) rather than
+/// about one not yet named: a grouping by a dimension or a ranking, which one subject's tool cannot answer.
+pub fn asks_about_many(question: &str, today: Date) -> bool {
+    demands_of(question, today).iter().any(|d| match d.kind {
+        DemandKind::Group { grain } => grain.is_none(),
+        DemandKind::Rank { .. } => true,
+        _ => false,
+    })
 }
 
 /// The `x-subject` parameter for an entity ID, typed as the parameter is.

@@ -10,8 +10,9 @@ use wenshu_contract::{Catalog, Tool};
 
 use crate::check::{CheckedRoute, check_route};
 use crate::extract::{ExtractOutcome, ExtractRequest, Extractor};
-use crate::fill::{FillError, date_params, default_range, subject_param};
+use crate::fill::{asks_about_many, date_params, default_range, subject_param};
 use crate::plan::{Audience, Plan};
+use crate::resolve::chosen::{check_chosen_id, choice_by_attribute, earlier_choice};
 use crate::resolve::{EntityCatalogs, Resolution};
 use crate::route::{RouteInput, Router, Turn};
 use crate::trace::{StepSink, Trace};
@@ -200,7 +201,7 @@ impl Planner {
             };
         };
         let started = Instant::now();
-        let checked = check_route(&decision, &request.question, &enabled, &subject_types);
+        let checked = check_route(&decision, &request.question, request.today, &enabled, &subject_types);
         let summary = if checked.notes.is_empty() {
             "every field passed".to_string()
         } else {
@@ -266,17 +267,25 @@ impl Planner {
             return Ok(Map::new());
         };
         let started = Instant::now();
+        let Some(index) = self.entities.get(&subject.entity_type) else {
+            let reason = format!("no entity catalog of type `{}` is configured", subject.entity_type);
+            return Err(stopped("resolve", reason, Audience::Admin));
+        };
         if let Some(id) = &request.subject_id {
-            let fixed =
-                subject_param(tool, id).map_err(|e: FillError| stopped("resolve", e.to_string(), Audience::User))?;
-            trace.record(
-                "resolve",
-                started,
-                format!("the caller chose {} {id}", subject.entity_type),
-                json!({"subjectId": id}),
-                json!(fixed),
-            );
-            return Ok(fixed);
+            let name = checked.subject_name.as_deref();
+            let input = json!({"subjectId": id, "name": name, "type": subject.entity_type});
+            return match check_chosen_id(tool, subject, index, id, name, MAX_CANDIDATES) {
+                Ok(chosen) => {
+                    let why = format!("the caller chose {} {id}: {}", subject.entity_type, chosen.entity.name);
+                    trace.record("resolve", started, why, input, json!(chosen.params));
+                    Ok(chosen.params)
+                }
+                Err(error) => {
+                    trace.record("resolve", started, error.to_string(), input, json!(error));
+                    let tool = tool.name().to_string();
+                    Err(Plan::Rejected { tool, error })
+                }
+            };
         }
         let Some(name) = checked.subject_name.clone() else {
             let reason = format!(
@@ -285,14 +294,26 @@ impl Planner {
                 subject.entity_type
             );
             trace.record("resolve", started, reason.clone(), json!({}), Value::Null);
-            return Err(self.fallback(reason, &checked.rewritten_question));
-        };
-        let Some(index) = self.entities.get(&subject.entity_type) else {
-            let reason = format!("no entity catalog of type `{}` is configured", subject.entity_type);
-            return Err(stopped("resolve", reason, Audience::Admin));
+            if asks_about_many(&request.question, request.today) {
+                return Err(self.fallback(reason, &checked.rewritten_question));
+            }
+            return Err(Plan::Missing {
+                tool: tool.name().to_string(),
+                params: vec![subject.param.clone()],
+            });
         };
         let resolution = index.resolve(&name, MAX_CANDIDATES);
-        let input = json!({"name": name, "type": subject.entity_type});
+        // The same name the user already chose an entity for in this conversation means that entity again.
+        let earlier = match resolution {
+            Resolution::Ambiguous { .. } => earlier_choice(&request.history, &subject.entity_type, index, &resolution),
+            Resolution::NotFound => choice_by_attribute(&request.history, index, &name),
+            _ => None,
+        };
+        let input = json!({"name": name, "type": subject.entity_type, "chosenEarlier": earlier.map(|e| &e.id)});
+        let resolution = match earlier {
+            Some(entity) => Resolution::Exact { entity: entity.clone() },
+            None => resolution,
+        };
         let outcome = match &resolution {
             Resolution::Exact { entity } => Ok((entity.id.clone(), format!("exact match: {}", entity.name))),
             Resolution::Fuzzy { entity, method, .. } => Ok((
@@ -304,6 +325,13 @@ impl Planner {
                 name: name.clone(),
                 candidates: candidates.clone(),
             }),
+            Resolution::NotFound if asks_about_many(&request.question, request.today) => Err(self.fallback(
+                format!(
+                    "「{name}」 is no {}, and the question asks about many",
+                    subject.entity_type
+                ),
+                &checked.rewritten_question,
+            )),
             Resolution::NotFound => Err(Plan::NotFound {
                 tool: tool.name().to_string(),
                 name: name.clone(),

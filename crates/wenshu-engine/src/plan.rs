@@ -4,6 +4,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::resolve::Candidate;
+use crate::resolve::chosen::SubjectIdError;
 
 /// Who a stop is addressed to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -70,6 +71,13 @@ pub enum Plan {
         #[serde(skip_serializing_if = "Option::is_none")]
         unmet: Option<Box<crate::coverage::Coverage>>,
     },
+    /// The request's own subject ID cannot be used for the routed tool: the caller must send another.
+    Rejected {
+        /// The tool.
+        tool: String,
+        /// Why, naming the field, the value and what is allowed.
+        error: SubjectIdError,
+    },
     /// The pipeline cannot go on.
     Stopped {
         /// The step it stopped at.
@@ -82,7 +90,7 @@ pub enum Plan {
 }
 
 impl Plan {
-    /// The status word (`ok`, `ambiguous`, `not_found`, `missing`, `unsupported`, `fallback`, `stopped`).
+    /// The status word (`ok`, `ambiguous`, `not_found`, `missing`, `unsupported`, `fallback`, `rejected`, `stopped`).
     pub fn status(&self) -> &'static str {
         match self {
             Self::Ok { .. } => "ok",
@@ -91,6 +99,7 @@ impl Plan {
             Self::Missing { .. } => "missing",
             Self::Unsupported { .. } => "unsupported",
             Self::Fallback { .. } => "fallback",
+            Self::Rejected { .. } => "rejected",
             Self::Stopped { .. } => "stopped",
         }
     }
@@ -102,7 +111,8 @@ impl Plan {
             | Self::Ambiguous { tool, .. }
             | Self::NotFound { tool, .. }
             | Self::Missing { tool, .. }
-            | Self::Unsupported { tool, .. } => Some(tool),
+            | Self::Unsupported { tool, .. }
+            | Self::Rejected { tool, .. } => Some(tool),
             Self::Fallback { tool, .. } => tool.as_deref(),
             Self::Stopped { .. } => None,
         }

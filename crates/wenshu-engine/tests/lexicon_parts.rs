@@ -39,13 +39,7 @@ fn chosen(question: &str) -> Option<String> {
 }
 
 fn turns(rounds: &[(&str, &str)]) -> Vec<Turn> {
-    rounds
-        .iter()
-        .map(|(q, a)| Turn {
-            question: q.to_string(),
-            answer: a.to_string(),
-        })
-        .collect()
+    rounds.iter().map(|(q, a)| Turn::new(*q, *a)).collect()
 }
 
 fn route(question: &str, history: &[Turn]) -> RouteResult {

@@ -314,10 +314,7 @@ async fn an_unreadable_route_falls_back_and_a_dead_model_stops_for_the_admin() {
 #[tokio::test]
 async fn history_is_capped_at_three_rounds_and_the_rewrite_is_extracted_from() {
     let history: Vec<Turn> = (1..=5)
-        .map(|i| Turn {
-            question: format!("第{i}轮问题"),
-            answer: format!("第{i}轮结论"),
-        })
+        .map(|i| Turn::new(format!("第{i}轮问题"), format!("第{i}轮结论")))
         .collect();
     let (planned, server) = plan(
         vec![route(

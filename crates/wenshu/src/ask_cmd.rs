@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use serde_json::{Value, json};
 use wenshu_engine::answer::{Answer, AskOutcome};
 use wenshu_engine::pipeline::AskRequest;
+use wenshu_engine::resolve::chosen::subject_of_answer;
 use wenshu_engine::route::Turn;
 
 use crate::config::Config;
@@ -68,6 +69,7 @@ async fn ask(args: AskArgs) -> anyhow::Result<ExitCode> {
             Turn {
                 question: args.question.clone(),
                 answer: answer.conclusion(),
+                subject: subject_of_answer(engine.planner(), &answer.outcome),
             },
         )?;
     }
@@ -78,6 +80,7 @@ async fn ask(args: AskArgs) -> anyhow::Result<ExitCode> {
     }
     Ok(match answer.outcome {
         AskOutcome::Stopped { .. } => ExitCode::from(1),
+        AskOutcome::Rejected { .. } => ExitCode::from(2),
         _ => ExitCode::SUCCESS,
     })
 }
@@ -86,7 +89,9 @@ async fn ask(args: AskArgs) -> anyhow::Result<ExitCode> {
 pub fn json_of(answer: &Answer) -> Value {
     let (tool, params) = match &answer.outcome {
         AskOutcome::Answered { tool, params, .. } => (Some(tool.clone()), Some(params.clone())),
-        AskOutcome::Choose { tool, .. } | AskOutcome::Need { tool, .. } => (Some(tool.clone()), None),
+        AskOutcome::Choose { tool, .. } | AskOutcome::Need { tool, .. } | AskOutcome::Rejected { tool, .. } => {
+            (Some(tool.clone()), None)
+        }
         AskOutcome::Stopped { .. } => (None, None),
     };
     json!({
@@ -140,6 +145,7 @@ fn human(question: &str, answer: &Answer) -> String {
             }
         }
         AskOutcome::Need { missing, .. } => out.push_str(&format!("还需要：{}\n", missing.join("、"))),
+        AskOutcome::Rejected { error, .. } => out.push_str(&format!("请求有误：{error}\n")),
         AskOutcome::Stopped {
             step,
             reasons,

@@ -83,6 +83,7 @@ fn plan_as_expect(plan: &Plan, fallback: Option<&str>) -> Value {
         Plan::Fallback { tool, reason, .. } => {
             json!({"tool": tool.as_deref().or(fallback), "status": "fallback", "reason": reason})
         }
+        Plan::Rejected { tool, error } => json!({"tool": tool, "status": "rejected", "reason": error.to_string()}),
         Plan::Stopped { step, reason, .. } => json!({"status": "stopped", "step": step, "reason": reason}),
     }
 }

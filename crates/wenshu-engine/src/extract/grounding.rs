@@ -4,14 +4,18 @@
 //! for a period enum, by a time expression denoting the same days; a number by a numeral span; a date by a time
 //! expression; a name, ID or other string by the question's own text; a place by the gazetteer. An unsupported value
 //! is dropped from the call and named in the trace. A period enum whose question names a period the enum cannot
-//! take is `unsupported`, never silently replaced by the default.
+//! take is `unsupported`, never silently replaced by the default. A mode (`queryType` = `ranking`) is a way of
+//! answering, not a fact: no spelling needed, it is checked against the question's demands (前三名 asks for a
+//! ranking), and kept, marked unverified, when nothing decides — never silently replaced by the default.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 use wenshu_contract::{ParamSpec, ParamType, Tool};
 use wenshu_lexicon::canonical::strip_name_decorations;
+use wenshu_lexicon::demand::{Demand, demands_of};
 use wenshu_lexicon::period::match_period_of;
 
+use super::mode::{ModeDecision, decide, is_mode_param};
 use crate::facts::QuestionFacts;
 use crate::param_kinds::{is_period_param, is_place_param};
 
@@ -32,6 +36,11 @@ pub enum Verdict {
         from: Value,
         /// Why.
         evidence: String,
+    },
+    /// A mode the model inferred (`queryType` = `ranking`) that nothing in the question decides: kept as given.
+    Unverified {
+        /// Why it could not be checked.
+        reason: String,
     },
     /// Nothing in the question supports the value: it is left out of the call.
     Dropped {
@@ -76,6 +85,7 @@ pub struct Grounding {
 /// (binding reports them). Parameters in `skip` (filled by code) are not checked.
 pub fn ground(tool: &Tool, facts: &QuestionFacts, answer: &Map<String, Value>, skip: &[&str]) -> Grounding {
     let mut grounding = Grounding::default();
+    let mut demands = None;
     for (key, value) in answer {
         let Some(spec) = tool.param(key).filter(|_| !skip.contains(&key.as_str())) else {
             grounding.kept.insert(key.clone(), value.clone());
@@ -89,17 +99,25 @@ pub fn ground(tool: &Tool, facts: &QuestionFacts, answer: &Map<String, Value>, s
         } else {
             match support(tool, spec, value, facts) {
                 Some(evidence) => Verdict::Supported { evidence },
+                None if is_mode_param(tool, spec) => {
+                    let demands = demands.get_or_insert_with(|| demands_of(&facts.question, facts.today));
+                    mode_verdict(tool, spec, value, demands)
+                }
                 None => Verdict::Dropped {
                     reason: format!("the question never states {}", plain(value)),
                 },
             }
+        };
+        let value = match &verdict {
+            Verdict::Corrected { .. } => mode_correction(tool, spec, value, demands.as_deref().unwrap_or_default()),
+            _ => value.clone(),
         };
         if !matches!(verdict, Verdict::Dropped { .. }) {
             grounding.kept.insert(key.clone(), value.clone());
         }
         grounding.checks.push(GroundingCheck {
             param: key.clone(),
-            value: value.clone(),
+            value,
             verdict,
         });
     }
@@ -160,6 +178,41 @@ fn ground_period(spec: &ParamSpec, facts: &QuestionFacts, given: Option<&Value>,
         value: matched,
         verdict,
     });
+}
+
+/// A mode value no spelling supports, judged by what the question asks for: kept when it meets the demands or
+/// nothing decides (marked unverified), replaced when the demands name exactly one other value, else dropped.
+fn mode_verdict(tool: &Tool, spec: &ParamSpec, value: &Value, demands: &[Demand]) -> Verdict {
+    let given = plain(value);
+    match decide(tool, spec, &given, demands) {
+        ModeDecision::Meets(words) => Verdict::Supported {
+            evidence: format!("the question asks 「{words}」, which {given} answers"),
+        },
+        ModeDecision::Another(other, words) => Verdict::Corrected {
+            from: value.clone(),
+            evidence: format!(
+                "the question asks 「{words}」, which {} answers, not {given}",
+                plain(&other)
+            ),
+        },
+        ModeDecision::Contradicts(words) => Verdict::Dropped {
+            reason: format!("the question asks 「{words}」, which {given} does not answer"),
+        },
+        ModeDecision::Undecided => Verdict::Unverified {
+            reason: format!(
+                "nothing in the question decides {}: kept as the model inferred it ({given})",
+                spec.name
+            ),
+        },
+    }
+}
+
+/// The value a corrected mode takes (the one other value the demands decide for).
+fn mode_correction(tool: &Tool, spec: &ParamSpec, value: &Value, demands: &[Demand]) -> Value {
+    match decide(tool, spec, &plain(value), demands) {
+        ModeDecision::Another(other, _) => other,
+        _ => value.clone(),
+    }
 }
 
 /// The evidence for a value, or `None` when the question does not support it.

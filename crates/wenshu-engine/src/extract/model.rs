@@ -3,9 +3,12 @@
 
 use std::sync::Arc;
 
+use jiff::civil::Date;
 use serde_json::{Map, Value};
 use wenshu_contract::bind::{BindError, bind, coerce_values};
 use wenshu_contract::render::{Lang, render_tool_without};
+use wenshu_contract::{Coercion, Tool};
+use wenshu_lexicon::period::match_period_of;
 use wenshu_llm::answer::extract_json_object;
 use wenshu_llm::client::{ChatClient, ChatRequest, Message};
 use wenshu_llm::prompt::{ExtractRetryContext, ExtractSystemContext, ExtractUserContext, PromptTemplates};
@@ -15,9 +18,13 @@ use super::grounding::ground;
 use super::outcome::{ExtractOutcome, ExtractTrace, Extraction, ModelCall};
 use super::{ExtractRequest, chinese_weekday};
 use crate::facts::QuestionFacts;
+use crate::param_kinds::is_period_param;
 
 /// How many times a model is asked for one extraction: the first ask and one corrective re-ask.
 pub const MAX_ASKS: usize = 2;
+
+/// What the re-ask says when the model answered nothing.
+const EMPTY_ANSWER: &str = "your answer was empty: answer with one JSON object of the parameters";
 
 /// Extracts parameters with a chat model.
 #[derive(Debug, Clone)]
@@ -80,7 +87,9 @@ impl ModelExtractor {
             };
             let (call, answer) = self.ask(&chat).await;
             trace.calls.push(call);
+            let empty = trace.calls.last().is_some_and(|c| c.empty_answer);
             let failure = match answer {
+                Err(_) if empty => AskFailure::Correctable(EMPTY_ANSWER.to_string()),
                 Err(outcome) => AskFailure::Final(outcome),
                 Ok(text) => match extract_json_object(&text) {
                     Err(e) => AskFailure::Correctable(format!("your answer is not one JSON object: {e}")),
@@ -180,11 +189,12 @@ fn check(
     trace: &mut ExtractTrace,
 ) -> Result<ExtractOutcome, AskFailure> {
     let tool = request.tool;
-    let answer: Map<String, Value> = answer
+    let mut answer: Map<String, Value> = answer
         .iter()
         .filter(|(k, _)| !request.fixed.contains_key(*k))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
+    let period_coercions = periods_in_words(tool, &mut answer, request.today);
     let (values, coercions) = match coerce_values(tool, &answer) {
         Ok(pair) => pair,
         Err(BindError::Invalid(invalid)) if invalid.code == "enum_out_of_range" && stated(facts, &invalid.value) => {
@@ -204,7 +214,7 @@ fn check(
             return Err(correctable_or_final(e));
         }
     };
-    trace.coercions = coercions;
+    trace.coercions = period_coercions.into_iter().chain(coercions).collect();
     let hidden = request.hidden();
     let grounding = ground(tool, facts, &values, &hidden);
     trace.grounding = grounding.checks;
@@ -222,6 +232,33 @@ fn check(
         Err(BindError::Missing { names, .. }) => Ok(ExtractOutcome::Missing { params: names }),
         Err(e) => Err(correctable_or_final(e)),
     }
+}
+
+/// A period enum's value given in words (这个月, 上个季度, Q3) becomes the enum value of the same days, through the
+/// time knowledge; a value no enum value denotes is left for binding to refuse.
+fn periods_in_words(tool: &Tool, answer: &mut Map<String, Value>, today: Date) -> Vec<Coercion> {
+    let mut coercions = Vec::new();
+    for spec in tool.params().iter().filter(|s| is_period_param(s, today)) {
+        let Some(Value::String(text)) = answer.get(&spec.name) else {
+            continue;
+        };
+        let spelled = tool.enum_index(&spec.name).is_some_and(|i| i.lookup(text).is_some())
+            || spec.enum_strings().any(|v| v == text.as_str());
+        if spelled {
+            continue;
+        }
+        let values: Vec<&str> = spec.enum_strings().collect();
+        if let Some(matched) = match_period_of(&values, text, today) {
+            coercions.push(Coercion {
+                param: spec.name.clone(),
+                from: Value::String(text.clone()),
+                to: Value::String(matched.clone()),
+                rule: "period_words",
+            });
+            answer.insert(spec.name.clone(), Value::String(matched));
+        }
+    }
+    coercions
 }
 
 /// Whether the question itself states a value (then a value the tool refuses is the user's, not the model's).

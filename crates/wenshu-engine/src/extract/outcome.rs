@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 use std::time::Instant;
 use wenshu_contract::Coercion;
 
+use wenshu_llm::ProviderError;
 use wenshu_llm::client::{Attempt, ChatClient, ChatRequest, Message, Usage};
 
 use super::grounding::GroundingCheck;
@@ -58,6 +59,9 @@ pub struct ModelCall {
     pub latency_ms: f64,
     /// Every HTTP attempt behind the call (retries and failovers).
     pub attempts: Vec<Attempt>,
+    /// Whether a provider was reached and answered nothing (no content, no tool call): worth one re-ask.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub empty_answer: bool,
 }
 
 impl ModelCall {
@@ -83,6 +87,10 @@ impl ModelCall {
             Err(e) => {
                 call.error = Some(e.to_string());
                 call.attempts = e.attempts().to_vec();
+                call.empty_answer = e
+                    .failures()
+                    .iter()
+                    .any(|f| matches!(f.error, ProviderError::EmptyAnswer { .. }));
                 (call, Err(format!("{what} failed: {e}")))
             }
         }

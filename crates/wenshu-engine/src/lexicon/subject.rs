@@ -1,6 +1,7 @@
 //! The subject a question names for a tool: the longest entity name of the tool's subject type, else the words
 //! left once time expressions, counts, the tool's own words, enum values and function words are taken out (a name
-//! the entity catalog may know only fuzzily, or not at all), else a reference (它, 这部) to an earlier subject.
+//! the entity catalog may know only fuzzily, or not at all; at least two characters), else a reference (它, 这部)
+//! to an earlier subject.
 
 use jiff::civil::Date;
 use serde::Serialize;
@@ -70,7 +71,7 @@ pub fn find_subject(
         .open_runs()
         .into_iter()
         .map(|run| trim_function_words(&sentence, run))
-        .filter(|run| !run.is_empty())
+        .filter(|run| run.len() >= MIN_NAME_CHARS)
         .max_by_key(|run| (run.len(), std::cmp::Reverse(run.start)));
     match best {
         Some(run) => SubjectFinding::Words {
@@ -80,6 +81,9 @@ pub fn find_subject(
         None => SubjectFinding::Nothing,
     }
 }
+
+/// The fewest characters left-over words need to be taken for a name (a lone 下 of 查下 is none).
+const MIN_NAME_CHARS: usize = 2;
 
 /// The question with everything that is not a name masked: time expressions, counts and top-N numerals, entity
 /// names of other types, the tool's words (common substrings of two or more characters) and its enum values.

@@ -12,8 +12,10 @@
 //! - [`mentions`] — [`EntityIndex::find_mentions`], names inside a sentence.
 //! - [`entity`] — [`Entity`], [`Candidate`], [`MatchMethod`], [`Resolution`].
 //! - [`error`] — [`ResolveError`].
+//! - [`chosen`] — subjects the user chose: a request's ID checked, an earlier round's choice kept.
 
 pub mod catalog;
+pub mod chosen;
 pub mod entity;
 pub mod error;
 pub mod fuzzy;

@@ -18,12 +18,38 @@ use crate::extract::ModelCall;
 pub const MAX_HISTORY: usize = 3;
 
 /// One earlier round of the conversation: the question and the conclusion given.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Turn {
     /// The question as asked.
     pub question: String,
     /// The conclusion (answer or rewritten question) of that round.
     pub answer: String,
+    /// The subject the round was about, resolved to its ID (a follow-up keeps what the user chose).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<TurnSubject>,
+}
+
+impl Turn {
+    /// A round with its question and conclusion, about no resolved subject.
+    pub fn new(question: impl Into<String>, answer: impl Into<String>) -> Self {
+        Self {
+            question: question.into(),
+            answer: answer.into(),
+            subject: None,
+        }
+    }
+}
+
+/// The subject an earlier round was about: its entity type, ID and name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnSubject {
+    /// The entity type (`movie`, `warehouse`).
+    pub entity_type: String,
+    /// The entity's ID as the data source has it.
+    pub id: Value,
+    /// The entity's name.
+    pub name: String,
 }
 
 /// What a router reads.

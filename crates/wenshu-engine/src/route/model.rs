@@ -112,7 +112,14 @@ impl Router for ModelRouter {
     }
 
     fn route<'a>(&'a self, input: &'a RouteInput<'a>) -> BoxFuture<'a, RouteResult> {
-        Box::pin(self.route_once(input))
+        Box::pin(async move {
+            let first = self.route_once(input).await;
+            // A model that answered nothing is asked once more, as an extraction is.
+            if first.call.as_ref().is_some_and(|c| c.empty_answer) {
+                return self.route_once(input).await;
+            }
+            first
+        })
     }
 }
 

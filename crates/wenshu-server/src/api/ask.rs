@@ -15,9 +15,10 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use wenshu_engine::answer::AskOutcome;
 use wenshu_engine::pipeline::AskRequest;
-use wenshu_engine::route::{MAX_HISTORY, Turn};
+use wenshu_engine::resolve::chosen::subject_of_answer;
+use wenshu_engine::route::{MAX_HISTORY, Turn, TurnSubject};
 use wenshu_engine::trace::StepSink;
-use wenshu_store::NewTurn;
+use wenshu_store::{NewTurn, SubjectRef};
 
 use crate::error::ApiError;
 use crate::principal::Principal;
@@ -129,6 +130,11 @@ async fn prepare(
                 .map(|r| Turn {
                     question: r.question,
                     answer: r.conclusion,
+                    subject: r.subject.map(|s| TurnSubject {
+                        entity_type: s.entity_type,
+                        id: s.id,
+                        name: s.name,
+                    }),
                 })
                 .collect();
             (id, history)
@@ -176,6 +182,15 @@ async fn run(state: &AppState, mut prepared: Prepared, sink: Option<StepSink>) -
     let started = Instant::now();
     let answer = state.engine().ask(&prepared.request).await;
     crate::metrics::record(&answer, started.elapsed().as_secs_f64());
+    if let AskOutcome::Rejected { error, .. } = &answer.outcome {
+        let status = StatusCode::UNPROCESSABLE_ENTITY;
+        return Err(ApiError::new(status, error.code(), error.to_string()).with_param(error.field()));
+    }
+    let subject = subject_of_answer(state.engine().planner(), &answer.outcome).map(|s| SubjectRef {
+        entity_type: s.entity_type,
+        id: s.id,
+        name: s.name,
+    });
     let (tool, params) = tool_and_params(&answer.outcome);
     let turn = NewTurn {
         conversation_id: prepared.conversation_id.clone(),
@@ -186,7 +201,7 @@ async fn run(state: &AppState, mut prepared: Prepared, sink: Option<StepSink>) -
         outcome: json!(answer.outcome),
         conclusion: answer.conclusion(),
         trace: json!(answer.trace),
-        subject: None,
+        subject,
     };
     let ids = state.store().append_turn(turn).await?;
     Ok(json!({
@@ -246,7 +261,9 @@ fn stream(state: AppState, prepared: Prepared) -> Sse<impl futures_util::Stream<
 fn tool_and_params(outcome: &AskOutcome) -> (Option<String>, Option<Value>) {
     match outcome {
         AskOutcome::Answered { tool, params, .. } => (Some(tool.clone()), Some(Value::Object(params.clone()))),
-        AskOutcome::Choose { tool, .. } | AskOutcome::Need { tool, .. } => (Some(tool.clone()), None),
+        AskOutcome::Choose { tool, .. } | AskOutcome::Need { tool, .. } | AskOutcome::Rejected { tool, .. } => {
+            (Some(tool.clone()), None)
+        }
         AskOutcome::Stopped { .. } => (None, None),
     }
 }
