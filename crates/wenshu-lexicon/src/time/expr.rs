@@ -251,6 +251,15 @@ fn cn_ago(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
     let Some((unit, n)) = counted_unit(&mut c) else {
         return Outcome::NoMatch;
     };
+    // 3月之前 is "before March", 5日前 may be "before the 5th", 2024年以后 "after 2024": a bare 月 or
+    // 日, or a count that reads as a year, is not a count of units.
+    let bare_unit = matches!(c.prev(), Some('月' | '日'))
+        && c.s
+            .get(c.pos.wrapping_sub(2))
+            .is_some_and(|ch| ch.is_ascii_digit() || numeral::is_chinese_numeral_char(*ch));
+    if bare_unit || unit == Unit::Year && n >= 1000 {
+        return Outcome::NoMatch;
+    }
     let Some(sign) = c.eat_table(AGO_WORDS) else {
         return Outcome::NoMatch;
     };

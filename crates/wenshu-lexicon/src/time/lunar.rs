@@ -62,6 +62,9 @@ pub(crate) fn lunar_month_range(year: i32, month: u8, leap: bool) -> Option<Date
 
 /// The lunar year a Gregorian day falls in (春节 2026-02-17 starts lunar year 2026).
 pub(crate) fn lunar_year_of(d: Date) -> Option<i32> {
+    if !YEARS.contains(&i32::from(d.year())) {
+        return None;
+    }
     let solar = SolarDay::new(
         isize::from(d.year()),
         usize::try_from(d.month()).ok()?,

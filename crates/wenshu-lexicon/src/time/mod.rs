@@ -199,7 +199,7 @@ pub fn parse_date_range(text: &str, today: Date) -> Result<DateRange, TimeError>
 /// Characters that make words around a time expression part of a longer time phrase the grammar does
 /// not know (2024年冬至节气, 复活节星期一, 春节前后): reading only the known part would widen or move it.
 const CALENDAR_CHARS: &str =
-    "节假至旬宵夕朔望腊闰农阴历世纪代档期季初末底晚夜早午时点分秒刻暑寒前后内外间中半整第礼拜星";
+    "几多余数每伊节假至旬宵夕朔望腊闰农阴历世纪代档期季初末底晚夜早午时点分秒刻暑寒前后内外间中半整第礼拜星";
 
 /// Season characters: right next to an expression they change it (2024年春), apart they need not (6-3 春游).
 const SEASON_CHARS: &str = "春夏秋冬";
