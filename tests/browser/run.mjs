@@ -207,6 +207,8 @@ async function main() {
     assert(tool.includes('sales_query'), `the tool line says "${tool}", not sales_query`);
     const understood = await text(answer.getByTestId('understood-line'));
     assert(/理解为/.test(understood) && understood.length > 4, `the understood line says "${understood}"`);
+    assert((await answer.getByTestId('understood-line').getAttribute('data-from-call')) === 'true', 'the understood line is not written from the call');
+    assert(understood.includes('华东') && /\d{4}-\d{2}-\d{2}/.test(understood) && !understood.includes('是多少'), `the understood line does not show the bound call: "${understood}"`);
   });
 
   let heroOk = false;
@@ -313,6 +315,19 @@ async function main() {
     if ((await answer.getByTestId('stop-message').getAttribute('data-audience')) === 'admin') {
       assert(stop.includes('管理员'), `an administrator's problem is not labelled as such: "${stop}"`);
     }
+  });
+
+  await check(page, '今年各地区的销售额占比 → an honest stop naming what cannot be done (or a 兜底 answer)', 'coverage-stop', async () => {
+    const answer = await askAndWait(page, '今年各地区的销售额占比', 2);
+    const kind = await answer.getAttribute('data-kind');
+    if (kind === 'answered') {
+      const tool = await answer.getAttribute('data-tool');
+      assert(tool !== 'sales_query', 'the totals tool answered a question about shares by region');
+      return;
+    }
+    await expectKind(answer, 'stopped');
+    const stop = await text(answer.getByTestId('stop-message'));
+    assert(/不能|不支持/.test(stop) && stop.includes('可以回答'), `the stop does not say what cannot be done and what can: "${stop}"`);
   });
 
   await check(page, 'the page fits a narrow (390 px) screen', 'narrow', async () => {

@@ -458,8 +458,11 @@ function answerElement(round) {
 
   // What was understood, and which tool.
   const meta = h('div', { class: 'meta' });
-  if (a.rewritten) {
-    meta.append(h('p', { class: 'understood', testid: 'understood-line' }, h('span', { class: 'label' }, t('understood')), a.rewritten));
+  // 理解为 is the call that ran, written by the server from the bound call; the rewritten question stays in the trace.
+  const called = a.kind === 'answered' && a.outcome.understood ? a.outcome.understood[language()] || a.outcome.understood.zh : null;
+  const understood = called || a.rewritten;
+  if (understood) {
+    meta.append(h('p', { class: 'understood', testid: 'understood-line', 'data-from-call': called ? 'true' : 'false' }, h('span', { class: 'label' }, t('understood')), understood));
   }
   const fellBack = a.kind === 'answered' ? a.outcome.fell_back : null;
   if (a.tool) {
