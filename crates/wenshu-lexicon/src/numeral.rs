@@ -6,8 +6,9 @@ use serde::Serialize;
 
 use crate::text::{Cursor, Folded, is_word_char};
 
-/// The largest magnitude accepted; bigger numerals are errors rather than imprecise floats.
-pub const MAX_VALUE: f64 = 1e15;
+/// The largest magnitude accepted (whole numbers are exact in f64 up to 2^53); bigger numerals are
+/// errors rather than imprecise floats.
+pub const MAX_VALUE: f64 = 9e15;
 
 /// What a numeral counts, judged from the words around it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -445,6 +446,10 @@ fn sections(s: &[char], start: usize) -> Option<(Decimal, usize, bool)> {
             if st.small(u, leading_unit && !any).is_none() {
                 break;
             }
+        } else if c == '个' && st.pending.is_some() && s.get(i + 1).is_some_and(|n| large_unit(*n).is_some()) {
+            // 两个亿: a measure word before 亿 or 万.
+            i += 1;
+            continue;
         } else if let Some(u) = large_unit(c) {
             let before = st.total;
             if st.large(u, leading_unit && !any).is_none() {
@@ -603,7 +608,26 @@ fn neighbouring_digits(s: &[char]) -> bool {
 }
 
 /// Words before a money amount (人民币一百元, ¥100).
-const MONEY_PREFIXES: &[&str] = &["人民币", "¥", "￥"];
+const MONEY_PREFIXES: &[&str] = &["人民币", "新台币", "台币", "港币", "美元", "¥", "￥", "$"];
+
+/// Currencies after an amount other than yuan (25481港元, 45564.44美元): the amount is the number.
+const CURRENCIES: &[&str] = &[
+    "新台币",
+    "港元",
+    "港币",
+    "美元",
+    "美金",
+    "日元",
+    "欧元",
+    "英镑",
+    "韩元",
+    "澳元",
+    "加元",
+    "卢布",
+    "泰铢",
+    "台币",
+    "人民币",
+];
 
 /// The jiao and fen of a money amount after its yuan (五角, 八毛, 三角五分; 三块五: the 五 is jiao).
 fn money_fraction(c: &mut Cursor) -> Option<Decimal> {
@@ -703,6 +727,8 @@ fn wrapped_decimal(cur: &mut Cursor) -> Option<(Decimal, Option<Decimal>, Style,
         } else if c.eat('‰') {
             kind = NumeralKind::Percent;
             value = value.tenth();
+        } else if kind == NumeralKind::Plain && c.eat_any(CURRENCIES).is_some() {
+            kind = NumeralKind::Count;
         } else if kind == NumeralKind::Plain && c.eat_any(YUAN).is_some() {
             kind = NumeralKind::Count;
             let mut after = c;
@@ -710,6 +736,8 @@ fn wrapped_decimal(cur: &mut Cursor) -> Option<(Decimal, Option<Decimal>, Style,
                 value = value.add(fraction)?;
                 c = after;
             }
+            c.eat('钱');
+            c.eat_str("人民币");
         } else if kind == NumeralKind::Plain && c.peek().is_some_and(|ch| ch == '角' || ch == '毛') {
             c.pos += 1;
             kind = NumeralKind::Count;
@@ -1115,6 +1143,15 @@ mod family_tests {
             ("十元零五分", 10.05),
             ("人民币一百元", 100.0),
             ("¥100", 100.0),
+            ("82，225.00元", 82225.0),
+            ("25481港元", 25481.0),
+            ("45564.44美元", 45564.44),
+            ("六十四万零一百四十三元一角七分", 640_143.17),
+            ("肆佰叁拾萬圆整", 4_300_000.0),
+            ("两个亿卢布", 200_000_000.0),
+            ("一百三十五块六角七分钱", 135.67),
+            ("港币两千九百六十元", 2960.0),
+            ("3千万亿日元", 3e15),
             ("3块5毛", 3.5),
         ]);
     }
