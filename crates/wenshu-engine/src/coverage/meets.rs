@@ -48,7 +48,9 @@ pub fn meets(
     match demand.kind {
         DemandKind::Group { grain: Some(grain) } => {
             let want = time_grain(grain);
-            if offer.shape == Some(Shape::Series) && offer.grain == Some(want) {
+            // 平均每个月: a mean per month meets the grouping by month it is computed over.
+            let per_bucket = offer.aggregates.contains(&wenshu_lexicon::demand::Aggregate::Average);
+            if (offer.shape == Some(Shape::Series) || per_bucket) && offer.grain == Some(want) {
                 return Ok(());
             }
             let zh = grain_zh(grain);

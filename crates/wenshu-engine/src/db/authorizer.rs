@@ -20,8 +20,9 @@ pub struct ReadScope {
     pub denied_functions: Vec<String>,
 }
 
-/// Functions SQLite calls for operators (`x LIKE y`, `x -> '$.a'`): allowed with any allow list.
-const OPERATOR_FUNCTIONS: &[&str] = &["like", "glob", "->", "->>"];
+/// Functions SQLite calls for operators (`x LIKE y`, `x -> '$.a'`, `MATCH`, `REGEXP`): allowed with any allow
+/// list.
+const OPERATOR_FUNCTIONS: &[&str] = &["like", "glob", "match", "regexp", "->", "->>"];
 
 impl ReadScope {
     /// Whether a table may be read.

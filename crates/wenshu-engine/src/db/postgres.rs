@@ -56,6 +56,10 @@ pub(crate) async fn query(
         begin.to_string(),
         format!("SET LOCAL statement_timeout = {}", limits.timeout_ms()),
     ];
+    if read_only {
+        // The server lexes string literals as the guard did: a backslash is a character, never an escape.
+        setup.push("SET LOCAL standard_conforming_strings = on".to_string());
+    }
     if let Some(role) = role {
         setup.push(format!("SET LOCAL ROLE \"{}\"", role.replace('"', "\"\"")));
     }

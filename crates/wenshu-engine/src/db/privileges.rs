@@ -40,7 +40,12 @@ pub(super) async fn default_schema(db: &Database) -> Result<Option<String>, DbEr
         Dialect::MySql => "SELECT DATABASE()",
     };
     let rows = db.query(sql, &[], QueryLimits::default()).await?;
-    Ok(rows.rows.first().and_then(|r| r.first()).and_then(Value::as_str).map(str::to_string))
+    Ok(rows
+        .rows
+        .first()
+        .and_then(|r| r.first())
+        .and_then(Value::as_str)
+        .map(str::to_string))
 }
 
 /// `schema.table` for each row of a two-column query.

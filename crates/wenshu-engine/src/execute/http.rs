@@ -1,5 +1,8 @@
 //! The HTTP executor: the request a tool's `x-http` describes, built by the contract, sent with a time limit;
-//! the JSON answer becomes rows.
+//! the JSON answer becomes rows. Credentials a tool declares in `x-http-auth` (`[{"header", "prefix", "env"}]`)
+//! are read from the environment (never from the question) and sent as sensitive headers, never shown.
+
+use std::collections::HashMap;
 
 use std::time::Instant;
 
@@ -18,6 +21,7 @@ const ERROR_BODY_CHARS: usize = 200;
 pub struct HttpExecutor {
     base_url: String,
     client: reqwest::Client,
+    credentials: Option<HashMap<String, String>>,
 }
 
 impl HttpExecutor {
@@ -37,7 +41,56 @@ impl HttpExecutor {
         Self {
             base_url: base_url.into(),
             client,
+            credentials: None,
         }
+    }
+
+    /// Reads `x-http-auth` variables from `values` instead of the process environment.
+    pub fn with_credentials(mut self, values: HashMap<String, String>) -> Self {
+        self.credentials = Some(values);
+        self
+    }
+
+    /// The headers of a tool's `x-http-auth`, each value read from its variable.
+    fn auth_headers(
+        &self,
+        tool: &Tool,
+    ) -> Result<Vec<(reqwest::header::HeaderName, reqwest::header::HeaderValue)>, ExecError> {
+        let invalid = |reason: String| ExecError::Invalid {
+            tool: tool.name().to_string(),
+            reason,
+        };
+        let Some(list) = tool.definition().get("x-http-auth") else {
+            return Ok(Vec::new());
+        };
+        let items = list
+            .as_array()
+            .ok_or_else(|| invalid("x-http-auth: expected an array".into()))?;
+        let mut out = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let field = |key: &str| item.get(key).and_then(Value::as_str);
+            let (Some(header), Some(env)) = (field("header"), field("env")) else {
+                return Err(invalid(format!("x-http-auth[{i}]: expected {{\"header\", \"env\"}}")));
+            };
+            let secret = match &self.credentials {
+                Some(values) => values.get(env).cloned(),
+                None => std::env::var(env).ok(),
+            }
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| {
+                invalid(format!(
+                    "the credential for header `{header}` is missing: set the environment variable `{env}`"
+                ))
+            })?;
+            let name = reqwest::header::HeaderName::from_bytes(header.as_bytes())
+                .map_err(|_| invalid(format!("x-http-auth[{i}].header: `{header}` is not a header name")))?;
+            let mut value =
+                reqwest::header::HeaderValue::from_str(&format!("{}{secret}", field("prefix").unwrap_or("")))
+                    .map_err(|_| invalid(format!("the value of `{env}` is not a valid header value")))?;
+            value.set_sensitive(true);
+            out.push((name, value));
+        }
+        Ok(out)
     }
 
     /// The base URL.
@@ -57,6 +110,9 @@ impl HttpExecutor {
             reason: format!("method `{}`: {e}", request.method),
         })?;
         let mut builder = self.client.request(method, &request.url).timeout(ctx.timeout);
+        for (name, value) in self.auth_headers(tool)? {
+            builder = builder.header(name, value);
+        }
         if let Some(body) = &request.body {
             builder = builder.json(body);
         }

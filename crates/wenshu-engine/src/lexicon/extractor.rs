@@ -16,6 +16,7 @@ use crate::route::BoxFuture;
 #[derive(Clone)]
 pub struct LexiconExtractor {
     entities: Arc<EntityCatalogs>,
+    metric_values: crate::metric::SharedValues,
 }
 
 impl std::fmt::Debug for LexiconExtractor {
@@ -27,11 +28,23 @@ impl std::fmt::Debug for LexiconExtractor {
 impl LexiconExtractor {
     /// An extractor over these entity catalogs (for `x-entity` parameters).
     pub fn new(entities: Arc<EntityCatalogs>) -> Self {
-        Self { entities }
+        Self {
+            entities,
+            metric_values: crate::metric::SharedValues::new(),
+        }
+    }
+
+    /// Reads the dimension values of metric tools from `values` (set once the database is open).
+    pub fn with_metric_values(mut self, values: crate::metric::SharedValues) -> Self {
+        self.metric_values = values;
+        self
     }
 
     /// Runs one extraction (synchronously; [`Extractor::extract`] wraps this).
     pub fn extract_now(&self, request: &ExtractRequest<'_>) -> Extraction {
+        if let Some(extraction) = crate::metric::extract::extract(request, &self.metric_values.get()) {
+            return extraction;
+        }
         let mut trace = ExtractTrace {
             engine: "lexicon",
             fixed: request.fixed.clone(),

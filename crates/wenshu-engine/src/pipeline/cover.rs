@@ -24,7 +24,7 @@ impl Planner {
         trace: &mut Trace,
     ) -> Plan {
         let Plan::Ok { tool, params } = &plan else {
-            return plan;
+            return self.metric_instead(request, checked, plan, trace).await;
         };
         let Some(routed) = self.catalog.get(tool) else {
             return plan;
@@ -133,6 +133,39 @@ impl Planner {
             }
         }
         None
+    }
+
+    /// A plan that is not `ok` — the routed tool cannot take a value, lacks a parameter the question asks
+    /// something else of, or no tool was routed: a metric tool whose query meets every value and demand, else the
+    /// plan as it was (see the `metric` module).
+    async fn metric_instead(&self, request: &AskRequest, checked: &CheckedRoute, plan: Plan, trace: &mut Trace) -> Plan {
+        let question = &checked.rewritten_question;
+        let facts = QuestionFacts::new(question, request.today);
+        let demands = question_demands(question, &facts);
+        let worth = match &plan {
+            Plan::Unsupported { .. } => true,
+            Plan::Missing { .. } | Plan::Fallback { .. } | Plan::NotFound { .. } => !demands.is_empty(),
+            _ => false,
+        };
+        if !worth {
+            return plan;
+        }
+        let metric_tools = self
+            .catalog
+            .tools()
+            .iter()
+            .filter(|t| t.extensions().metrics.is_some() && self.is_enabled(t.name()));
+        for tool in metric_tools {
+            let mut other = checked.clone();
+            other.tool = Some(tool.name().to_string());
+            other.subject_type = None;
+            other.subject_name = None;
+            let found = self.plan_tool(request, &other, Map::new(), trace).await;
+            if self.covered(&found, &facts, &demands, trace) {
+                return found;
+            }
+        }
+        plan
     }
 
     /// Whether a plan is `ok` and its call meets every value and demand (recorded as a coverage step).

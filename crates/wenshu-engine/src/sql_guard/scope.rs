@@ -253,10 +253,16 @@ impl Inspector<'_> {
         }
     }
 
-    /// Casts to PostgreSQL's object-identifier types (`'users'::regclass`) look names up in the catalog.
+    /// Casts to PostgreSQL's object-identifier types (`'users'::regclass`, `::pg_catalog.regclass`) look names up
+    /// in the catalog.
     fn check_type(&mut self, data_type: &DataType) {
         let text = data_type.to_string().to_ascii_lowercase();
-        if text.starts_with("reg") || text == "oid" {
+        let last = text
+            .rsplit('.')
+            .next()
+            .unwrap_or(&text)
+            .trim_matches(|c| c == '"' || c == '`');
+        if last.starts_with("reg") || last == "oid" {
             self.refuse_clause(
                 &text,
                 "casts to catalog lookup types (regclass, regproc, oid, …) are not allowed",

@@ -1,0 +1,669 @@
+//! The metric query of a question, built by code: measures, dimensions and values named in it (from the metric
+//! model and the data), times from the time knowledge, and what it asks for from the demands. Whatever it cannot
+//! express is reported, never dropped: a question is answered as asked or not at all.
+
+use std::ops::Range;
+
+use jiff::civil::Date;
+use serde::Serialize;
+use wenshu_contract::Tool;
+use wenshu_contract::metric::{
+    Compare, CompareKind, DimensionValues, Filter, Grain, MeasureSel, MetricModel, MetricQuery, Order, OrderDir,
+    Reaggregate, Share, Threshold, ThresholdOp, TimeRange,
+};
+use wenshu_lexicon::canonical::canonical;
+use wenshu_lexicon::demand::{self, Aggregate, Baseline, Demand, DemandKind};
+
+use super::values::{MetricValues, ValueMention};
+use crate::facts::QuestionFacts;
+
+/// The words asking "how many" before a unit (多少套, 几单).
+const HOW_MANY: [&str; 3] = ["多少", "几", "how many"];
+
+/// Words that carry no content of their own for a metric question (general Chinese and English).
+const FILLER: &[&str] = &[
+    "的", "是", "了", "在", "和", "与", "跟", "及", "或", "吗", "呢", "吧", "啊", "呀", "请", "帮我", "帮忙", "给我",
+    "我想", "想", "看看", "看下", "看一下", "查", "查下", "查一下", "查询", "统计", "统计一下", "一下", "分析", "分别",
+    "各", "各自", "每个", "每", "按", "按照", "多少", "几", "怎么样", "如何", "情况", "是多少", "有多少", "有", "谁",
+    "哪个", "哪些", "哪", "哪几", "哪部", "哪一", "什么", "数据", "卖了", "卖", "卖出", "签", "签了", "成交", "成交了",
+    "一共", "总共", "合计", "总计", "共", "对比", "比较", "相比", "比", "多还是少", "还是", "多", "少", "排", "名",
+    "前", "位", "当天", "那天", "期间", "内", "里", "中", "上", "下", "得", "地", "都", "所有", "全部", "整体",
+    "总", "总的", "分", "个", "们", "这", "那", "其", "之", "为", "到", "从", "至", "以来", "么", "what", "the", "of",
+    "is", "was", "show", "me", "by", "per", "each", "and", "in", "for", "how", "much", "many",
+];
+
+/// The outcome of building a metric query from a question.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum MetricBuild {
+    /// The question as a metric query.
+    Query {
+        /// The query.
+        query: MetricQuery,
+    },
+    /// What the question asks that this model cannot express, in words.
+    Unmet {
+        /// Each part that cannot be met.
+        reasons: Vec<String>,
+    },
+}
+
+/// A word of the model found in the question.
+#[derive(Debug, Clone, PartialEq)]
+enum Mention {
+    Measure(usize),
+    Dimension(usize),
+    Value(ValueMention),
+}
+
+/// The question, folded character by character so that ranges map back to the original text.
+struct Folded {
+    text: String,
+    /// Original byte offset of each byte of `text`.
+    origin: Vec<usize>,
+    len: usize,
+}
+
+impl Folded {
+    fn new(question: &str) -> Self {
+        let mut text = String::with_capacity(question.len());
+        let mut origin = Vec::with_capacity(question.len());
+        for (at, c) in question.char_indices() {
+            let folded = canonical(c.encode_utf8(&mut [0; 4]));
+            origin.extend(std::iter::repeat_n(at, folded.len()));
+            text.push_str(&folded);
+        }
+        Self {
+            text,
+            origin,
+            len: question.len(),
+        }
+    }
+
+    /// The original byte range of a folded byte range.
+    fn original(&self, range: &Range<usize>) -> Range<usize> {
+        let start = self.origin.get(range.start).copied().unwrap_or(self.len);
+        let end = self.origin.get(range.end).copied().unwrap_or(self.len);
+        start..end.max(start)
+    }
+
+    /// Every occurrence of `word` (canonical), as original ranges.
+    fn find(&self, word: &str) -> Vec<Range<usize>> {
+        if word.is_empty() {
+            return Vec::new();
+        }
+        self.text
+            .match_indices(word)
+            .map(|(at, _)| self.original(&(at..at + word.len())))
+            .collect()
+    }
+}
+
+/// Builds the metric query of `question` over `tool`'s model, or says what it cannot express.
+pub fn build_query(tool: &Tool, values: &MetricValues, question: &str, today: Date) -> MetricBuild {
+    let Some(model) = tool.extensions().metrics.as_deref() else {
+        return unmet(format!("`{}` has no metric model", tool.name()));
+    };
+    let facts = QuestionFacts::new(question, today);
+    let demands = demand::demands(question, &facts.spans);
+    Builder::new(tool.name(), model, values, &facts, demands).build()
+}
+
+struct Builder<'a> {
+    model: &'a MetricModel,
+    facts: &'a QuestionFacts,
+    demands: Vec<Demand>,
+    mentions: Vec<(Range<usize>, Mention)>,
+    reasons: Vec<String>,
+}
+
+impl<'a> Builder<'a> {
+    fn new(
+        tool: &str,
+        model: &'a MetricModel,
+        values: &MetricValues,
+        facts: &'a QuestionFacts,
+        demands: Vec<Demand>,
+    ) -> Self {
+        let folded = Folded::new(&facts.question);
+        let times: Vec<Range<usize>> = facts.times.iter().map(|t| t.range.clone()).collect();
+        let mut found: Vec<(Range<usize>, Mention)> = Vec::new();
+        for (i, m) in model.measures.iter().enumerate() {
+            for word in std::iter::once(&m.label).chain(&m.synonyms) {
+                found.extend(folded.find(&canonical(word)).into_iter().map(|r| (r, Mention::Measure(i))));
+            }
+        }
+        for (i, d) in model.dimensions.iter().enumerate() {
+            for word in std::iter::once(&d.label).chain(&d.synonyms) {
+                found.extend(folded.find(&canonical(word)).into_iter().map(|r| (r, Mention::Dimension(i))));
+            }
+        }
+        for v in values.mentions(tool, &folded.text) {
+            let range = folded.original(&v.range);
+            found.push((range, Mention::Value(v)));
+        }
+        found.retain(|(r, _)| !times.iter().any(|t| overlaps(t, r)));
+        found.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.start.cmp(&b.0.start)));
+        let mut mentions: Vec<(Range<usize>, Mention)> = Vec::new();
+        for (range, mention) in found {
+            if mentions.iter().all(|(r, _)| !overlaps(r, &range)) {
+                mentions.push((range, mention));
+            }
+        }
+        mentions.sort_by_key(|(r, _)| r.start);
+        Self {
+            model,
+            facts,
+            demands,
+            mentions,
+            reasons: Vec::new(),
+        }
+    }
+
+    fn build(mut self) -> MetricBuild {
+        let mut query = MetricQuery::default();
+        self.measures(&mut query);
+        self.filters(&mut query);
+        self.times(&mut query);
+        self.groups(&mut query);
+        self.rank(&mut query);
+        self.aggregates(&mut query);
+        self.threshold(&mut query);
+        self.leftovers();
+        if self.demands.iter().any(|d| matches!(d.kind, DemandKind::List)) {
+            self.reasons.push("指标只给汇总，不列明细".into());
+        }
+        if query.measures.is_empty() && self.reasons.is_empty() {
+            let names: Vec<&str> = self.model.measures.iter().map(|m| m.label.as_str()).collect();
+            self.reasons.push(format!("没有指明要统计的指标（可选：{}）", names.join("、")));
+        }
+        if !self.reasons.is_empty() {
+            return MetricBuild::Unmet { reasons: self.reasons };
+        }
+        match query.resolve(self.model) {
+            Ok(_) => MetricBuild::Query { query },
+            Err(e) => unmet(e.to_string()),
+        }
+    }
+
+    fn measure_label(&self, index: usize) -> String {
+        self.model.measures[index].label.clone()
+    }
+
+    /// Measures named by their words, by a unit after 多少 (多少套), or by a count's target (多少单).
+    fn measures(&mut self, query: &mut MetricQuery) {
+        let mut picked: Vec<usize> = Vec::new();
+        for (_, m) in &self.mentions {
+            if let Mention::Measure(i) = m
+                && !picked.contains(i)
+            {
+                picked.push(*i);
+            }
+        }
+        if picked.is_empty() {
+            let text = canonical(&self.facts.question);
+            for (i, m) in self.model.measures.iter().enumerate() {
+                let Some(unit) = m.unit.as_deref().map(canonical) else { continue };
+                let asked = HOW_MANY.iter().any(|w| text.contains(&format!("{w}{unit}")));
+                let counted = self.demands.iter().any(|d| {
+                    matches!(d.kind, DemandKind::Aggregate { of: Aggregate::Count })
+                        && d.target.as_deref().is_some_and(|t| canonical(t) == unit)
+                });
+                let ranked = self
+                    .demands
+                    .iter()
+                    .any(|d| d.measure.as_deref().is_some_and(|t| canonical(t) == unit));
+                if (asked || counted || ranked) && !picked.contains(&i) {
+                    picked.push(i);
+                }
+            }
+        }
+        query.measures = picked.into_iter().map(|i| MeasureSel::named(self.measure_label(i))).collect();
+    }
+
+    /// The measure a demand's measure words name (销量 of 销量最高, 日销售额 ⊇ 销售额, 单 = a unit).
+    fn measure_of(&self, words: &str) -> Option<usize> {
+        let words = canonical(words);
+        let named = self.model.measures.iter().position(|m| {
+            std::iter::once(&m.label)
+                .chain(&m.synonyms)
+                .any(|w| words.contains(&canonical(w)))
+        });
+        named.or_else(|| {
+            self.model
+                .measures
+                .iter()
+                .position(|m| m.unit.as_deref().is_some_and(|u| canonical(u) == words))
+        })
+    }
+
+    /// Values named become filters; two or more values of one dimension are shown side by side.
+    fn filters(&mut self, query: &mut MetricQuery) {
+        for (_, m) in &self.mentions {
+            let Mention::Value(v) = m else { continue };
+            let label = self.model.dimensions[v.dimension].label.clone();
+            if v.value.ambiguous {
+                self.reasons.push(format!("「{}」是多个{label}的名字，请说明是哪一个", v.value.text));
+                continue;
+            }
+            match query.filters.iter_mut().find(|f| f.dimension == label) {
+                Some(f) if !f.values.contains(&v.value.text) => f.values.push(v.value.text.clone()),
+                Some(_) => {}
+                None => query.filters.push(Filter {
+                    dimension: label,
+                    values: vec![v.value.text.clone()],
+                }),
+            }
+        }
+        for f in &query.filters {
+            if f.values.len() > 1 && !query.group_by.contains(&f.dimension) {
+                query.group_by.push(f.dimension.clone());
+            }
+        }
+        for place in &self.facts.places {
+            let covered = self.mentions.iter().any(|(r, m)| matches!(m, Mention::Value(_)) && overlaps(r, &place.range));
+            if !covered {
+                let text = self.facts.question.get(place.range.clone()).unwrap_or_default();
+                self.reasons.push(format!("「{text}」不是任何维度的值"));
+            }
+        }
+    }
+
+    /// The time range (the first time expression) and a comparison's other period.
+    fn times(&mut self, query: &mut MetricQuery) {
+        let times = &self.facts.times;
+        let period = self.demands.iter().find_map(|d| match d.kind {
+            DemandKind::Period { baseline } => Some((baseline, d.target.clone())),
+            _ => None,
+        });
+        let sided = self
+            .demands
+            .iter()
+            .any(|d| matches!(d.kind, DemandKind::Joined | DemandKind::Compare | DemandKind::Change));
+        if times.is_empty() {
+            if period.is_some() {
+                self.reasons.push("对比需要一个时间段".into());
+            }
+            return;
+        }
+        if self.model.time.is_none() {
+            let names: Vec<&str> = self.model.measures.iter().map(|m| m.label.as_str()).collect();
+            self.reasons.push(format!("{}没有时间维度，不能按时间查", names.join("、")));
+            return;
+        }
+        let range = |i: usize| TimeRange {
+            start: times[i].date_range.start.to_string(),
+            end: times[i].date_range.end.to_string(),
+        };
+        query.time_range = Some(range(0));
+        query.compare = match period {
+            Some((Baseline::Previous, _)) => Some(Compare {
+                kind: CompareKind::PreviousPeriod,
+                range: None,
+            }),
+            Some((Baseline::YearAgo, _)) => Some(Compare {
+                kind: CompareKind::YearOverYear,
+                range: None,
+            }),
+            Some((Baseline::Named, target)) => {
+                let named = target.as_deref().map(canonical).and_then(|t| {
+                    times.iter().skip(1).position(|s| {
+                        canonical(self.facts.question.get(s.range.clone()).unwrap_or_default()).contains(&t)
+                    })
+                });
+                match named.map(|i| i + 1).or((times.len() > 1).then_some(1)) {
+                    Some(i) => Some(Compare {
+                        kind: CompareKind::PreviousPeriod,
+                        range: Some(range(i)),
+                    }),
+                    None => {
+                        self.reasons.push("没有找到要对比的时间段".into());
+                        None
+                    }
+                }
+            }
+            None if sided && times.len() > 1 => Some(Compare {
+                kind: CompareKind::PreviousPeriod,
+                range: Some(range(1)),
+            }),
+            None => None,
+        };
+    }
+
+    /// Groupings by a dimension (各产品, 哪个地区) or by a time grain (每月, 哪几天).
+    fn groups(&mut self, query: &mut MetricQuery) {
+        let groups: Vec<Demand> = self
+            .demands
+            .iter()
+            .filter(|d| matches!(d.kind, DemandKind::Group { .. }))
+            .cloned()
+            .collect();
+        let averaged = self
+            .demands
+            .iter()
+            .any(|d| matches!(d.kind, DemandKind::Aggregate { of: Aggregate::Average }));
+        for d in groups {
+            if let Some(grain) = d.grain() {
+                let grain = contract_grain(grain);
+                if averaged && query.measures.iter().all(|m| m.per.is_none()) {
+                    for m in &mut query.measures {
+                        m.per = Some(grain);
+                    }
+                } else {
+                    query.grain = Some(grain);
+                }
+                continue;
+            }
+            let Some(target) = d.target.as_deref() else { continue };
+            match self.dimension_of(target) {
+                Some(dim) => {
+                    let label = self.model.dimensions[dim].label.clone();
+                    if !query.group_by.contains(&label) {
+                        query.group_by.push(label);
+                    }
+                }
+                None if self.is_measure_word(target) => {}
+                None => self.reasons.push(format!("不能按「{target}」分组")),
+            }
+        }
+    }
+
+    /// The dimension a demand's target names (by prefix either way, as the demands advise).
+    fn dimension_of(&self, target: &str) -> Option<usize> {
+        let target = canonical(target);
+        self.model.dimensions.iter().position(|d| {
+            std::iter::once(&d.label).chain(&d.synonyms).any(|w| {
+                let w = canonical(w);
+                !w.is_empty() && (target.starts_with(&w) || w.starts_with(&target))
+            })
+        })
+    }
+
+    fn is_measure_word(&self, words: &str) -> bool {
+        self.measure_of(words).is_some()
+    }
+
+    /// A ranking: order by its measure, the top N (one for a superlative), over its dimension.
+    fn rank(&mut self, query: &mut MetricQuery) {
+        let Some(d) = self.demands.iter().find(|d| d.is_rank()).cloned() else {
+            return;
+        };
+        let DemandKind::Rank { order, top } = d.kind else { return };
+        let measure = d.measure.as_deref().and_then(|w| self.measure_of(w));
+        let measure = match measure.or_else(|| {
+            query
+                .measures
+                .first()
+                .and_then(|m| self.model.measure_index(&m.name))
+        }) {
+            Some(m) => m,
+            None => {
+                self.reasons.push(format!("「{}」不知道按什么指标排", d.words));
+                return;
+            }
+        };
+        let label = self.measure_label(measure);
+        if !query.measures.iter().any(|m| m.name == label) {
+            query.measures.push(MeasureSel::named(label.clone()));
+        }
+        if let Some(target) = d.target.as_deref() {
+            match self.dimension_of(target) {
+                Some(dim) => {
+                    let l = self.model.dimensions[dim].label.clone();
+                    if !query.group_by.contains(&l) {
+                        query.group_by.push(l);
+                    }
+                }
+                None => {
+                    let target = canonical(target);
+                    let names_value = self.mentions.iter().any(|(r, m)| {
+                        matches!(m, Mention::Value(_))
+                            && self.facts.question.get(r.clone()).is_some_and(|t| target.contains(&canonical(t)))
+                    });
+                    let entity = self
+                        .model
+                        .dimensions
+                        .iter()
+                        .position(|dim| matches!(dim.values, DimensionValues::Entity { .. }));
+                    match (names_value, entity) {
+                        (true, Some(dim)) if query.group_by.is_empty() => {
+                            query.group_by.push(self.model.dimensions[dim].label.clone())
+                        }
+                        _ if !query.group_by.is_empty() || query.grain.is_some() => {}
+                        _ => self.reasons.push(format!("不能按「{}」排名", d.target.as_deref().unwrap_or_default())),
+                    }
+                }
+            }
+        }
+        if query.group_by.is_empty() && query.grain.is_none() {
+            self.reasons.push(format!("「{}」没有说按什么排", d.words));
+            return;
+        }
+        let superlative = d.words.contains('最')
+            || ["most", "highest", "lowest", "best", "worst"]
+                .iter()
+                .any(|w| d.words.to_lowercase().contains(w));
+        query.order = Some(Order {
+            measure: label,
+            direction: match order {
+                demand::Order::Highest => OrderDir::Desc,
+                demand::Order::Lowest => OrderDir::Asc,
+            },
+        });
+        query.limit = top.or(superlative.then_some(1));
+    }
+
+    /// Averages, shares, max and min; counts and totals are met by the measures.
+    fn aggregates(&mut self, query: &mut MetricQuery) {
+        let asked: Vec<(Aggregate, Demand)> = self
+            .demands
+            .iter()
+            .filter_map(|d| match d.kind {
+                DemandKind::Aggregate { of } => Some((of, d.clone())),
+                _ => None,
+            })
+            .collect();
+        for (of, d) in asked {
+            match of {
+                Aggregate::Average => {
+                    if query.measures.iter().any(|m| m.per.is_some()) {
+                        continue;
+                    }
+                    for m in &mut query.measures {
+                        let Some(i) = self.model.measure_index(&m.name) else { continue };
+                        let spec = &self.model.measures[i];
+                        let own = spec.expr.single_aggregate().map(|(n, _)| n.to_string());
+                        let is_avg = own.as_deref() == Some("avg")
+                            || matches!(&spec.expr, wenshu_contract::metric::MetricExpr::Call { name, .. } if name == "avg");
+                        if is_avg {
+                            continue;
+                        }
+                        if spec.reaggregations.contains(&Reaggregate::Avg) {
+                            m.aggregate = Some(Reaggregate::Avg);
+                        } else {
+                            self.reasons.push(format!("{}不支持求平均", spec.label));
+                        }
+                    }
+                }
+                Aggregate::Max | Aggregate::Min => {
+                    let want = if of == Aggregate::Max { Reaggregate::Max } else { Reaggregate::Min };
+                    for m in &mut query.measures {
+                        let Some(i) = self.model.measure_index(&m.name) else { continue };
+                        if self.model.measures[i].reaggregations.contains(&want) {
+                            m.aggregate = Some(want);
+                        } else {
+                            self.reasons
+                                .push(format!("{}不支持求{}", self.model.measures[i].label, want.label()));
+                        }
+                    }
+                }
+                Aggregate::Share => {
+                    let across: Vec<String> = if query.group_by.is_empty() {
+                        query.filters.iter().map(|f| f.dimension.clone()).collect()
+                    } else {
+                        query.group_by.clone()
+                    };
+                    if across.is_empty() {
+                        self.reasons.push("占比需要说明是谁的占比".into());
+                    } else {
+                        query.share = Some(Share { across });
+                    }
+                }
+                Aggregate::Count => {
+                    let covered = self.mentions.iter().any(|(r, m)| {
+                        matches!(m, Mention::Measure(_)) && (overlaps(r, &d.range) || r.start <= d.range.start && d.range.end <= r.end)
+                    });
+                    let counted = query.measures.iter().any(|m| {
+                        self.model
+                            .measure_index(&m.name)
+                            .is_some_and(|i| is_count(&self.model.measures[i].expr))
+                    });
+                    let by_target = d.target.as_deref().and_then(|t| self.measure_of(t)).is_some();
+                    if !(covered || counted || by_target) {
+                        self.reasons.push(format!("不能数「{}」", d.target.as_deref().unwrap_or(&d.words)));
+                    }
+                }
+                Aggregate::Total => {}
+            }
+        }
+    }
+
+    /// A threshold on a grouped measure (HAVING); a threshold on single records is not a metric.
+    fn threshold(&mut self, query: &mut MetricQuery) {
+        let Some(d) = self
+            .demands
+            .iter()
+            .find(|d| matches!(d.kind, DemandKind::Threshold { .. }))
+            .cloned()
+        else {
+            return;
+        };
+        let DemandKind::Threshold { op, value } = d.kind else { return };
+        let words = d.measure.clone().unwrap_or_else(|| d.words.clone());
+        if query.group_by.is_empty() && query.grain.is_none() {
+            self.reasons
+                .push(format!("「{words}」{}：只能对分组后的合计设门槛，不能筛选单条记录", d.words));
+            return;
+        }
+        let Some(measure) = d.measure.as_deref().and_then(|w| self.measure_of(w)).or_else(|| {
+            query
+                .measures
+                .first()
+                .and_then(|m| self.model.measure_index(&m.name))
+        }) else {
+            self.reasons.push(format!("「{}」不知道按什么指标筛选", d.words));
+            return;
+        };
+        let label = self.measure_label(measure);
+        if !query.measures.iter().any(|m| m.name == label) {
+            query.measures.push(MeasureSel::named(label.clone()));
+        }
+        query.having = Some(Threshold {
+            measure: label,
+            op: match op {
+                demand::ThresholdOp::Above => ThresholdOp::Gt,
+                demand::ThresholdOp::AtLeast => ThresholdOp::Ge,
+                demand::ThresholdOp::Below => ThresholdOp::Lt,
+                demand::ThresholdOp::AtMost => ThresholdOp::Le,
+            },
+            value,
+        });
+    }
+
+    /// Words the question says that nothing accounted for: a name the model does not know must not be ignored.
+    fn leftovers(&mut self) {
+        let q = &self.facts.question;
+        let mut covered = vec![false; q.len()];
+        let mut cover = |r: &Range<usize>| {
+            for i in r.start.min(q.len())..r.end.min(q.len()) {
+                covered[i] = true;
+            }
+        };
+        self.facts.spans.iter().for_each(|s| cover(&s.range));
+        self.facts.times.iter().for_each(|t| cover(&t.range));
+        self.mentions.iter().for_each(|(r, _)| cover(r));
+        for d in &self.demands {
+            for w in std::iter::once(&d.words).chain(d.target.iter()).chain(d.measure.iter()) {
+                if let Some(at) = q.get(d.range.clone()).and_then(|s| s.find(w.as_str())) {
+                    cover(&(d.range.start + at..d.range.start + at + w.len()));
+                }
+            }
+        }
+        let mut runs: Vec<String> = Vec::new();
+        let mut run = String::new();
+        for (at, c) in q.char_indices() {
+            if covered[at] || !c.is_alphanumeric() {
+                if !run.is_empty() {
+                    runs.push(std::mem::take(&mut run));
+                }
+            } else {
+                run.push(c);
+            }
+        }
+        if !run.is_empty() {
+            runs.push(run);
+        }
+        for run in runs {
+            let rest = strip_filler(&canonical(&run));
+            if rest.chars().count() >= 2 {
+                self.reasons.push(format!("不认识「{run}」"));
+            }
+        }
+    }
+}
+
+/// What remains of a run of words once the filler words are taken out (longest first).
+fn strip_filler(text: &str) -> String {
+    let mut rest = text.to_string();
+    let mut fillers: Vec<&str> = FILLER.to_vec();
+    fillers.sort_by_key(|f| std::cmp::Reverse(f.len()));
+    for f in fillers {
+        rest = rest.replace(f, " ");
+    }
+    rest.split_whitespace().filter(|w| w.chars().count() >= 2).collect::<Vec<_>>().join(" ")
+}
+
+fn is_count(expr: &wenshu_contract::metric::MetricExpr) -> bool {
+    matches!(expr, wenshu_contract::metric::MetricExpr::Call { name, .. } if name == "count")
+}
+
+fn contract_grain(grain: demand::Grain) -> Grain {
+    match grain {
+        demand::Grain::Day => Grain::Day,
+        demand::Grain::Week => Grain::Week,
+        demand::Grain::Month => Grain::Month,
+        demand::Grain::Quarter => Grain::Quarter,
+        demand::Grain::Year => Grain::Year,
+    }
+}
+
+fn overlaps(a: &Range<usize>, b: &Range<usize>) -> bool {
+    a.start < b.end && b.start < a.end
+}
+
+fn unmet(reason: String) -> MetricBuild {
+    MetricBuild::Unmet { reasons: vec![reason] }
+}
+
+/// The first metric tool of `catalog` (in catalog order) that expresses the question, or the reasons of the first
+/// one that came closest (the fewest unmet parts); none when the catalog has no metric tool.
+pub fn choose<'c>(
+    catalog: &'c wenshu_contract::Catalog,
+    values: &MetricValues,
+    question: &str,
+    today: Date,
+) -> Option<(&'c Tool, MetricBuild)> {
+    let mut closest: Option<(&Tool, MetricBuild, usize)> = None;
+    for tool in catalog.tools().iter().filter(|t| t.extensions().metrics.is_some()) {
+        match build_query(tool, values, question, today) {
+            MetricBuild::Query { query } => return Some((tool, MetricBuild::Query { query })),
+            MetricBuild::Unmet { reasons } => {
+                let n = reasons.len();
+                if closest.as_ref().is_none_or(|(_, _, best)| n < *best) {
+                    closest = Some((tool, MetricBuild::Unmet { reasons }, n));
+                }
+            }
+        }
+    }
+    closest.map(|(tool, build, _)| (tool, build))
+}

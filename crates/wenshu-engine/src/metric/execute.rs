@@ -1,0 +1,298 @@
+//! The metric executor: a call's metric query checked against the model and the known values, compiled to SQL,
+//! passed through the SQL guard, run read-only under the timeout and row cap; comparisons joined in code.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::{Map, Value, json};
+use wenshu_contract::metric::{CompareKind, MetricModel, MetricQuery, ResolvedQuery};
+use wenshu_contract::{BoundCall, Catalog, Tool};
+
+use super::dates::{bucket_count, other_range};
+use super::present::{self, ColumnInfo, ColumnKind, Presentation};
+use super::sql::{CompiledStatement, OutputColumn, compile};
+use super::values::{MetricValues, SharedValues};
+use crate::db::{Database, Dialect, QueryLimits};
+use crate::execute::{ExecContext, ExecError, ExecFuture, Executor, Executors, ToolResult, check_call, elapsed_ms};
+use crate::sql_guard::{GuardPolicy, SqlDialect, check_sql};
+
+/// A metric query compiled for one dialect: the statements (one per period) and how the answer is labelled.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The query as asked.
+    pub query: MetricQuery,
+    /// The query resolved against the model.
+    pub resolved: ResolvedQuery,
+    /// `(period label, statement)`: one, or two for a comparison (this period first).
+    pub statements: Vec<(Option<String>, CompiledStatement)>,
+}
+
+/// Checks `query` against `model` and the known values of `tool`'s dimensions, and compiles it for `dialect`.
+pub fn prepare(
+    tool: &str,
+    model: &MetricModel,
+    values: &MetricValues,
+    query: &MetricQuery,
+    dialect: Dialect,
+) -> Result<Prepared, ExecError> {
+    let invalid = |reason: String| ExecError::Invalid {
+        tool: tool.to_string(),
+        reason,
+    };
+    let resolved = query.resolve(model).map_err(|e| invalid(e.to_string()))?;
+    let mut filters = Vec::new();
+    for (dim, names) in &resolved.filters {
+        let label = &model.dimensions[*dim].label;
+        let known = values.values(tool, *dim);
+        let mut typed = Vec::new();
+        for name in names {
+            let value = values.lookup(tool, *dim, name).ok_or_else(|| {
+                let some: Vec<&str> = known.iter().take(10).map(|v| v.text.as_str()).collect();
+                invalid(format!(
+                    "`{name}` is not a value of {label}; known values: {}",
+                    if some.is_empty() { "none loaded".to_string() } else { some.join(", ") }
+                ))
+            })?;
+            if !typed.contains(&value.value) {
+                typed.push(value.value.clone());
+            }
+        }
+        filters.push((*dim, typed));
+    }
+    let per_buckets: Vec<Option<u32>> = resolved
+        .measures
+        .iter()
+        .map(|m| match (m.per, &resolved.range) {
+            (Some(grain), Some((start, end))) => bucket_count(grain, start, end).map(Some).ok_or(()),
+            (Some(_), None) => Err(()),
+            (None, _) => Ok(None),
+        })
+        .collect::<Result<_, ()>>()
+        .map_err(|()| invalid("a mean per time bucket needs a time range".into()))?;
+    let period = |r: &(String, String)| format!("{}～{}", r.0, r.1);
+    let mut statements = vec![(
+        resolved.range.as_ref().map(period),
+        compile(model, &resolved, &filters, resolved.range.as_ref(), &per_buckets, dialect),
+    )];
+    if let Some((kind, other)) = &resolved.compare {
+        let (start, end) = resolved
+            .range
+            .as_ref()
+            .ok_or_else(|| invalid("a comparison needs a time range".into()))?;
+        let other = match other {
+            Some(r) => r.clone(),
+            None => other_range(*kind, start, end)
+                .ok_or_else(|| invalid(format!("no {} period for {start}～{end}", kind_name(*kind))))?,
+        };
+        statements.push((
+            Some(period(&other)),
+            compile(model, &resolved, &filters, Some(&other), &per_buckets, dialect),
+        ));
+    }
+    Ok(Prepared {
+        query: query.clone(),
+        resolved,
+        statements,
+    })
+}
+
+fn kind_name(kind: CompareKind) -> &'static str {
+    match kind {
+        CompareKind::PreviousPeriod => "previous",
+        CompareKind::YearOverYear => "year-earlier",
+    }
+}
+
+/// Runs the metric tools of a catalog on one read-only database.
+#[derive(Debug, Clone)]
+pub struct MetricExecutor {
+    db: Database,
+    values: SharedValues,
+}
+
+impl MetricExecutor {
+    /// An executor over `db`, reading filter values from `values`.
+    pub fn new(db: Database, values: SharedValues) -> Self {
+        Self { db, values }
+    }
+
+    /// Registers this executor for every metric tool of `catalog`.
+    pub fn register_all(self: Arc<Self>, catalog: &Catalog, executors: &mut Executors) {
+        for tool in catalog.tools().iter().filter(|t| t.extensions().metrics.is_some()) {
+            let shared: Arc<dyn Executor> = self.clone();
+            executors.register(tool.name(), shared);
+        }
+    }
+
+    /// The database queries run on.
+    pub fn database(&self) -> &Database {
+        &self.db
+    }
+
+    async fn run(&self, tool: &Tool, call: &BoundCall, ctx: &ExecContext) -> Result<ToolResult, ExecError> {
+        let start = Instant::now();
+        check_call(tool, call)?;
+        let invalid = |reason: String| ExecError::Invalid {
+            tool: tool.name().to_string(),
+            reason,
+        };
+        let model = tool
+            .extensions()
+            .metrics
+            .as_deref()
+            .ok_or_else(|| ExecError::NotConfigured {
+                tool: tool.name().to_string(),
+            })?;
+        let query: MetricQuery = serde_json::from_value(Value::Object(call.arguments.clone()))
+            .map_err(|e| invalid(format!("not a metric query: {e}")))?;
+        let dialect = self.db.dialect();
+        let prepared = prepare(tool.name(), model, &self.values.get(), &query, dialect)?;
+        let mut policy = GuardPolicy::new(&model.table_names());
+        policy.max_rows = u64::try_from(ctx.row_cap).unwrap_or(u64::MAX);
+        let limits = QueryLimits {
+            row_cap: ctx.row_cap,
+            timeout: ctx.timeout,
+        };
+        let mut results = Vec::new();
+        let mut sent = Vec::new();
+        for (period, compiled) in &prepared.statements {
+            let statement = &compiled.statement;
+            let verdict = check_sql(&statement.sql, guard_dialect(dialect), &policy);
+            let sql = match (verdict.allowed, verdict.sql) {
+                (true, Some(sql)) => sql,
+                _ => return Err(invalid(format!("the SQL guard refused: {}", verdict.reasons.join("; ")))),
+            };
+            let rows = self.db.query(&sql, &statement.binds, limits).await?;
+            sent.push(json!({"period": period, "sql": sql, "binds": statement.binds}));
+            results.push(rows);
+        }
+        let (columns, rows) = match results.as_slice() {
+            [current, previous] => compare_rows(model, &prepared, &current.rows, &previous.rows),
+            [only] => (
+                present::plain_columns(model, &prepared.resolved, &prepared.statements[0].1.columns),
+                only.rows.clone(),
+            ),
+            _ => (Vec::new(), Vec::new()),
+        };
+        let truncated = results.iter().any(|r| r.truncated);
+        let period = prepared.statements[0].0.as_deref();
+        let presentation = Presentation {
+            headline: present::headline(&columns, &rows, period),
+            chart: present::chart(&columns, rows.len()),
+            columns: columns.clone(),
+        };
+        Ok(ToolResult {
+            columns: columns.iter().map(|c| c.label.clone()).collect(),
+            rows,
+            truncated,
+            detail: json!({
+                "kind": "metric",
+                "dialect": dialect.name(),
+                "query": prepared.query,
+                "statements": sent,
+                "presentation": presentation,
+            }),
+            duration_ms: elapsed_ms(start),
+        })
+    }
+}
+
+impl Executor for MetricExecutor {
+    fn execute<'a>(&'a self, tool: &'a Tool, call: &'a BoundCall, ctx: &'a ExecContext) -> ExecFuture<'a> {
+        Box::pin(self.run(tool, call, ctx))
+    }
+}
+
+/// The guard's name for a database dialect.
+pub fn guard_dialect(dialect: Dialect) -> SqlDialect {
+    match dialect {
+        Dialect::Sqlite => SqlDialect::Sqlite,
+        Dialect::Postgres => SqlDialect::Postgres,
+        Dialect::MySql => SqlDialect::Mysql,
+    }
+}
+
+/// This period's rows beside the other period's, joined on their categories: each measure's two values, the
+/// change and the rate.
+fn compare_rows(
+    model: &MetricModel,
+    prepared: &Prepared,
+    current: &[Vec<Value>],
+    previous: &[Vec<Value>],
+) -> (Vec<ColumnInfo>, Vec<Vec<Value>>) {
+    let compiled = &prepared.statements[0].1;
+    let query = &prepared.resolved;
+    let periods: Vec<Option<&str>> = prepared.statements.iter().map(|(p, _)| p.as_deref()).collect();
+    let keys: Vec<usize> = compiled
+        .columns
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| matches!(c, OutputColumn::Dimension(_) | OutputColumn::Bucket(_)))
+        .map(|(i, _)| i)
+        .collect();
+    let measures: Vec<(usize, usize)> = compiled
+        .columns
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| match c {
+            OutputColumn::Measure(p) => Some((i, *p)),
+            _ => None,
+        })
+        .collect();
+    let mut columns: Vec<ColumnInfo> = present::plain_columns(model, query, &compiled.columns)
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| keys.contains(i))
+        .map(|(_, c)| c)
+        .collect();
+    for (_, position) in &measures {
+        let this = present::measure_info(model, query, *position, periods[0]);
+        let other = present::measure_info(model, query, *position, periods.get(1).copied().flatten());
+        let label = present::measure_label(model, query, *position);
+        columns.push(this.clone());
+        columns.push(other);
+        columns.push(present::info(format!("{label}变化"), ColumnKind::Change, this.unit, this.decimals));
+        columns.push(present::info(format!("{label}变化率"), ColumnKind::Rate, None, Some(4)));
+    }
+    let key_of = |row: &Vec<Value>| -> Vec<Value> { keys.iter().map(|k| row[*k].clone()).collect() };
+    let mut rows = Vec::new();
+    let mut seen: Vec<Vec<Value>> = Vec::new();
+    let mut emit = |key: Vec<Value>, a: Option<&Vec<Value>>, b: Option<&Vec<Value>>| {
+        let mut row = key;
+        for (column, _) in &measures {
+            let x = a.map(|r| r[*column].clone()).unwrap_or(Value::Null);
+            let y = b.map(|r| r[*column].clone()).unwrap_or(Value::Null);
+            let change = match (x.as_f64(), y.as_f64()) {
+                (Some(x), Some(y)) => json!(x - y),
+                _ => Value::Null,
+            };
+            let rate = match (x.as_f64(), y.as_f64()) {
+                (Some(x), Some(y)) if y != 0.0 => json!((x - y) / y),
+                _ => Value::Null,
+            };
+            row.extend([x, y, change, rate]);
+        }
+        rows.push(row);
+    };
+    for row in current {
+        let key = key_of(row);
+        let other = previous.iter().find(|p| key_of(p) == key);
+        seen.push(key.clone());
+        emit(key, Some(row), other);
+    }
+    for row in previous {
+        let key = key_of(row);
+        if !seen.contains(&key) {
+            emit(key, None, Some(row));
+        }
+    }
+    (columns, rows)
+}
+
+/// The arguments of a metric call as a parameter map.
+pub fn query_params(query: &MetricQuery) -> Map<String, Value> {
+    match serde_json::to_value(query) {
+        Ok(Value::Object(map)) => map,
+        _ => Map::new(),
+    }
+}

@@ -1,0 +1,25 @@
+//! Metric tools: code composes the query. A tool's `x-metrics` model (checked at catalog load) and a metric query
+//! by names ([`wenshu_contract::metric`]) become SQL here — identifiers only from the model, every value bound —
+//! which then passes the SQL guard and runs read-only under the timeout and row cap.
+//!
+//! - [`values`]: dimension values read from the data at start (or an entity catalog), and where a question names
+//!   them; [`dates`]: comparison periods and bucket counts.
+//! - [`sql`]: the compiler per dialect (SQLite, PostgreSQL, MySQL/MariaDB); [`execute`]: the executor;
+//!   [`present`]: labels, headline and chart hint.
+//! - [`build`]: the metric query of a question from its demands, values and times (the lexicon engine);
+//!   [`extract`]: that query as the lexicon engine's extraction; [`offer`]: what a metric call answers, for
+//!   coverage.
+
+pub mod build;
+pub mod dates;
+pub mod execute;
+pub mod extract;
+pub mod offer;
+pub mod present;
+pub mod sql;
+pub mod values;
+
+pub use build::{MetricBuild, build_query};
+pub use execute::{MetricExecutor, Prepared, prepare};
+pub use offer::offer;
+pub use values::{MetricValues, SharedValues};

@@ -1,0 +1,133 @@
+//! What a metric call answers, for coverage: its shape, dimensions, grain, ordering, measures and computations,
+//! read from the metric query and the model's labels and synonyms.
+
+use serde_json::{Map, Value};
+use wenshu_contract::Tool;
+use wenshu_contract::answers::{RankOrder, Shape, TimeGrain};
+use wenshu_contract::metric::{
+    CompareKind, Grain, Measure, MetricExpr, MetricQuery, OrderDir, Reaggregate,
+};
+use wenshu_lexicon::demand::{Aggregate, Baseline};
+
+use crate::coverage::Offer;
+
+/// The offer of a call of a metric tool; none when the tool has no `x-metrics` or the arguments are no metric
+/// query of its model.
+pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
+    let model = tool.extensions().metrics.as_deref()?;
+    let query: MetricQuery = serde_json::from_value(Value::Object(arguments.clone())).ok()?;
+    let resolved = query.resolve(model).ok()?;
+    let mut offer = Offer::unknown("x-metrics");
+    offer.shape = Some(if resolved.order.is_some() {
+        Shape::Ranked
+    } else if resolved.grain.is_some() {
+        Shape::Series
+    } else if !resolved.group_by.is_empty() {
+        Shape::Grouped
+    } else {
+        Shape::Totals
+    });
+    offer.dimension = resolved
+        .group_by
+        .iter()
+        .flat_map(|d| names(&model.dimensions[*d].label, &model.dimensions[*d].synonyms))
+        .collect();
+    if let Some(grain) = resolved.grain {
+        offer.dimension.extend(grain_words(grain).iter().map(|w| w.to_string()));
+    }
+    offer.grain = resolved
+        .grain
+        .or_else(|| resolved.measures.iter().find_map(|m| m.per))
+        .map(time_grain);
+    if let Some((position, dir)) = resolved.order {
+        offer.order_by = measure_names(&model.measures[resolved.measures[position].measure]);
+        offer.order = match dir {
+            OrderDir::Asc => RankOrder::Asc,
+            OrderDir::Desc => RankOrder::Desc,
+        };
+    }
+    offer.measures = resolved
+        .measures
+        .iter()
+        .flat_map(|m| measure_names(&model.measures[m.measure]))
+        .collect();
+    offer.counts = resolved.measures.iter().any(|m| {
+        let spec = &model.measures[m.measure];
+        m.aggregate == Some(Reaggregate::Count) || is_count(&spec.expr) || counts_in_words(spec)
+    });
+    for m in &resolved.measures {
+        let own = model.measures[m.measure].expr.single_aggregate().map(|(name, _)| name);
+        let aggregate = match (m.aggregate, m.per) {
+            (Some(Reaggregate::Avg), _) | (None, Some(_)) => Some(Aggregate::Average),
+            (Some(Reaggregate::Max), _) => Some(Aggregate::Max),
+            (Some(Reaggregate::Min), _) => Some(Aggregate::Min),
+            (Some(Reaggregate::Count), _) => Some(Aggregate::Count),
+            (None, None) if own == Some("avg") || is_avg(&model.measures[m.measure].expr) => Some(Aggregate::Average),
+            (None, None) => None,
+        };
+        offer.aggregates.extend(aggregate);
+    }
+    if resolved.share.is_some() {
+        offer.aggregates.push(Aggregate::Share);
+    }
+    if let Some((kind, other)) = &resolved.compare {
+        offer.periods.push(match kind {
+            CompareKind::PreviousPeriod => Baseline::Previous,
+            CompareKind::YearOverYear => Baseline::YearAgo,
+        });
+        if other.is_some() {
+            offer.periods.push(Baseline::Named);
+        }
+    }
+    offer.thresholds = resolved.having.iter().map(|(_, _, v)| *v).collect();
+    offer.limit = resolved.limit.map(|n| ("limit".to_string(), u64::from(n)));
+    Some(offer)
+}
+
+fn names(label: &str, synonyms: &[String]) -> Vec<String> {
+    std::iter::once(label.to_string()).chain(synonyms.iter().cloned()).collect()
+}
+
+/// A measure's words: label, synonyms, code and unit (签的单最多 ranks by the measure counted in 单).
+fn measure_names(measure: &Measure) -> Vec<String> {
+    let mut out = names(&measure.label, &measure.synonyms);
+    out.push(measure.name.clone());
+    out.extend(measure.unit.clone());
+    out
+}
+
+/// Whether a measure's own words say it counts (评价人数, 订单数, 单量: a word ending in 数 or 量, general Chinese).
+fn counts_in_words(measure: &Measure) -> bool {
+    std::iter::once(&measure.label)
+        .chain(&measure.synonyms)
+        .any(|w| w.ends_with('数') || w.ends_with('量'))
+}
+
+fn is_count(expr: &MetricExpr) -> bool {
+    matches!(expr, MetricExpr::Call { name, .. } if name == "count")
+}
+
+fn is_avg(expr: &MetricExpr) -> bool {
+    matches!(expr, MetricExpr::Call { name, .. } if name == "avg")
+}
+
+/// The words of a time bucket (天 of 每天, 月 of 每月), as general language.
+fn grain_words(grain: Grain) -> &'static [&'static str] {
+    match grain {
+        Grain::Day => &["天", "日", "day"],
+        Grain::Week => &["周", "星期", "week"],
+        Grain::Month => &["月", "month"],
+        Grain::Quarter => &["季度", "quarter"],
+        Grain::Year => &["年", "year"],
+    }
+}
+
+fn time_grain(grain: Grain) -> TimeGrain {
+    match grain {
+        Grain::Day => TimeGrain::Day,
+        Grain::Week => TimeGrain::Week,
+        Grain::Month => TimeGrain::Month,
+        Grain::Quarter => TimeGrain::Quarter,
+        Grain::Year => TimeGrain::Year,
+    }
+}

@@ -1,0 +1,255 @@
+//! How a metric answer reads: columns labelled by measure and dimension labels, a headline for one number, and a
+//! chart hint chosen by the shape (bars for groups and rankings, lines for time grains, one axis per measure).
+
+use serde::Serialize;
+use serde_json::Value;
+use wenshu_contract::metric::{MetricModel, ResolvedQuery};
+
+use super::sql::OutputColumn;
+
+/// What one column of a metric answer holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ColumnKind {
+    /// A dimension's values.
+    Dimension,
+    /// Time buckets.
+    Time,
+    /// A measure's values.
+    Measure,
+    /// A share of the total (a fraction).
+    Share,
+    /// The difference of two periods.
+    Change,
+    /// The change over the earlier value (a fraction).
+    Rate,
+}
+
+/// One labelled column.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ColumnInfo {
+    /// The label shown (`销售额`, `地区`, `销售额（2026-07-01～2026-09-30）`).
+    pub label: String,
+    /// What it holds.
+    pub kind: ColumnKind,
+    /// The unit of its numbers, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
+    /// Decimals shown, if set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decimals: Option<u8>,
+}
+
+/// The kind of chart that fits the answer's shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChartKind {
+    /// One number: no chart, the headline.
+    Number,
+    /// Bars: groups, rankings, comparisons.
+    Bar,
+    /// Lines: values over time buckets.
+    Line,
+}
+
+/// One series of a chart: a column and the axis it is drawn on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Series {
+    /// The column index.
+    pub column: usize,
+    /// The value axis (one per measure).
+    pub axis: usize,
+}
+
+/// The chart hint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChartHint {
+    /// The kind of chart.
+    pub kind: ChartKind,
+    /// The column on the category or time axis.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub x: Option<usize>,
+    /// The value series.
+    pub series: Vec<Series>,
+}
+
+/// How a metric answer is shown.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Presentation {
+    /// One sentence for a single number (value, unit, period), or for a single comparison.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub headline: Option<String>,
+    /// The columns, labelled.
+    pub columns: Vec<ColumnInfo>,
+    /// The chart that fits.
+    pub chart: ChartHint,
+}
+
+/// The columns of a plain (non-comparison) answer.
+pub fn plain_columns(model: &MetricModel, query: &ResolvedQuery, columns: &[OutputColumn]) -> Vec<ColumnInfo> {
+    columns
+        .iter()
+        .map(|c| match *c {
+            OutputColumn::Dimension(d) => info(model.dimensions[d].label.clone(), ColumnKind::Dimension, None, None),
+            OutputColumn::Bucket(g) => info(g.label().to_string(), ColumnKind::Time, None, None),
+            OutputColumn::Measure(p) => measure_info(model, query, p, None),
+            OutputColumn::Share(p) => info(
+                format!("{}占比", measure_label(model, query, p)),
+                ColumnKind::Share,
+                None,
+                Some(4),
+            ),
+        })
+        .collect()
+}
+
+/// A measure's column, its label marked with a period when given.
+pub fn measure_info(model: &MetricModel, query: &ResolvedQuery, position: usize, period: Option<&str>) -> ColumnInfo {
+    let spec = &model.measures[query.measures[position].measure];
+    let label = match period {
+        Some(p) => format!("{}（{p}）", measure_label(model, query, position)),
+        None => measure_label(model, query, position),
+    };
+    let unit = match query.measures[position].aggregate {
+        Some(wenshu_contract::metric::Reaggregate::Count) => None,
+        _ => spec.unit.clone(),
+    };
+    info(label, ColumnKind::Measure, unit, spec.decimals)
+}
+
+/// A selected measure's label: `销售额`, `平均销售额`, `月均销售额`.
+pub fn measure_label(model: &MetricModel, query: &ResolvedQuery, position: usize) -> String {
+    let sel = &query.measures[position];
+    let label = &model.measures[sel.measure].label;
+    match (sel.aggregate, sel.per) {
+        (Some(a), _) => format!("{}{label}", a.label()),
+        (None, Some(g)) => format!("{}均{label}", g.label()),
+        (None, None) => label.clone(),
+    }
+}
+
+/// A labelled column.
+pub fn info(label: String, kind: ColumnKind, unit: Option<String>, decimals: Option<u8>) -> ColumnInfo {
+    ColumnInfo {
+        label,
+        kind,
+        unit,
+        decimals,
+    }
+}
+
+/// The chart that fits the columns: lines over time, bars over categories, a number when there is one row of
+/// values; one axis per measure.
+pub fn chart(columns: &[ColumnInfo], rows: usize) -> ChartHint {
+    let x = columns
+        .iter()
+        .position(|c| c.kind == ColumnKind::Time)
+        .or_else(|| columns.iter().position(|c| c.kind == ColumnKind::Dimension));
+    let mut axes: Vec<String> = Vec::new();
+    let series = columns
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| matches!(c.kind, ColumnKind::Measure | ColumnKind::Share))
+        .map(|(column, c)| {
+            let key = c.label.split('（').next().unwrap_or_default().to_string();
+            let axis = axes.iter().position(|a| *a == key).unwrap_or_else(|| {
+                axes.push(key);
+                axes.len() - 1
+            });
+            Series { column, axis }
+        })
+        .collect();
+    let kind = match x {
+        Some(i) if columns[i].kind == ColumnKind::Time => ChartKind::Line,
+        Some(_) => ChartKind::Bar,
+        None if rows <= 1 && !columns.iter().any(|c| c.kind == ColumnKind::Change) => ChartKind::Number,
+        None => ChartKind::Bar,
+    };
+    ChartHint { kind, x, series }
+}
+
+/// The headline of a one-row answer without categories: each value with its unit, and the period.
+pub fn headline(columns: &[ColumnInfo], rows: &[Vec<Value>], period: Option<&str>) -> Option<String> {
+    let [row] = rows else { return None };
+    if columns
+        .iter()
+        .any(|c| matches!(c.kind, ColumnKind::Dimension | ColumnKind::Time))
+    {
+        return None;
+    }
+    let parts: Vec<String> = columns
+        .iter()
+        .zip(row)
+        .map(|(c, v)| format!("{}：{}", c.label, format_value(c, v)))
+        .collect();
+    Some(match period {
+        Some(p) => format!("{p}，{}", parts.join("，")),
+        None => parts.join("，"),
+    })
+}
+
+/// A value as shown: grouped digits, the column's decimals and unit; fractions as percentages.
+pub fn format_value(column: &ColumnInfo, value: &Value) -> String {
+    let Some(n) = value.as_f64() else {
+        return match value {
+            Value::Null => "—".into(),
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+    };
+    match column.kind {
+        ColumnKind::Share | ColumnKind::Rate => format!("{:.2}%", n * 100.0),
+        _ => {
+            let decimals = column.decimals.unwrap_or(if n.fract() == 0.0 { 0 } else { 2 });
+            let unit = column.unit.as_deref().unwrap_or("");
+            format!("{}{unit}", group_digits(n, decimals))
+        }
+    }
+}
+
+fn group_digits(n: f64, decimals: u8) -> String {
+    let text = format!("{:.*}", usize::from(decimals), n.abs());
+    let (whole, frac) = text.split_once('.').map_or((text.as_str(), None), |(w, f)| (w, Some(f)));
+    let mut grouped = String::new();
+    for (i, c) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    let sign = if n < 0.0 && text.chars().any(|c| c != '0' && c != '.') { "-" } else { "" };
+    match frac {
+        Some(f) => format!("{sign}{grouped}.{f}"),
+        None => format!("{sign}{grouped}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn numbers_are_grouped_with_unit_and_decimals() {
+        let c = info("销售额".into(), ColumnKind::Measure, Some("元".into()), Some(2));
+        assert_eq!(format_value(&c, &json!(15650305.834)), "15,650,305.83元");
+        assert_eq!(format_value(&c, &json!(-1200)), "-1,200.00元");
+        let r = info("变化率".into(), ColumnKind::Rate, None, None);
+        assert_eq!(format_value(&r, &json!(0.1234)), "12.34%");
+    }
+
+    #[test]
+    fn the_chart_follows_the_shape() {
+        let time = info("月".into(), ColumnKind::Time, None, None);
+        let dim = info("地区".into(), ColumnKind::Dimension, None, None);
+        let m = info("销售额".into(), ColumnKind::Measure, None, None);
+        let q = info("销量".into(), ColumnKind::Measure, None, None);
+        assert_eq!(chart(&[time, m.clone()], 12).kind, ChartKind::Line);
+        let bars = chart(&[dim, m.clone(), q], 5);
+        assert_eq!(bars.kind, ChartKind::Bar);
+        assert_eq!(bars.series.iter().map(|s| s.axis).collect::<Vec<_>>(), [0, 1]);
+        assert_eq!(chart(std::slice::from_ref(&m), 1).kind, ChartKind::Number);
+        let line = headline(&[m], &[vec![json!(3)]], Some("2026-11-01～2026-11-30"));
+        assert_eq!(line.as_deref(), Some("2026-11-01～2026-11-30，销售额：3"));
+    }
+}

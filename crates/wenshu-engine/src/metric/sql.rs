@@ -1,0 +1,444 @@
+//! Compiling a resolved metric query to SQL per dialect: identifiers only from the model, quoted per dialect;
+//! every value a bind; date buckets per dialect.
+
+use serde_json::Value;
+use wenshu_contract::metric::query::ResolvedMeasure;
+use wenshu_contract::metric::{ColumnRef, Grain, MetricExpr, MetricModel, ResolvedQuery, TimeType};
+
+use crate::db::Dialect;
+
+/// One statement to run: SQL with the dialect's placeholders, and its binds in order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MetricStatement {
+    /// The SQL.
+    pub sql: String,
+    /// The values bound to its placeholders.
+    pub binds: Vec<Value>,
+}
+
+/// What one output column of a statement holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputColumn {
+    /// A dimension's value (its index in the model).
+    Dimension(usize),
+    /// The time bucket of a grain.
+    Bucket(Grain),
+    /// A selected measure (its position in the query's measures).
+    Measure(usize),
+    /// The share of the total of a selected measure.
+    Share(usize),
+}
+
+/// The statement of a metric query over one range, and what its columns hold.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompiledStatement {
+    /// The SQL and binds.
+    pub statement: MetricStatement,
+    /// Its columns, in order.
+    pub columns: Vec<OutputColumn>,
+}
+
+/// A SQL text under construction with its binds.
+struct Writer {
+    dialect: Dialect,
+    sql: String,
+    binds: Vec<Value>,
+}
+
+impl Writer {
+    fn push(&mut self, text: &str) {
+        self.sql.push_str(text);
+    }
+
+    fn bind(&mut self, value: Value) {
+        let mark = self.dialect.placeholder(self.binds.len());
+        self.binds.push(value);
+        self.sql.push_str(&mark);
+    }
+
+    fn ident(&mut self, name: &str) {
+        let quote = match self.dialect {
+            Dialect::MySql => '`',
+            Dialect::Sqlite | Dialect::Postgres => '"',
+        };
+        self.sql.push(quote);
+        self.sql.push_str(name);
+        self.sql.push(quote);
+    }
+
+    fn column(&mut self, column: &ColumnRef) {
+        self.ident(&column.table);
+        self.push(".");
+        self.ident(&column.column);
+    }
+}
+
+/// Compiles `query` over `model` for `dialect`, restricted to `range` (the query's own, or a comparison's), with
+/// the filters' values as bound values (typed as the data has them).
+pub fn compile(
+    model: &MetricModel,
+    query: &ResolvedQuery,
+    filters: &[(usize, Vec<Value>)],
+    range: Option<&(String, String)>,
+    per_buckets: &[Option<u32>],
+    dialect: Dialect,
+) -> CompiledStatement {
+    let mut w = Writer {
+        dialect,
+        sql: String::with_capacity(512),
+        binds: Vec::new(),
+    };
+    let mut columns = Vec::new();
+    w.push("SELECT ");
+    let mut first = true;
+    let mut sep = |w: &mut Writer| {
+        if !std::mem::take(&mut first) {
+            w.push(", ");
+        }
+    };
+    for (i, dim) in query.group_by.iter().enumerate() {
+        sep(&mut w);
+        w.column(&model.dimensions[*dim].column);
+        w.push(" AS ");
+        w.ident(&format!("d{i}"));
+        columns.push(OutputColumn::Dimension(*dim));
+    }
+    if let Some(grain) = query.grain {
+        sep(&mut w);
+        bucket(&mut w, model, grain);
+        w.push(" AS ");
+        w.ident("t");
+        columns.push(OutputColumn::Bucket(grain));
+    }
+    for (i, sel) in query.measures.iter().enumerate() {
+        sep(&mut w);
+        measure(&mut w, model, sel, per_buckets.get(i).copied().flatten());
+        w.push(" AS ");
+        w.ident(&format!("m{i}"));
+        columns.push(OutputColumn::Measure(i));
+    }
+    if let Some(across) = &query.share {
+        for (i, sel) in query.measures.iter().enumerate() {
+            sep(&mut w);
+            w.push("(");
+            expr(&mut w, &model.measures[sel.measure].expr, None);
+            w.push(") * 1.0 / NULLIF((SELECT ");
+            expr(&mut w, &model.measures[sel.measure].expr, None);
+            from(&mut w, model);
+            let kept: Vec<(usize, Vec<Value>)> =
+                filters.iter().filter(|(d, _)| !across.contains(d)).cloned().collect();
+            where_clause(&mut w, model, &kept, range);
+            w.push("), 0) AS ");
+            w.ident(&format!("s{i}"));
+            columns.push(OutputColumn::Share(i));
+        }
+    }
+    from(&mut w, model);
+    where_clause(&mut w, model, filters, range);
+    let grouped = !query.group_by.is_empty() || query.grain.is_some();
+    if grouped {
+        w.push(" GROUP BY ");
+        let mut first = true;
+        for dim in &query.group_by {
+            if !std::mem::take(&mut first) {
+                w.push(", ");
+            }
+            if let Some(key) = &model.dimensions[*dim].key {
+                w.column(key);
+                w.push(", ");
+            }
+            w.column(&model.dimensions[*dim].column);
+        }
+        if let Some(grain) = query.grain {
+            if !first {
+                w.push(", ");
+            }
+            bucket(&mut w, model, grain);
+        }
+    }
+    if let Some((position, op, value)) = query.having {
+        w.push(" HAVING ");
+        measure(&mut w, model, &query.measures[position], per_buckets.get(position).copied().flatten());
+        w.push(" ");
+        w.push(op.sql());
+        w.push(" ");
+        w.bind(number(value));
+    }
+    order(&mut w, query);
+    if let Some(limit) = query.limit {
+        w.push(&format!(" LIMIT {limit}"));
+    }
+    CompiledStatement {
+        statement: MetricStatement {
+            sql: w.sql,
+            binds: w.binds,
+        },
+        columns,
+    }
+}
+
+fn order(w: &mut Writer, query: &ResolvedQuery) {
+    let mut keys: Vec<(String, &str)> = Vec::new();
+    if let Some((position, dir)) = query.order {
+        let dir = match dir {
+            wenshu_contract::metric::OrderDir::Asc => "ASC",
+            wenshu_contract::metric::OrderDir::Desc => "DESC",
+        };
+        keys.push((format!("m{position}"), dir));
+    }
+    if query.grain.is_some() {
+        keys.push(("t".into(), "ASC"));
+    }
+    keys.extend((0..query.group_by.len()).map(|i| (format!("d{i}"), "ASC")));
+    if keys.is_empty() {
+        return;
+    }
+    w.push(" ORDER BY ");
+    for (i, (alias, dir)) in keys.iter().enumerate() {
+        if i > 0 {
+            w.push(", ");
+        }
+        w.ident(alias);
+        w.push(" ");
+        w.push(dir);
+    }
+}
+
+fn from(w: &mut Writer, model: &MetricModel) {
+    w.push(" FROM ");
+    for (i, table) in model.tables.iter().enumerate() {
+        if i > 0 {
+            w.push(" JOIN ");
+        }
+        w.ident(&table.name);
+        w.push(" AS ");
+        w.ident(&table.alias);
+        if let Some((left, right)) = &table.join {
+            w.push(" ON ");
+            w.column(left);
+            w.push(" = ");
+            w.column(right);
+        }
+    }
+}
+
+fn where_clause(w: &mut Writer, model: &MetricModel, filters: &[(usize, Vec<Value>)], range: Option<&(String, String)>) {
+    let mut first = true;
+    let mut and = |w: &mut Writer| w.push(if std::mem::take(&mut first) { " WHERE " } else { " AND " });
+    if let (Some((start, end)), Some(time)) = (range, &model.time) {
+        and(w);
+        w.column(&time.column);
+        w.push(" BETWEEN ");
+        day_bind(w, time.ty, start);
+        w.push(" AND ");
+        day_bind(w, time.ty, end);
+    }
+    for (dim, values) in filters {
+        and(w);
+        w.column(&model.dimensions[*dim].column);
+        if let [one] = values.as_slice() {
+            w.push(" = ");
+            w.bind(one.clone());
+        } else {
+            w.push(" IN (");
+            for (i, v) in values.iter().enumerate() {
+                if i > 0 {
+                    w.push(", ");
+                }
+                w.bind(v.clone());
+            }
+            w.push(")");
+        }
+    }
+}
+
+fn day_bind(w: &mut Writer, ty: TimeType, day: &str) {
+    let value = Value::String(day.to_string());
+    match (ty, w.dialect) {
+        (TimeType::Date, Dialect::Postgres | Dialect::MySql) => {
+            w.push("CAST(");
+            w.bind(value);
+            w.push(" AS DATE)");
+        }
+        _ => w.bind(value),
+    }
+}
+
+fn number(value: f64) -> Value {
+    if value.fract() == 0.0 && value.abs() < 9.0e15 {
+        Value::from(value as i64)
+    } else {
+        serde_json::Number::from_f64(value).map_or(Value::Null, Value::Number)
+    }
+}
+
+/// A selected measure: its expression, re-aggregated or divided by the number of buckets when asked.
+fn measure(w: &mut Writer, model: &MetricModel, sel: &ResolvedMeasure, buckets: Option<u32>) {
+    let spec = &model.measures[sel.measure];
+    let reaggregate = sel.aggregate.map(|r| r.name());
+    if sel.per.is_some() {
+        w.push("(");
+        expr(w, &spec.expr, None);
+        w.push(") * 1.0 / ");
+        w.bind(Value::from(buckets.unwrap_or(1).max(1)));
+    } else {
+        expr(w, &spec.expr, reaggregate);
+    }
+}
+
+/// Renders a checked expression; `reaggregate` replaces the function of a single aggregate.
+fn expr(w: &mut Writer, e: &MetricExpr, reaggregate: Option<&str>) {
+    match e {
+        MetricExpr::Column(c) => w.column(c),
+        MetricExpr::Number(n) => w.push(n),
+        MetricExpr::Text(t) => {
+            let escaped = match w.dialect {
+                Dialect::MySql => t.replace('\\', "\\\\").replace('\'', "''"),
+                Dialect::Sqlite | Dialect::Postgres => t.replace('\'', "''"),
+            };
+            w.push("'");
+            w.push(&escaped);
+            w.push("'");
+        }
+        MetricExpr::Null => w.push("NULL"),
+        MetricExpr::Star => w.push("*"),
+        MetricExpr::Call { name, distinct, args } => {
+            let name = reaggregate.unwrap_or(name);
+            w.push(&name.to_ascii_uppercase());
+            w.push(if *distinct { "(DISTINCT " } else { "(" });
+            for (i, a) in args.iter().enumerate() {
+                if i > 0 {
+                    w.push(", ");
+                }
+                expr(w, a, None);
+            }
+            w.push(")");
+        }
+        MetricExpr::Binary { left, op, right } => {
+            w.push("(");
+            expr(w, left, None);
+            w.push(" ");
+            w.push(op);
+            w.push(" ");
+            expr(w, right, None);
+            w.push(")");
+        }
+        MetricExpr::Unary { op, expr: inner } => {
+            w.push(op);
+            w.push(if *op == "NOT" { " (" } else { "(" });
+            expr(w, inner, None);
+            w.push(")");
+        }
+        MetricExpr::Case { whens, otherwise } => {
+            w.push("CASE");
+            for (c, r) in whens {
+                w.push(" WHEN ");
+                expr(w, c, None);
+                w.push(" THEN ");
+                expr(w, r, None);
+            }
+            if let Some(o) = otherwise {
+                w.push(" ELSE ");
+                expr(w, o, None);
+            }
+            w.push(" END");
+        }
+    }
+}
+
+/// The day of the time column as ISO text, per dialect.
+fn day_text(w: &mut Writer, model: &MetricModel) {
+    let Some(time) = &model.time else {
+        w.push("NULL");
+        return;
+    };
+    match (time.ty, w.dialect) {
+        (TimeType::Date, Dialect::Postgres) => {
+            w.push("TO_CHAR(");
+            w.column(&time.column);
+            w.push(", 'YYYY-MM-DD')");
+        }
+        (TimeType::Date, Dialect::MySql) => {
+            w.push("DATE_FORMAT(");
+            w.column(&time.column);
+            w.push(", '%Y-%m-%d')");
+        }
+        _ => w.column(&time.column),
+    }
+}
+
+/// The label of a time bucket, per dialect: `2026-11-29`, the Monday of a week, `2026-11`, `2026-Q4`, `2026`.
+fn bucket(w: &mut Writer, model: &MetricModel, grain: Grain) {
+    let sub = |w: &mut Writer, from: u8, len: u8| {
+        w.push("SUBSTR(");
+        day_text(w, model);
+        w.push(&format!(", {from}, {len})"));
+    };
+    match grain {
+        Grain::Day => day_text(w, model),
+        Grain::Month => sub(w, 1, 7),
+        Grain::Year => sub(w, 1, 4),
+        Grain::Quarter => match w.dialect {
+            Dialect::MySql => {
+                w.push("CONCAT(");
+                sub(w, 1, 4);
+                w.push(", '-Q', FLOOR((");
+                sub(w, 6, 2);
+                w.push(" + 2) / 3))");
+            }
+            Dialect::Sqlite | Dialect::Postgres => {
+                sub(w, 1, 4);
+                w.push(" || '-Q' || CAST((CAST(");
+                sub(w, 6, 2);
+                w.push(" AS INTEGER) + 2) / 3 AS VARCHAR(1))");
+            }
+        },
+        Grain::Week => match w.dialect {
+            Dialect::Sqlite => {
+                w.push("DATE(");
+                day_text(w, model);
+                w.push(", '-' || ((CAST(STRFTIME('%w', ");
+                day_text(w, model);
+                w.push(") AS INTEGER) + 6) % 7) || ' days')");
+            }
+            Dialect::Postgres => {
+                w.push("TO_CHAR(DATE_TRUNC('week', CAST(");
+                day_text(w, model);
+                w.push(" AS DATE)), 'YYYY-MM-DD')");
+            }
+            Dialect::MySql => {
+                w.push("DATE_FORMAT(DATE_SUB(CAST(");
+                day_text(w, model);
+                w.push(" AS DATE), INTERVAL WEEKDAY(CAST(");
+                day_text(w, model);
+                w.push(" AS DATE)) DAY), '%Y-%m-%d')");
+            }
+        },
+    }
+}
+
+/// `SELECT DISTINCT` of one dimension's column over its own table, at most `max` values.
+pub fn distinct_values_sql(model: &MetricModel, dimension: usize, dialect: Dialect, max: usize) -> String {
+    let mut w = Writer {
+        dialect,
+        sql: String::new(),
+        binds: Vec::new(),
+    };
+    let column = &model.dimensions[dimension].column;
+    let table = model
+        .tables
+        .iter()
+        .find(|t| t.alias == column.table)
+        .map_or(column.table.as_str(), |t| t.name.as_str());
+    w.push("SELECT DISTINCT ");
+    w.column(column);
+    w.push(" FROM ");
+    w.ident(table);
+    w.push(" AS ");
+    w.ident(&column.table);
+    w.push(" WHERE ");
+    w.column(column);
+    w.push(" IS NOT NULL ORDER BY 1");
+    w.push(&format!(" LIMIT {max}"));
+    w.sql
+}
