@@ -195,7 +195,7 @@ fn name_at(c: &mut Cursor) -> Option<(When, u8, bool)> {
         all.sort_unstable();
         all
     });
-    if !c.peek().is_some_and(|ch| starts.binary_search(&ch).is_ok()) {
+    if c.peek().is_none_or(|ch| starts.binary_search(&ch).is_err()) {
         return None;
     }
     let terms = lunar::SOLAR_TERMS
