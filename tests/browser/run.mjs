@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '..', '..');
@@ -21,6 +22,8 @@ const SHOTS = path.resolve(process.env.WENSHU_SCREENSHOTS || path.join(repoRoot,
 const WAIT_MS = Number(process.env.WENSHU_WAIT_MS || 10_000); // one UI wait
 const SERVER_WAIT_MS = Number(process.env.WENSHU_SERVER_WAIT_MS || 60_000); // the server coming up
 const TOTAL_MS = Number(process.env.WENSHU_TOTAL_MS || 180_000); // the whole run
+
+const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const results = [];
 const pageErrors = [];
@@ -70,13 +73,13 @@ async function screenshot(page, name) {
   const file = path.join(SHOTS, `${String(shotIndex).padStart(2, '0')}-${name}.png`);
   try {
     // From the top, so that the sticky header and composer sit at the ends of the full-page image.
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({
-      path: file,
-      fullPage: true,
-      timeout: WAIT_MS,
-      style: '.top, .composer { position: static !important; }',
+    // (A class, not an injected style: the page's CSP allows no inline style.)
+    await page.evaluate(() => {
+      window.scrollTo(0, 0);
+      document.documentElement.classList.add('full-page-shot');
     });
+    await page.screenshot({ path: file, fullPage: true, timeout: WAIT_MS });
+    await page.evaluate(() => document.documentElement.classList.remove('full-page-shot'));
     log(`     screenshot ${path.relative(repoRoot, file)}`);
   } catch (err) {
     log(`     (screenshot ${name} failed: ${err.message.split('\n')[0]})`);
@@ -328,6 +331,177 @@ async function main() {
     await expectKind(answer, 'stopped');
     const stop = await text(answer.getByTestId('stop-message'));
     assert(/不能|不支持/.test(stop) && stop.includes('可以回答'), `the stop does not say what cannot be done and what can: "${stop}"`);
+  });
+
+
+  // ------------------------------------------------------------ the analyst's page (issue 17)
+
+  let trendTurn = null;
+  await check(page, '今年每个月的销售趋势 → lines in time order, one axis per measure', 'trend-lines', async () => {
+    await page.getByTestId('new-conversation').click({ timeout: WAIT_MS });
+    const answer = await askAndWait(page, '今年每个月的销售趋势', 0);
+    await expectKind(answer, 'answered');
+    trendTurn = await answer.getAttribute('data-turn-id');
+    const chart = answer.getByTestId('chart');
+    assert((await chart.getAttribute('data-kind')) === 'line', `the trend is drawn as "${await chart.getAttribute('data-kind')}", not lines`);
+    const panels = await chart.locator('.chart-panel').count();
+    const measures = await answer.locator('th.num').count();
+    assert(panels === measures && panels >= 2, `${panels} chart panel(s) for ${measures} measure(s): each measure needs its own axis`);
+    const xs = await chart.locator('.chart-panel').first().locator('circle.chart-dot').evaluateAll((dots) => dots.map((d) => d.dataset.x));
+    const sorted = [...xs].sort();
+    assert(xs.length >= 2 && xs.join() === sorted.join(), `the points are not in time order: ${xs.join(', ')}`);
+    const labels = await answer.locator('th').allInnerTexts();
+    assert(labels.some((l) => l.includes('销售额')), `the columns are not labelled from the catalog: ${labels.join(' | ')}`);
+    // The running month is marked, and the values are reachable by keyboard.
+    const today = new Date().toISOString().slice(0, 10);
+    if (xs[xs.length - 1] === today.slice(0, 7) && !today.endsWith('-31')) {
+      assert((await chart.getByTestId('chart-partial').count()) === 1, 'the partial last month is not marked');
+    }
+    const svg = chart.locator('svg[tabindex="0"]').first();
+    await svg.focus();
+    await svg.press('Home');
+    const readout = await text(chart.getByTestId('chart-readout').first());
+    assert(readout.includes(xs[0]) && /\d/.test(readout), `the keyboard readout says "${readout}"`);
+  });
+
+  await check(page, 'the SQL that ran is shown for a fixed tool, with its bound values', 'sql', async () => {
+    const answer = answers(page).first();
+    await answer.getByTestId('sql-details').locator('summary').click({ timeout: WAIT_MS });
+    const sql = await text(answer.getByTestId('answer-sql'));
+    assert(/^SELECT\b/i.test(sql) && /\bFROM\b/i.test(sql), `the SQL panel shows "${sql.slice(0, 80)}"`);
+    const binds = await text(answer.getByTestId('sql-binds'));
+    assert(/\d{4}-\d{2}-\d{2}/.test(binds), `the bound dates are not shown: "${binds}"`);
+  });
+
+  await check(page, 'CSV downloads the same rows as the answer', 'csv', async () => {
+    const answer = answers(page).first();
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: WAIT_MS }),
+      answer.getByTestId('download-csv').click({ timeout: WAIT_MS }),
+    ]);
+    const file = await download.path();
+    const lines = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '').split('\r\n').filter(Boolean);
+    const conversation = new URL(page.url()).searchParams.get('c');
+    const stored = await (await fetch(`${BASE}/api/conversations/${conversation}`)).json();
+    const turn = stored.turns.find((t) => t.id === trendTurn);
+    assert(turn, `turn ${trendTurn} is not in conversation ${conversation}`);
+    const expected = [turn.outcome.columns.join(','), ...turn.outcome.rows.map((r) => r.map((v) => (v === null ? '' : String(v))).join(','))];
+    assert(lines.join('\n') === expected.join('\n'), `the CSV differs from the answer:\n${lines.slice(0, 3).join('\n')}\nvs\n${expected.slice(0, 3).join('\n')}`);
+    const shown = await answer.getByTestId('answer-table').locator('tbody tr').count();
+    assert(shown === lines.length - 1, `the table has ${shown} rows, the CSV ${lines.length - 1}`);
+  });
+
+  let rankingTurn = null;
+  await check(page, '上季度企业版的销售排名前五 → bars in rank order', 'ranking-bars', async () => {
+    const answer = await askAndWait(page, '上季度企业版的销售排名前五', 1);
+    await expectKind(answer, 'answered');
+    rankingTurn = await answer.getAttribute('data-turn-id');
+    const chart = answer.getByTestId('chart');
+    assert((await chart.getAttribute('data-kind')) === 'bar', `the ranking is drawn as "${await chart.getAttribute('data-kind')}", not bars`);
+    const bars = await chart.locator('.chart-panel').first().locator('g.chart-bar').evaluateAll((g) => g.map((n) => n.dataset.label));
+    const firstColumn = await answer.getByTestId('answer-table').locator('tbody tr td:first-child').allInnerTexts();
+    assert(bars.length >= 2 && bars.join() === firstColumn.join(), `bars ${bars.join(', ')} vs rows ${firstColumn.join(', ')}`);
+  });
+
+  await check(page, '👎 with a note is stored with the turn and read back over the API', 'feedback', async () => {
+    const answer = answers(page).nth(1);
+    await answer.getByTestId('feedback-down').click({ timeout: WAIT_MS });
+    await answer.getByTestId('feedback-note').fill('应该按地区排', { timeout: WAIT_MS });
+    await answer.getByTestId('feedback-save').click({ timeout: WAIT_MS });
+    await answer.getByTestId('feedback-status').filter({ hasText: '已记录' }).waitFor({ timeout: WAIT_MS });
+    let entry = null;
+    for (const until = Date.now() + WAIT_MS; Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {
+      const body = await (await fetch(`${BASE}/api/feedback`)).json();
+      entry = (body.feedback || []).find((f) => f.turnId === rankingTurn);
+      if (entry && entry.note) break;
+    }
+    assert(entry, `GET /api/feedback has no verdict on turn ${rankingTurn}`);
+    assert(entry.verdict === 'down' && entry.note === '应该按地区排', `stored ${JSON.stringify(entry)}`);
+    assert(entry.question === '上季度企业版的销售排名前五' && entry.tool, `the verdict lacks its question or plan: ${JSON.stringify(entry)}`);
+  });
+
+  let firstConversation = null;
+  await check(page, 'a reload restores the conversation from the address', 'reload', async () => {
+    firstConversation = new URL(page.url()).searchParams.get('c');
+    assert(firstConversation, `the address names no conversation: ${page.url()}`);
+    const before = await answers(page).count();
+    await page.reload({ waitUntil: 'load', timeout: WAIT_MS });
+    await page.locator(`body[data-restored="${firstConversation}"]`).waitFor({ timeout: WAIT_MS });
+    const after = await answers(page).count();
+    assert(after === before, `${before} answers before the reload, ${after} after`);
+    assert((await answers(page).nth(1).getAttribute('data-kind')) === 'answered', 'the restored ranking is not an answer');
+    assert((await answers(page).nth(1).getByTestId('chart').getAttribute('data-kind')) === 'bar', 'the restored ranking lost its bars');
+  });
+
+  await check(page, 'a suggestion on the empty page asks, follow-ups are offered', 'suggestion', async () => {
+    await page.getByTestId('new-conversation').click({ timeout: WAIT_MS });
+    const example = page.getByTestId('examples').getByTestId('example').first();
+    const question = await text(example);
+    await example.click({ timeout: WAIT_MS });
+    const answer = await waitAnswer(page, 0, question);
+    assert((await text(page.getByTestId('question').first())).includes(question), 'the example was not asked');
+    if ((await answer.getAttribute('data-kind')) === 'answered') {
+      const followUps = await answer.getByTestId('follow-up').count();
+      assert(followUps >= 2 && followUps <= 3, `${followUps} follow-ups after an answer`);
+    }
+  });
+
+  await check(page, 'the list opens an old conversation; rename is kept', 'history', async () => {
+    await page.getByTestId('history-list').locator(`[data-conversation-id="${firstConversation}"]`).waitFor({ timeout: WAIT_MS });
+    const item = page.getByTestId('history-list').locator(`[data-conversation-id="${firstConversation}"]`);
+    await item.getByTestId('history-rename').click({ timeout: WAIT_MS });
+    await page.getByTestId('rename-input').fill('年度趋势与排名', { timeout: WAIT_MS });
+    await page.getByTestId('rename-save').click({ timeout: WAIT_MS });
+    await page.getByTestId('history-list').getByText('年度趋势与排名').waitFor({ timeout: WAIT_MS });
+    await page.getByTestId('history-list').locator(`[data-conversation-id="${firstConversation}"]`).getByTestId('history-open').click({ timeout: WAIT_MS });
+    await page.locator(`body[data-restored="${firstConversation}"]`).waitFor({ timeout: WAIT_MS });
+    const questions = await page.getByTestId('question').allInnerTexts();
+    assert(questions.length === 2 && questions[0].includes('今年每个月的销售趋势'), `the reopened conversation shows ${questions.join(' | ')}`);
+    assert(new URL(page.url()).searchParams.get('c') === firstConversation, 'the address does not name the reopened conversation');
+  });
+
+  await check(page, 'the box: whitespace, the length limit before sending, zh/en messages', 'limits', async () => {
+    const input = page.getByTestId('question-input');
+    await input.fill('   ', { timeout: WAIT_MS });
+    await input.press('Enter');
+    const zh = await text(page.getByTestId('composer-hint'));
+    assert(zh.includes('请先输入问题'), `a whitespace-only question says "${zh}"`);
+    await page.getByTestId('language-toggle').click({ timeout: WAIT_MS });
+    await input.fill('销'.repeat(501), { timeout: WAIT_MS });
+    const en = await text(page.getByTestId('composer-hint'));
+    assert(/at most 500/.test(en), `an over-long question says "${en}"`);
+    assert(await page.getByTestId('ask-button').isDisabled(), 'an over-long question can still be sent');
+    assert((await text(page.getByTestId('question-counter'))) === '501 / 500', 'the counter does not show 501 / 500');
+    await input.press('Enter');
+    assert((await input.inputValue()).length === 501, 'the over-long text was not kept');
+    await screenshot(page, 'english-limit');
+    await page.getByTestId('language-toggle').click({ timeout: WAIT_MS });
+    await input.fill('', { timeout: WAIT_MS });
+  });
+
+  /** The serious and critical axe-core violations of the page as it is now. */
+  async function seriousViolations() {
+    await page.evaluate(AXE_SOURCE);
+    const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.nodes.length}: ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(', ')})`);
+  }
+
+  await check(page, 'axe-core: no serious violation at desktop size', 'desktop', async () => {
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.waitForTimeout(300);
+    const found = await seriousViolations();
+    assert(found.length === 0, found.join('; '));
+  });
+
+  await check(page, 'axe-core: no serious violation at phone size', 'phone', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(400);
+    await page.getByTestId('history-toggle').click({ timeout: WAIT_MS });
+    const found = await seriousViolations();
+    await page.getByTestId('history-toggle').click({ timeout: WAIT_MS });
+    assert(found.length === 0, found.join('; '));
   });
 
   await check(page, 'the page fits a narrow (390 px) screen', 'narrow', async () => {

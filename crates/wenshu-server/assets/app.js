@@ -2,7 +2,8 @@
 // Plain ES module, no framework, no build step.
 
 import { t, stepName, setLanguage, language, initialLanguage, saveLanguage } from './i18n.js';
-import { trendOf, lineChart } from './chart.js';
+import { shapeOf, drawCharts, partialPeriod } from './chart.js';
+import { columnInfo, answerLabels, formatNumber, compactNumber, executedSql, periodOf, todayOf, sqlTokens, tsv } from './format.js';
 
 const ROW_CAP = 10;
 
@@ -12,6 +13,9 @@ const state = {
   busy: false,
   generation: 0, // bumped by "new conversation": answers of an older conversation are dropped
   tools: new Map(), // name -> {name, title, description, enabled, kind}
+  catalog: [], // [{name, title, description, examples, columns}] from GET /api/catalog
+  maxQuestionChars: 500,
+  conversations: [], // the principal's list, newest first
   nextId: 1,
 };
 
@@ -127,6 +131,18 @@ async function readJson(res) {
   }
   if (body === null) throw new ApiError(t('errorTitle'), undefined, res.status);
   return body;
+}
+
+/** One JSON API call (`body` sent as JSON when given); the parsed body, or null for 204. */
+async function api(method, path, body) {
+  let res;
+  try {
+    res = await fetch(path, { method, headers: apiHeaders('application/json', body !== undefined), body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (_) {
+    throw new ApiError(t('networkError'));
+  }
+  if (res.status === 204) return null;
+  return readJson(res);
 }
 
 async function askPlain(payload) {
@@ -280,9 +296,16 @@ async function submit(question, extra = {}) {
     round.error = err instanceof ApiError ? err : new ApiError(String(err && err.message ? err.message : err));
     // The server no longer knows this conversation (e.g. it restarted): the next question starts a new one.
     if (round.error.code === 'unknown_conversation' && generation === state.generation) state.conversationId = null;
+    // A question the server refused is given back to the box, to fix and send again.
+    if (round.error.status >= 400 && round.error.status < 500 && !els.input.value) {
+      els.input.value = question;
+      updateCounter();
+    }
   }
   round.status = 'done';
   if (generation !== state.generation) return;
+  syncUrl();
+  refreshConversations();
   setBusy(false);
   renderRound(round);
   renderHeader();
@@ -310,8 +333,11 @@ function newConversation() {
   state.rounds = [];
   setBusy(false);
   els.input.value = '';
+  updateCounter();
+  syncUrl();
   renderAll();
   renderHeader();
+  renderConversations();
   els.input.focus();
 }
 
@@ -332,10 +358,10 @@ function renderStatic() {
   els.lang.textContent = t('switchLanguage');
   els.lang.setAttribute('aria-label', t('switchLanguageLabel'));
   els.ask.textContent = state.busy ? t('asking') : t('ask');
-  els.examples.replaceChildren(
-    ...t('examples').map((q) => h('button', { type: 'button', class: 'chip', onclick: () => submit(q) }, q)),
-  );
+  renderExamples();
   renderHeader();
+  renderConversations();
+  updateCounter();
 }
 
 function renderAll() {
@@ -360,6 +386,9 @@ function roundElement(round) {
       h('span', { class: 'question-text' }, round.question),
       round.chosenLabel ? h('span', { class: 'chosen-note' }, t('chose', round.chosenLabel)) : null,
     ),
+    round.status === 'done'
+      ? h('button', { type: 'button', class: 'link edit-question', testid: 'edit-question', onclick: () => editQuestion(round) }, t('editQuestion'))
+      : null,
   );
   if (round.status === 'running') li.append(pendingElement(round));
   else if (round.error) li.append(errorElement(round));
@@ -397,8 +426,9 @@ function errorElement(round) {
     'section',
     { class: 'answer error', testid: 'answer', 'data-kind': 'error', 'data-code': err.code || '', role: 'alert' },
     h('p', { class: 'error-title' }, t('errorTitle')),
-    h('p', { class: 'error-message', testid: 'error-message' }, err.message),
-    err.code ? h('p', { class: 'muted small' }, t('errorCode', err.code)) : null,
+    h('p', { class: 'error-message', testid: 'error-message' }, errorText(err)),
+    err.code ? h('p', { class: 'muted small' }, t('errorCode', err.code), ' · ', err.message) : null,
+    h('button', { type: 'button', class: 'button ghost retry', testid: 'retry', onclick: () => submit(round.question, { subjectId: round.subjectId, chosenLabel: round.chosenLabel }) }, t('retry')),
   );
   if (err.code === 'unknown_conversation') section.append(h('p', { class: 'small' }, t('conversationGone')));
   if (err.status === 401 && round === state.rounds[state.rounds.length - 1]) section.append(keyForm(round));
@@ -442,6 +472,7 @@ function normalize(answer) {
     trace: answer.trace || null,
     traceId: answer.traceId ?? null,
     turnId: answer.turnId ?? null,
+    conversationId: answer.conversationId ?? null,
   };
 }
 
@@ -449,6 +480,8 @@ function answerElement(round) {
   const a = normalize(round.answer);
   const section = h('section', {
     class: `answer kind-${a.kind}`,
+    id: a.turnId ? `turn-${a.turnId}` : null,
+    'data-turn-id': a.turnId || '',
     testid: 'answer',
     'data-kind': a.kind,
     'data-tool': a.tool || '',
@@ -505,7 +538,7 @@ function answerElement(round) {
 
   switch (a.kind) {
     case 'answered':
-      section.append(answeredBody(round, a.outcome));
+      section.append(answeredBody(round, a.outcome, a));
       break;
     case 'choose':
       section.append(chooseBody(round, a.outcome));
@@ -520,7 +553,13 @@ function answerElement(round) {
       section.append(h('pre', { class: 'raw' }, json(a.outcome)));
   }
 
+  if (a.kind === 'stopped' && !a.tool) section.append(scopeHelp());
   if (a.trace && Array.isArray(a.trace.steps)) section.append(traceArea(round, a));
+  if (a.turnId) section.append(answerTools(round, a));
+  if (a.kind === 'answered') {
+    const next = followUps(round, a);
+    if (next) section.append(next);
+  }
   return section;
 }
 
@@ -548,31 +587,85 @@ function fallbackBadge(round, reason) {
   return button;
 }
 
-function answeredBody(round, outcome) {
+function locale() {
+  return language() === 'zh' ? 'zh-CN' : 'en-US';
+}
+
+/** The catalog entry of a tool (examples, column labels), if the catalog is loaded. */
+function catalogTool(name) {
+  return state.catalog.find((tool) => tool.name === name) || null;
+}
+
+/** A value of a column for people: separators, and the unit after it. */
+function formatValue(info, value) {
+  if (typeof value !== 'number') return cellText(value);
+  const text = formatNumber(value, locale());
+  return info.unit ? `${text} ${info.unit}` : text;
+}
+
+/** The period words of an answer: "2026-12-01 至 2026-12-31（截至 12-01）". */
+function periodText(trace) {
+  const period = periodOf(trace);
+  if (!period) return '';
+  const today = todayOf(trace);
+  const upTo = today && today >= period.start && today < period.end ? t('upTo', today.slice(5)) : '';
+  return `${t('periodRange', period.start, period.end)}${upTo}`;
+}
+
+function answeredBody(round, outcome, a) {
   const body = h('div', { class: 'body' });
-  if (outcome.summary) body.append(h('p', { class: 'summary', testid: 'summary' }, outcome.summary));
   const columns = Array.isArray(outcome.columns) ? outcome.columns : [];
   const rows = Array.isArray(outcome.rows) ? outcome.rows : [];
+  const tool = catalogTool(a.tool);
+  const carried = answerLabels(outcome, columns);
+  const infos = columns.map((c) => columnInfo(c, tool && tool.columns, carried));
+  const numeric = columns.map((_, i) => rows.length > 0 && rows.every((r) => r[i] === null || typeof r[i] === 'number'));
+  const period = periodText(a.trace);
 
-  const trend = trendOf(columns, rows);
-  if (trend) {
-    const names = trend.series.map((c) => columns[c]).join('、');
+  // One row: a headline in words, each measure with its unit, and the period.
+  if (rows.length === 1 && numeric.some(Boolean)) {
+    const row = rows[0];
+    const names = columns.map((_, i) => i).filter((i) => !numeric[i]).map((i) => cellText(row[i]));
+    const card = h('div', { class: 'headline', testid: 'headline' });
+    if (names.length) card.append(h('p', { class: 'headline-subject' }, names.join(' · ')));
+    const values = h('dl', { class: 'headline-values' });
+    columns.forEach((_, i) => {
+      if (!numeric[i]) return;
+      values.append(h('div', { class: 'headline-item' }, h('dt', {}, infos[i].label), h('dd', { testid: 'headline-value' }, formatValue(infos[i], row[i]))));
+    });
+    card.append(values);
+    if (period) card.append(h('p', { class: 'headline-period muted small', testid: 'headline-period' }, period));
+    body.append(card);
+  } else if (outcome.summary && !columns.length) {
+    body.append(h('p', { class: 'summary', testid: 'summary' }, outcome.summary));
+  } else if (period) {
+    body.append(h('p', { class: 'period muted small', testid: 'answer-period' }, period));
+  }
+
+  const hint = outcome.chart && typeof outcome.chart === 'object' ? outcome.chart.kind || outcome.chart.type : outcome.chart;
+  const shape = shapeOf(columns, rows, typeof hint === 'string' ? hint : null);
+  if (shape) {
+    const today = todayOf(a.trace);
+    const lastKey = String(rows[shape.order[shape.order.length - 1]][shape.x] ?? '');
+    const partial = shape.kind === 'line' && partialPeriod(lastKey, today) ? t('upTo', today.slice(5)).replace(/^[（(]|[）)]$/g, '') : null;
     body.append(
-      lineChart(columns, rows, trend, {
-        locale: language() === 'zh' ? 'zh-CN' : 'en-US',
-        caption: t('chartTitle', names),
+      drawCharts(columns, rows, shape, {
+        label: (c) => (infos[c].unit ? `${infos[c].label}（${infos[c].unit}）` : infos[c].label),
+        format: (c, v) => formatValue(infos[c], v),
+        compact: (_, v) => compactNumber(v, locale()),
+        caption: shape.kind === 'bar' ? t('chartBars', infos[shape.x].label) : t('chartLines', infos[shape.x].label),
         width: chartWidth(),
+        partialNote: partial,
       }),
     );
   }
 
-  if (columns.length) {
-    const numeric = columns.map((_, c) => rows.length > 0 && rows.every((r) => r[c] === null || typeof r[c] === 'number'));
+  if (columns.length && rows.length) {
     const tableId = `${round.id}-table`;
     const table = h(
       'table',
       { class: 'result', testid: 'answer-table', id: tableId },
-      h('thead', {}, h('tr', {}, columns.map((c, i) => h('th', { scope: 'col', class: numeric[i] ? 'num' : null }, c)))),
+      h('thead', {}, h('tr', {}, columns.map((c, i) => h('th', { scope: 'col', class: numeric[i] ? 'num' : null, 'data-column': c }, infos[i].unit ? `${infos[i].label}（${infos[i].unit}）` : infos[i].label)))),
       h(
         'tbody',
         {},
@@ -582,7 +675,8 @@ function answeredBody(round, outcome) {
             { class: r >= ROW_CAP ? 'extra' : null, hidden: r >= ROW_CAP && !round.ui.showAll },
             columns.map((_, c) => {
               const v = Array.isArray(row) ? row[c] : undefined;
-              return h('td', { class: [numeric[c] ? 'num' : '', v === null || v === undefined ? 'null' : ''].join(' ').trim() || null }, cellText(v));
+              const text = typeof v === 'number' ? formatNumber(v, locale()) : cellText(v);
+              return h('td', { class: [numeric[c] ? 'num' : '', v === null || v === undefined ? 'null' : ''].join(' ').trim() || null }, text);
             }),
           ),
         ),
@@ -606,15 +700,70 @@ function answeredBody(round, outcome) {
       foot.append(' · ', toggle);
     }
     if (outcome.truncated) foot.append(' · ', h('span', { class: 'warn' }, t('truncated')));
+    foot.append(
+      ' · ',
+      h('button', { type: 'button', class: 'link', testid: 'copy-table', onclick: (e) => copyText(e.currentTarget, tsv(infos.map((i) => i.label), rows)) }, t('copyTable')),
+    );
+    if (a.turnId) {
+      foot.append(' · ', h('button', { type: 'button', class: 'link', testid: 'download-csv', onclick: () => downloadCsv(a.turnId) }, t('downloadCsv')));
+    }
     body.append(foot);
   } else if (!rows.length) {
     body.append(h('p', { class: 'muted' }, t('noRows')));
   }
 
-  if (outcome.sql) {
-    body.append(h('details', { class: 'sql-details' }, h('summary', {}, t('showSql')), h('pre', { class: 'sql', testid: 'answer-sql' }, outcome.sql)));
-  }
+  const ran = executedSql(a.trace, outcome);
+  if (ran) body.append(sqlPanel(ran));
   return body;
+}
+
+/** The SQL that ran, highlighted, with its bound values and a copy button. */
+function sqlPanel(ran) {
+  const pre = h('pre', { class: 'sql', testid: 'answer-sql', tabindex: '0' }, sqlTokens(ran.sql).map((tok) => (tok.kind === 'text' ? tok.text : h('span', { class: `sql-${tok.kind}` }, tok.text))));
+  const binds = ran.binds.filter((b) => b && b.name !== undefined);
+  const details = h(
+    'details',
+    { class: 'sql-details', testid: 'sql-details' },
+    h('summary', {}, t('showSql')),
+    pre,
+    binds.length
+      ? h('p', { class: 'sql-binds muted small', testid: 'sql-binds' }, t('sqlBinds'), binds.map((b) => h('code', { class: 'param' }, `${b.name}=${cellText(b.value)}`)))
+      : null,
+    h('button', { type: 'button', class: 'link', testid: 'copy-sql', onclick: (e) => copyText(e.currentTarget, ran.sql) }, t('copySql')),
+  );
+  return details;
+}
+
+/** Copies `text`, saying so on the button for a moment. */
+async function copyText(button, text) {
+  const label = button.textContent;
+  try {
+    await navigator.clipboard.writeText(text);
+    button.textContent = t('copied');
+  } catch (_) {
+    button.textContent = t('copyFailed');
+  }
+  setTimeout(() => {
+    button.textContent = label;
+  }, 1500);
+}
+
+/** Downloads the answer's rows from the server as CSV (with the API key, so it works behind keys too). */
+async function downloadCsv(turnId) {
+  let res;
+  try {
+    res = await fetch(`/api/turns/${encodeURIComponent(turnId)}/csv`, { headers: apiHeaders('text/csv') });
+  } catch (_) {
+    return;
+  }
+  if (!res.ok) return;
+  const blob = await res.blob();
+  const url = URL.createObjectURL(blob);
+  const link = h('a', { href: url, download: `wenshu-${turnId}.csv`, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
 /** The width a chart is drawn at: the conversation's width less the answer's padding and the chart's frame. */
@@ -819,6 +968,292 @@ function fallbackDetails(output) {
   return box;
 }
 
+// ---------------------------------------------------------------- feedback, links, suggestions
+
+/** 👍/👎 with an optional note, stored with the turn; and a link to this answer. */
+function answerTools(round, a) {
+  const box = h('div', { class: 'answer-tools', testid: 'answer-tools' });
+  const fb = (round.feedback = round.feedback || { verdict: null, note: '', saved: false, open: false });
+  const status = h('span', { class: 'feedback-status muted small', role: 'status', testid: 'feedback-status' }, fb.saved ? t('feedbackThanks') : '');
+  // One request at a time, in order, so that the last verdict and note are the ones stored.
+  const send = () => {
+    status.textContent = '';
+    const body = { verdict: fb.verdict, note: fb.note || null };
+    fb.pending = (fb.pending || Promise.resolve()).then(async () => {
+      try {
+        await api('PUT', `/api/turns/${encodeURIComponent(a.turnId)}/feedback`, body);
+        fb.saved = true;
+        status.textContent = t('feedbackThanks');
+      } catch (err) {
+        status.textContent = errorText(err);
+      }
+    });
+  };
+  const noteId = `${round.id}-note`;
+  const note = h('textarea', { id: noteId, class: 'feedback-note', rows: '2', maxlength: '1000', testid: 'feedback-note' });
+  note.value = fb.note;
+  note.addEventListener('input', () => {
+    fb.note = note.value;
+  });
+  const noteForm = h(
+    'form',
+    { class: 'feedback-form', hidden: !fb.open },
+    h('label', { for: noteId, class: 'small' }, t('feedbackNote')),
+    note,
+    h('button', { type: 'submit', class: 'button ghost', testid: 'feedback-save' }, t('feedbackSave')),
+  );
+  noteForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    send();
+  });
+  const vote = (verdict, symbol, text) => {
+    const button = h('button', { type: 'button', class: 'button ghost vote', testid: `feedback-${verdict}`, 'aria-pressed': fb.verdict === verdict ? 'true' : 'false' }, h('span', { 'aria-hidden': 'true' }, symbol), ` ${text}`);
+    button.addEventListener('click', () => {
+      fb.verdict = verdict;
+      fb.open = true;
+      for (const other of box.querySelectorAll('.vote')) other.setAttribute('aria-pressed', String(other === button));
+      noteForm.hidden = false;
+      send();
+    });
+    return button;
+  };
+  const link = state.conversationId || a.conversationId;
+  box.append(
+    h('span', { class: 'small muted' }, t('feedbackLabel')),
+    vote('up', '👍', t('feedbackUp')),
+    vote('down', '👎', t('feedbackDown')),
+    status,
+    link ? h('a', { class: 'link small answer-link', testid: 'answer-link', href: `?c=${encodeURIComponent(link)}#turn-${encodeURIComponent(a.turnId)}` }, t('answerLink')) : null,
+    noteForm,
+  );
+  return box;
+}
+
+/** Chips that ask a question when clicked. */
+function chips(questions, testid) {
+  return questions.map((q) => h('button', { type: 'button', class: 'chip', testid, onclick: () => submit(q) }, q));
+}
+
+/** Two or three follow-ups: the same tool's other examples first, then other tools', none asked already. */
+function followUps(round, a) {
+  const asked = new Set(state.rounds.map((r) => r.question));
+  const same = catalogTool(a.tool);
+  const pool = [...(same ? same.examples : []), ...state.catalog.filter((tool) => tool !== same).flatMap((tool) => tool.examples.slice(0, 1))];
+  const picked = [...new Set(pool)].filter((q) => !asked.has(q)).slice(0, 3);
+  if (!picked.length || round !== state.rounds[state.rounds.length - 1]) return null;
+  return h('div', { class: 'follow-ups', testid: 'follow-ups' }, h('span', { class: 'small muted' }, t('followUpsTitle')), chips(picked, 'follow-up'));
+}
+
+/** For a question outside every tool: it says so and lists what can be asked. */
+function scopeHelp() {
+  const list = h(
+    'ul',
+    { class: 'scope-list' },
+    state.catalog.map((tool) => h('li', {}, h('span', { class: 'scope-title' }, tool.title || tool.name), ' ', chips(tool.examples.slice(0, 2), 'scope-example'))),
+  );
+  return h('div', { class: 'scope-help', testid: 'scope-help' }, h('p', {}, t('outOfScope')), state.catalog.length ? list : null);
+}
+
+/** The page's text for an error code (zh/en), else the server's message. */
+function errorText(err) {
+  const codes = t('errorCodes');
+  const text = err && err.code && codes && codes[err.code];
+  if (typeof text === 'function') return text(err.detail || {});
+  return text || (err && err.message) || t('errorTitle');
+}
+
+function editQuestion(round) {
+  els.input.value = round.question;
+  updateCounter();
+  els.input.focus();
+}
+
+function renderExamples() {
+  const examples = state.catalog.flatMap((tool) => tool.examples.slice(0, 2)).slice(0, 8);
+  els.examples.replaceChildren(...chips(examples.length ? examples : t('examples'), 'example'));
+}
+
+async function loadCatalog() {
+  try {
+    const body = await api('GET', '/api/catalog');
+    state.catalog = (body.tools || []).map((tool) => ({ ...tool, examples: Array.isArray(tool.examples) ? tool.examples : [], columns: tool.columns || {} }));
+    if (body.maxQuestionChars) state.maxQuestionChars = body.maxQuestionChars;
+  } catch (_) {
+    state.catalog = [];
+  }
+  renderExamples();
+  updateCounter();
+  if (state.rounds.length) renderAll();
+}
+
+// ---------------------------------------------------------------- the box
+
+/** The live length counter; a question over the limit cannot be sent. */
+function updateCounter() {
+  if (!els.counter) return;
+  const n = [...els.input.value.trim()].length;
+  const max = state.maxQuestionChars;
+  const over = n > max;
+  els.counter.textContent = t('counter', n, max);
+  els.counter.classList.toggle('over', over);
+  els.input.setAttribute('aria-invalid', over ? 'true' : 'false');
+  els.hint.textContent = over ? t('tooLong', n, max) : '';
+  els.ask.disabled = state.busy || over;
+  els.input.style.height = 'auto';
+  els.input.style.height = `${Math.min(els.input.scrollHeight + 2, 160)}px`;
+}
+
+function sendFromBox() {
+  const question = els.input.value.trim();
+  if (!question) {
+    els.hint.textContent = t('emptyQuestion');
+    els.input.focus();
+    return;
+  }
+  if ([...question].length > state.maxQuestionChars || state.busy) return;
+  els.input.value = '';
+  els.hint.textContent = '';
+  updateCounter();
+  submit(question);
+}
+
+// ---------------------------------------------------------------- conversations
+
+/** The conversation id in the address (`?c=`), so a reload restores it. */
+function syncUrl() {
+  const url = new URL(window.location.href);
+  const id = state.conversationId;
+  if (id) url.searchParams.set('c', id);
+  else url.searchParams.delete('c');
+  if (url.searchParams.get('c') !== new URL(window.location.href).searchParams.get('c')) url.hash = '';
+  window.history.replaceState(null, '', url);
+}
+
+async function refreshConversations() {
+  try {
+    const body = await api('GET', '/api/conversations?limit=50');
+    state.conversations = body.conversations || [];
+  } catch (_) {
+    state.conversations = [];
+  }
+  renderConversations();
+}
+
+function renderConversations() {
+  if (!els.history) return;
+  const items = state.conversations.map((c) => {
+    const current = c.id === state.conversationId;
+    const li = h('li', { class: `history-item${current ? ' current' : ''}`, testid: 'history-item', 'data-conversation-id': c.id });
+    const open = h(
+      'button',
+      { type: 'button', class: 'history-open', testid: 'history-open', 'aria-current': current ? 'true' : null, onclick: () => openConversation(c.id) },
+      h('span', { class: 'history-title' }, c.title || c.id),
+      h('span', { class: 'history-meta' }, `${String(c.updatedAt || '').slice(0, 16).replace('T', ' ')} · ${t('turnsCount', c.turnCount)}`),
+    );
+    const rename = h('button', { type: 'button', class: 'link small', testid: 'history-rename', 'aria-label': `${t('rename')}: ${c.title}` }, t('rename'));
+    rename.addEventListener('click', () => renameForm(li, c));
+    const remove = h('button', { type: 'button', class: 'link small danger', testid: 'history-delete', 'aria-label': `${t('delete')}: ${c.title}` }, t('delete'));
+    remove.addEventListener('click', async () => {
+      if (!window.confirm(t('confirmDelete', c.title))) return;
+      try {
+        await api('DELETE', `/api/conversations/${encodeURIComponent(c.id)}`);
+      } catch (_) {
+        /* the list is refreshed either way */
+      }
+      if (c.id === state.conversationId) newConversation();
+      refreshConversations();
+    });
+    li.append(open, h('span', { class: 'history-actions' }, rename, remove));
+    return li;
+  });
+  els.history.replaceChildren(...(items.length ? items : [h('li', { class: 'muted small history-empty' }, t('historyEmpty'))]));
+}
+
+function renameForm(li, c) {
+  const inputId = `rename-${c.id}`;
+  const input = h('input', { id: inputId, type: 'text', maxlength: '100', class: 'rename-input', testid: 'rename-input' });
+  input.value = c.title;
+  const form = h(
+    'form',
+    { class: 'rename-form' },
+    h('label', { for: inputId, class: 'visually-hidden' }, t('renameLabel')),
+    input,
+    h('button', { type: 'submit', class: 'button ghost small', testid: 'rename-save' }, t('save')),
+    h('button', { type: 'button', class: 'link small', onclick: () => renderConversations() }, t('cancel')),
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const title = input.value.trim();
+    if (!title) return;
+    try {
+      await api('PATCH', `/api/conversations/${encodeURIComponent(c.id)}`, { title });
+    } catch (_) {
+      /* shown by the refreshed list */
+    }
+    refreshConversations();
+  });
+  li.replaceChildren(form);
+  input.focus();
+}
+
+/** A stored turn as a round of the page (its trace read beside it). */
+async function roundOfTurn(conversationId, turn) {
+  let trace = null;
+  try {
+    trace = await api('GET', `/api/traces/${encodeURIComponent(turn.traceId)}`);
+  } catch (_) {
+    trace = null;
+  }
+  const round = newRound(turn.question);
+  round.status = 'done';
+  round.answer = {
+    conversationId,
+    turnId: turn.id,
+    traceId: turn.traceId,
+    kind: turn.kind,
+    tool: turn.tool,
+    params: turn.outcome && turn.outcome.params ? turn.outcome.params : null,
+    rewrittenQuestion: turn.rewrittenQuestion,
+    outcome: turn.outcome || {},
+    trace,
+  };
+  return round;
+}
+
+/** Opens a stored conversation: its turns become the page's rounds; `#turn-…` in the address is scrolled to. */
+async function openConversation(id) {
+  state.generation += 1;
+  const generation = state.generation;
+  let page;
+  try {
+    page = await api('GET', `/api/conversations/${encodeURIComponent(id)}`);
+  } catch (err) {
+    state.conversationId = null;
+    state.rounds = [];
+    syncUrl();
+    renderAll();
+    els.hint.textContent = errorText(err);
+    return;
+  }
+  const rounds = await Promise.all((page.turns || []).map((turn) => roundOfTurn(id, turn)));
+  if (generation !== state.generation) return;
+  state.conversationId = id;
+  state.rounds = rounds;
+  setBusy(false);
+  renderAll();
+  renderHeader();
+  renderConversations();
+  const url = new URL(window.location.href);
+  url.searchParams.set('c', id);
+  window.history.replaceState(null, '', url);
+  const target = window.location.hash ? document.getElementById(decodeURIComponent(window.location.hash.slice(1))) : null;
+  if (target) {
+    target.classList.add('linked');
+    target.scrollIntoView({ block: 'start' });
+  }
+  document.body.dataset.restored = id;
+}
+
 // ---------------------------------------------------------------- start
 
 function start() {
@@ -830,6 +1265,9 @@ function start() {
   els.examples = $('examples');
   els.lang = $('language-toggle');
   els.conversation = $('conversation-id');
+  els.counter = $('question-counter');
+  els.hint = $('composer-hint');
+  els.history = $('history-list');
 
   setLanguage(initialLanguage());
   renderStatic();
@@ -837,10 +1275,17 @@ function start() {
 
   els.composer.addEventListener('submit', (event) => {
     event.preventDefault();
-    const question = els.input.value.trim();
-    if (!question || state.busy) return;
-    els.input.value = '';
-    submit(question);
+    sendFromBox();
+  });
+  els.input.addEventListener('input', () => {
+    if (els.hint.textContent === t('emptyQuestion')) els.hint.textContent = '';
+    updateCounter();
+  });
+  els.input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      sendFromBox();
+    }
   });
   els.lang.addEventListener('click', () => {
     const next = language() === 'zh' ? 'en' : 'zh';
@@ -850,11 +1295,19 @@ function start() {
     renderAll();
   });
   $('new-conversation').addEventListener('click', newConversation);
+  $('history-toggle').addEventListener('click', () => {
+    const panel = $('history');
+    const open = panel.classList.toggle('open');
+    $('history-toggle').setAttribute('aria-expanded', String(open));
+  });
 
   redrawOnResize();
-  document.body.dataset.ready = 'true';
-  els.input.focus();
   loadTools();
+  const restored = new URLSearchParams(window.location.search).get('c');
+  Promise.all([loadCatalog(), refreshConversations(), restored ? openConversation(restored) : null]).finally(() => {
+    document.body.dataset.ready = 'true';
+  });
+  els.input.focus();
 }
 
 start();

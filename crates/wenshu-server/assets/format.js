@@ -1,0 +1,98 @@
+// Numbers and names for people: column labels from the catalog (`x-columns`), thousands separators, units, the
+// period an answer covers, the SQL that ran, and the headline sentence of a one-row answer.
+
+/** A column's label and unit: the catalog's `x-columns`, then labels the answer carries, else the name. */
+export function columnInfo(name, catalogColumns, answerLabels) {
+  const fromCatalog = catalogColumns && catalogColumns[name];
+  if (fromCatalog) return { label: fromCatalog.label || name, unit: fromCatalog.unit || '' };
+  const fromAnswer = answerLabels && answerLabels[name];
+  if (typeof fromAnswer === 'string') return { label: fromAnswer, unit: '' };
+  if (fromAnswer && typeof fromAnswer === 'object') return { label: fromAnswer.label || name, unit: fromAnswer.unit || '' };
+  return { label: String(name), unit: '' };
+}
+
+/** The labels an answer carries itself (metric tools): `labels` as an object by column, or an array by position. */
+export function answerLabels(outcome, columns) {
+  const labels = outcome && (outcome.labels || outcome.column_labels || outcome.columnLabels);
+  if (Array.isArray(labels)) {
+    const out = {};
+    columns.forEach((c, i) => {
+      if (labels[i] !== undefined && labels[i] !== null) out[c] = labels[i];
+    });
+    return out;
+  }
+  return labels && typeof labels === 'object' ? labels : {};
+}
+
+/** A number with thousands separators: integers whole, others with at most two decimals. */
+export function formatNumber(value, locale) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return value === null || value === undefined ? '—' : String(value);
+  const digits = Number.isInteger(value) ? 0 : 2;
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(value);
+}
+
+/** A short number for chart axes (1.2万 / 1.2M). */
+export function compactNumber(value, locale) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '—';
+  return new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }).format(value);
+}
+
+/** The step of a trace named `name`, if any. */
+export function step(trace, name) {
+  const steps = trace && Array.isArray(trace.steps) ? trace.steps : [];
+  return steps.find((s) => s && s.step === name) || null;
+}
+
+/** What ran for an SQL tool: `{ sql, binds }` from the trace's execute step, else the fallback's SQL. */
+export function executedSql(trace, outcome) {
+  const execute = step(trace, 'execute');
+  const detail = execute && execute.output && execute.output.detail;
+  if (detail && detail.kind === 'sql' && typeof detail.sql === 'string') {
+    return { sql: detail.sql, binds: Array.isArray(detail.binds) ? detail.binds : [], dialect: detail.dialect || '' };
+  }
+  if (outcome && typeof outcome.sql === 'string' && outcome.sql) return { sql: outcome.sql, binds: [], dialect: '' };
+  return null;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The date range an answer covers: bound `…start`/`…end` dates, else the checked dates; null when none. */
+export function periodOf(trace) {
+  const ran = executedSql(trace, null);
+  if (ran) {
+    const start = ran.binds.find((b) => /start$/i.test(String(b.name)) && DAY.test(String(b.value)));
+    const end = ran.binds.find((b) => /end$/i.test(String(b.name)) && DAY.test(String(b.value)));
+    if (start && end) return { start: start.value, end: end.value };
+  }
+  const check = step(trace, 'check');
+  const dates = check && check.output && check.output.dates;
+  if (dates && DAY.test(String(dates.start)) && DAY.test(String(dates.end))) return { start: dates.start, end: dates.end };
+  return null;
+}
+
+/** The day the question was asked about ("today" of the route step), if the trace says. */
+export function todayOf(trace) {
+  const route = step(trace, 'route');
+  const today = route && route.input && route.input.today;
+  return DAY.test(String(today)) ? today : null;
+}
+
+/** SQL split into keyword / string / number / other pieces, for highlighting with spans (no HTML is parsed). */
+export function sqlTokens(sql) {
+  const pattern = /('(?:[^']|'')*')|(\b\d+(?:\.\d+)?\b)|(\b(?:SELECT|FROM|WHERE|AND|OR|NOT|NULL|IS|IN|AS|ON|JOIN|LEFT|RIGHT|INNER|OUTER|GROUP|BY|ORDER|LIMIT|OFFSET|HAVING|CASE|WHEN|THEN|ELSE|END|SUM|COUNT|AVG|MIN|MAX|COALESCE|DISTINCT|BETWEEN|DESC|ASC|WITH|UNION|ALL|LIKE|SUBSTR)\b)/gi;
+  const out = [];
+  let last = 0;
+  for (const m of sql.matchAll(pattern)) {
+    if (m.index > last) out.push({ kind: 'text', text: sql.slice(last, m.index) });
+    out.push({ kind: m[1] ? 'string' : m[2] ? 'number' : 'keyword', text: m[0] });
+    last = m.index + m[0].length;
+  }
+  if (last < sql.length) out.push({ kind: 'text', text: sql.slice(last) });
+  return out;
+}
+
+/** Rows as tab-separated text (for pasting into a spreadsheet), with a header line of labels. */
+export function tsv(labels, rows) {
+  const cell = (v) => (v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v)).replace(/[\t\r\n]+/g, ' ');
+  return [labels.map(cell).join('\t'), ...rows.map((r) => r.map(cell).join('\t'))].join('\n');
+}
