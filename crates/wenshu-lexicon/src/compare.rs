@@ -7,7 +7,9 @@
 //! - 环比 / 上期 / period over period: the previous period of the same kind and length. Whole months
 //!   (本月, 本季度, 今年, 上两个月) → the same number of whole months just before; a part of a month
 //!   starting on its first day (本月至今, 本月前十天) → the same days of the month before (clamped to
-//!   its end); anything else (本周, 最近7天, 3月5日到3月9日) → as many days just before.
+//!   its end), and likewise for a quarter, half or year to date (本季度至今 → the same days of the
+//!   quarter before); a week from its Monday to a day before Sunday (本周至今) → the same days of the
+//!   week before; anything else (本周, 最近7天, 3月5日到3月9日) → as many days just before.
 
 use jiff::civil::Date;
 use jiff::{Span, ToSpan};
@@ -114,6 +116,17 @@ fn add_months(d: Date, months: i64) -> Option<Date> {
     (moved.year() >= 1).then_some(moved)
 }
 
+/// For a range from the first day of a month, quarter, half or year to a day inside that same
+/// period (本月至今, 本季度至今, 今年以来), the length of that period in months.
+fn to_date_unit(base: DateRange) -> Option<i64> {
+    let months_apart =
+        i64::from(base.end.year() - base.start.year()) * 12 + i64::from(base.end.month() - base.start.month());
+    let start_month0 = i64::from(base.start.month() - 1);
+    [1, 3, 6, 12]
+        .into_iter()
+        .find(|unit| start_month0 % unit == 0 && start_month0 % unit + months_apart < *unit)
+}
+
 /// The comparison range of `base` on `basis` (see the module conventions); None before year 1.
 pub fn compare_range(base: DateRange, basis: Basis) -> Option<DateRange> {
     let start_is_first = base.start.day() == 1;
@@ -133,10 +146,17 @@ pub fn compare_range(base: DateRange, basis: Basis) -> Option<DateRange> {
             let end = base.start.checked_sub(1.day()).ok()?;
             Some(DateRange { start, end })
         }
-        Basis::PeriodOverPeriod if start_is_first && base.days() <= 31 => {
-            let start = add_months(base.start, -1)?;
-            let end = add_months(base.end, -1)?.min(month_end(start));
+        Basis::PeriodOverPeriod if start_is_first && to_date_unit(base).is_some() => {
+            let months = to_date_unit(base)?;
+            let start = add_months(base.start, -months)?;
+            let end = add_months(base.end, -months)?;
             Some(DateRange { start, end })
+        }
+        Basis::PeriodOverPeriod if base.start.weekday() == jiff::civil::Weekday::Monday && base.days() < 7 => {
+            // 本周至今 on a Wednesday: Monday to Wednesday of the week before.
+            let start = base.start.checked_sub(7.days()).ok()?;
+            let end = base.end.checked_sub(7.days()).ok()?;
+            (start.year() >= 1).then_some(DateRange { start, end })
         }
         Basis::PeriodOverPeriod => {
             let end = base.start.checked_sub(1.day()).ok()?;
@@ -202,7 +222,19 @@ mod tests {
             ("2026年3月1日到3月30日", "环比", "2026-02-01..2026-02-28"),
             ("昨天", "环比", "2026-11-27..2026-11-27"),
             ("上半年", "mom", "2025-07-01..2025-12-31"),
+            ("本季度至今", "环比", "2026-07-01..2026-08-29"),
+            ("年初至今", "环比", "2025-01-01..2025-11-29"),
+            ("本月前十天", "环比", "2026-10-01..2026-10-10"),
         ]);
+    }
+
+    #[test]
+    fn week_to_date_is_the_same_days_of_last_week() {
+        let wednesday = range(date(2026, 11, 23), date(2026, 11, 25));
+        assert_eq!(
+            compare_range(wednesday, Basis::PeriodOverPeriod),
+            Some(range(date(2026, 11, 16), date(2026, 11, 18)))
+        );
     }
 
     #[test]
