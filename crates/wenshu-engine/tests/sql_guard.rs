@@ -170,3 +170,101 @@ fn refusals_say_why() {
     let v = check_sql("SELECT upper(name) FROM movies", SqlDialect::Sqlite, &strict);
     assert!(v.reasons[0].contains("allow list"));
 }
+
+/// A name is a CTE only where the CTE is defined before the use, in the same block or an enclosing one.
+#[test]
+fn names_resolve_in_their_own_scope() {
+    let users = GuardPolicy::new(&["sales", "users"]);
+    let strict = policy();
+    // Inside `a`, `users` is the real table (the CTE of that name comes after): refused without it on the list.
+    let v = check_sql(
+        "WITH a AS (SELECT * FROM users), users AS (SELECT * FROM sales) SELECT * FROM a",
+        SqlDialect::Postgres,
+        &strict,
+    );
+    assert!(!v.allowed);
+    let table = v
+        .resolved
+        .iter()
+        .find(|r| r.name == "users" && r.kind == "table")
+        .unwrap();
+    assert!(!table.allowed, "{table:?}");
+    // With `users` allowed the same statement passes and reads both tables; the CTE names are not tables.
+    let v = check_sql(
+        "WITH a AS (SELECT * FROM users), users AS (SELECT * FROM sales) SELECT * FROM a, users",
+        SqlDialect::Postgres,
+        &users,
+    );
+    assert!(v.allowed, "{:?}", v.reasons);
+    assert_eq!(v.tables, ["users", "sales"]);
+    let kinds: Vec<(&str, &str)> = v.resolved.iter().map(|r| (r.name.as_str(), r.kind)).collect();
+    assert_eq!(
+        kinds,
+        [("users", "table"), ("sales", "table"), ("a", "cte"), ("users", "cte")]
+    );
+    // A WITH nested in a derived table and in a subquery resolves like any other.
+    for sql in [
+        "SELECT * FROM (WITH s AS (SELECT * FROM sales) SELECT * FROM s) t",
+        "SELECT * FROM movies WHERE id IN (WITH s AS (SELECT id FROM sales) SELECT id FROM s)",
+    ] {
+        let v = check_sql(sql, SqlDialect::Mysql, &strict);
+        assert!(v.allowed, "{sql}: {:?}", v.reasons);
+    }
+    // An inner CTE is not visible outside its block.
+    let v = check_sql(
+        "SELECT * FROM (WITH secrets AS (SELECT 1 AS id) SELECT * FROM secrets) t, secrets",
+        SqlDialect::Sqlite,
+        &strict,
+    );
+    assert!(
+        !v.allowed && v.reasons.iter().any(|r| r.contains("secrets")),
+        "{:?}",
+        v.reasons
+    );
+}
+
+#[test]
+fn the_rewrite_is_what_was_checked() {
+    let v = check_sql(
+        "-- the titles\nSELECT name FROM movies /* newest first */ ORDER BY year DESC FETCH FIRST 20 ROWS ONLY",
+        SqlDialect::Postgres,
+        &policy(),
+    );
+    assert_eq!(
+        v.sql.as_deref(),
+        Some("SELECT name FROM movies ORDER BY year DESC LIMIT 20")
+    );
+    let again = check_sql(v.sql.as_deref().unwrap(), SqlDialect::Postgres, &policy());
+    assert_eq!((again.allowed, again.tables), (true, vec!["movies".to_string()]));
+    let v = check_sql("TABLE movies", SqlDialect::Postgres, &policy());
+    assert_eq!(
+        v.sql.as_deref(),
+        Some("SELECT * FROM (TABLE movies) AS wenshu_table LIMIT 1000")
+    );
+}
+
+#[test]
+fn table_functions_and_qualified_entries_follow_the_policy() {
+    let mut policy = policy();
+    let sql = "SELECT * FROM sales, LATERAL generate_series(1, 3) g";
+    assert!(!check_sql(sql, SqlDialect::Postgres, &policy).allowed);
+    let v = check_sql(
+        "SELECT j.value FROM sales, json_each('[1]') j",
+        SqlDialect::Sqlite,
+        &policy,
+    );
+    assert!(v.allowed, "{:?}", v.reasons);
+    policy.table_functions = Some(vec![]);
+    assert!(
+        !check_sql(
+            "SELECT j.value FROM sales, json_each('[1]') j",
+            SqlDialect::Sqlite,
+            &policy
+        )
+        .allowed
+    );
+    let qualified = GuardPolicy::new(&["analytics.daily"]);
+    assert!(check_sql("SELECT * FROM analytics.daily", SqlDialect::Postgres, &qualified).allowed);
+    assert!(!check_sql("SELECT * FROM analytics.users", SqlDialect::Postgres, &qualified).allowed);
+    assert!(!check_sql("SELECT * FROM daily", SqlDialect::Postgres, &qualified).allowed);
+}
