@@ -11,10 +11,13 @@ mod eval_analyst;
 mod eval_cmd;
 mod eval_plan;
 mod extract_cmd;
+mod init;
 mod mcp_cmd;
+mod openapi;
 mod parse_cmd;
 mod serve_cmd;
 mod sql_cmd;
+mod tools_check;
 mod tools_cmd;
 
 use std::process::ExitCode;
@@ -68,6 +71,8 @@ enum Command {
     },
     /// Run evaluation cases from JSONL files; closes with `N passed, M failed`.
     Eval(eval_cmd::EvalArgs),
+    /// Draft `wenshu.toml` and a catalog of metric tools from a database's schema and data (read-only).
+    Init(Box<init::InitArgs>),
 }
 
 fn main() -> ExitCode {
@@ -85,6 +90,7 @@ fn main() -> ExitCode {
         Command::Parse { command } => parse_cmd::run(command),
         Command::Sql { command } => sql_cmd::run(command),
         Command::Eval(args) => eval_cmd::run(args),
+        Command::Init(args) => init::run(*args),
     };
     match result {
         Ok(code) => code,

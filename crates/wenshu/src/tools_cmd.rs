@@ -44,11 +44,30 @@ pub enum ToolsCommand {
         #[arg(long, default_value = "zh", value_parser = parse_lang)]
         lang: Lang,
     },
+    /// Make tools from another description: `wenshu tools import openapi SPEC.yaml`.
+    Import {
+        #[command(subcommand)]
+        source: ImportSource,
+    },
+    /// Lint a catalog as a reviewer would: confusable tools, misrouted examples, enums without labels,
+    /// parameters no example exercises (exit 1 when anything is found).
+    Check(crate::tools_check::CheckArgs),
+}
+
+/// What `wenshu tools import` reads.
+#[derive(Debug, clap::Subcommand)]
+pub enum ImportSource {
+    /// An OpenAPI 3.0/3.1 document (JSON or YAML): one HTTP tool per operation.
+    Openapi(crate::openapi::OpenApiArgs),
 }
 
 /// Runs one `wenshu tools` subcommand.
 pub fn run(command: ToolsCommand) -> anyhow::Result<ExitCode> {
     match command {
+        ToolsCommand::Import {
+            source: ImportSource::Openapi(args),
+        } => return crate::openapi::run(args),
+        ToolsCommand::Check(args) => return crate::tools_check::run(args),
         ToolsCommand::List {
             mcp: Some(server),
             config,

@@ -1,0 +1,512 @@
+//! From a schema and its samples to a draft: one metric tool per fact-like table (numeric columns → measures,
+//! low-cardinality text → dimensions, a day column → the time column, foreign keys → joins to dimension tables
+//! and their name columns → entity catalogs), the fallback tool, and why each thing was or was not drafted.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Value, json};
+use wenshu_engine::db::Dialect;
+
+use super::naming::{Naming, is_chinese, is_identifier, naming};
+use super::sample::{TableSample, quote};
+use super::schema::{Column, ColumnKind, Table};
+
+/// An entity catalog loaded by a query (`[[entity_queries]]` in `wenshu.toml`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntityQuery {
+    /// The entity type (the dimension table's name).
+    pub entity_type: String,
+    /// `SELECT id, name FROM …`.
+    pub query: String,
+}
+
+/// What `init` drafts, before it is checked and written.
+#[derive(Debug, Clone)]
+pub struct Draft {
+    /// The metric tools, one per fact-like table.
+    pub tools: Vec<Value>,
+    /// The tables the fallback may read.
+    pub fallback_tables: Vec<String>,
+    /// The entity catalogs of the dimension tables' name columns.
+    pub entity_queries: Vec<EntityQuery>,
+    /// What was decided and why, one line each.
+    pub decisions: Vec<String>,
+    /// Per tool, the drafted examples that name a period (their metric query must have a time range).
+    pub dated_examples: Vec<(String, Vec<String>)>,
+}
+
+/// The largest share of a table's rows a text column's distinct values may make up to be a dimension.
+const DIMENSION_SHARE: f64 = 0.5;
+
+/// Drafts the catalog of `tables` sampled as `samples`, in `dialect`.
+pub fn draft(tables: &[Table], samples: &HashMap<String, TableSample>, dialect: Dialect) -> Draft {
+    let mut out = Draft {
+        tools: Vec::new(),
+        fallback_tables: Vec::new(),
+        entity_queries: Vec::new(),
+        decisions: Vec::new(),
+        dated_examples: Vec::new(),
+    };
+    let empty = TableSample::default();
+    for table in tables {
+        let sample = samples.get(&table.name).unwrap_or(&empty);
+        match fact_shape(table, sample, dialect) {
+            Err(reason) => out.decisions.push(format!("{}: no metric tool — {reason}", table.name)),
+            Ok(()) => draft_tool(table, tables, samples, dialect, &mut out),
+        }
+    }
+    out.fallback_tables.sort();
+    out.fallback_tables.dedup();
+    out
+}
+
+/// Whether `table` looks like a fact table: measures, and a day column or a foreign key.
+fn fact_shape(table: &Table, sample: &TableSample, dialect: Dialect) -> Result<(), String> {
+    if !is_identifier(&table.name) {
+        return Err("its name is not an ASCII identifier, which metric models require".into());
+    }
+    if sample.rows == 0 {
+        return Err("it has no rows to sample".into());
+    }
+    if measure_columns(table).is_empty() {
+        return Err(
+            "no numeric column outside its keys to measure (a dimension table, joined where referenced)".into(),
+        );
+    }
+    if time_column(table, sample, dialect).is_none() && table.foreign_keys.is_empty() {
+        return Err("neither a day column nor a foreign key: nothing to slice its numbers by".into());
+    }
+    Ok(())
+}
+
+/// Whether a column is a key or names one (`id`, `…_id`).
+fn is_key(table: &Table, column: &Column) -> bool {
+    let lower = column.name.to_ascii_lowercase();
+    column.primary_key || table.foreign_key(&column.name).is_some() || lower == "id" || lower.ends_with("_id")
+}
+
+fn measure_columns(table: &Table) -> Vec<&Column> {
+    table
+        .columns
+        .iter()
+        .filter(|c| c.kind == ColumnKind::Number && is_identifier(&c.name) && !is_key(table, c))
+        .collect()
+}
+
+/// The day column: the first `DATE` (or, in SQLite, ISO day text) with a sampled range.
+fn time_column<'a>(table: &'a Table, sample: &TableSample, dialect: Dialect) -> Option<(&'a Column, &'static str)> {
+    table.columns.iter().filter(|c| is_identifier(&c.name)).find_map(|c| {
+        let ranged = sample.columns.get(&c.name).is_some_and(|s| s.range.is_some());
+        match (c.kind, dialect, ranged) {
+            (ColumnKind::Date, Dialect::Postgres | Dialect::MySql, true) => Some((c, "date")),
+            (ColumnKind::Date | ColumnKind::Text, Dialect::Sqlite, true) => Some((c, "text")),
+            _ => None,
+        }
+    })
+}
+
+/// Names used so far in one model (codes, labels and synonyms must be unique across it).
+#[derive(Default)]
+struct Names(HashSet<String>);
+
+impl Names {
+    /// A free code, label and synonyms for one item: a taken label gets `prefix`, a taken code a number, a taken
+    /// synonym is dropped (each name must denote one thing); the item's own code may equal its label.
+    fn item(&mut self, code: &str, label: &str, prefix: &str, synonyms: &[String]) -> (String, String, Vec<String>) {
+        let label = self.free(label, |l, n| match n {
+            0 if is_chinese(prefix) => format!("{prefix}{l}"),
+            0 => format!("{prefix} {l}"),
+            n => format!("{prefix} {l} {n}"),
+        });
+        let code = if code == label {
+            code.to_string()
+        } else {
+            self.free(code, |c, n| format!("{c}_{}", n + 2))
+        };
+        self.0.insert(label.clone());
+        self.0.insert(code.clone());
+        let synonyms = synonyms
+            .iter()
+            .filter(|s| **s != label && **s != code)
+            .filter(|s| self.0.insert((*s).clone()))
+            .cloned()
+            .collect();
+        (code, label, synonyms)
+    }
+
+    fn free(&self, wanted: &str, next: impl Fn(&str, usize) -> String) -> String {
+        let mut candidate = wanted.to_string();
+        let mut n = 0;
+        while self.0.contains(&candidate) {
+            candidate = next(wanted, n);
+            n += 1;
+        }
+        candidate
+    }
+}
+
+/// A named item of a model: `name`, `label` and (when any) `synonyms`, made unique by `names`.
+fn named(names: &mut Names, code: &str, label: &str, prefix: &str, synonyms: &[String], mut rest: Value) -> Value {
+    let (code, label, synonyms) = names.item(code, label, prefix, synonyms);
+    rest["name"] = json!(code);
+    rest["label"] = json!(label);
+    if !synonyms.is_empty() {
+        rest["synonyms"] = json!(synonyms);
+    }
+    rest
+}
+
+/// A table joined to the fact table through one foreign key.
+struct Joined<'a> {
+    alias: String,
+    table: &'a Table,
+    via: String,
+}
+
+fn draft_tool(
+    table: &Table,
+    tables: &[Table],
+    samples: &HashMap<String, TableSample>,
+    dialect: Dialect,
+    out: &mut Draft,
+) {
+    let empty = TableSample::default();
+    let sample = samples.get(&table.name).unwrap_or(&empty);
+    let tool_name = format!("{}_metrics", table.name);
+    let table_naming = naming(&table.name, table.comment.as_deref());
+    let mut names = Names::default();
+    let mut notes: Vec<String> = Vec::new();
+    let mut joins: Vec<Joined> = Vec::new();
+    let mut aliases: HashSet<String> = HashSet::from([table.name.clone()]);
+    for key in &table.foreign_keys {
+        let Some(target) = tables.iter().find(|t| t.name == key.table) else {
+            notes.push(format!(
+                "foreign key {} → {} not joined: that table is not read",
+                key.column, key.table
+            ));
+            continue;
+        };
+        if !is_identifier(&target.name) || !is_identifier(&key.target) {
+            notes.push(format!(
+                "foreign key {} → {} not joined: not an ASCII identifier",
+                key.column, key.table
+            ));
+            continue;
+        }
+        let alias = if aliases.contains(&target.name) {
+            key.column.trim_end_matches("_id").to_string()
+        } else {
+            target.name.clone()
+        };
+        if !is_identifier(&alias) || !aliases.insert(alias.clone()) {
+            notes.push(format!(
+                "foreign key {} → {} not joined: no free alias",
+                key.column, key.table
+            ));
+            continue;
+        }
+        joins.push(Joined {
+            alias,
+            table: target,
+            via: key.column.clone(),
+        });
+    }
+    let mut measures = Vec::new();
+    for column in measure_columns(table) {
+        let n = naming(&column.name, column.comment.as_deref());
+        let integer = column.declared.to_ascii_lowercase().contains("int");
+        let rest = json!({
+            "expr": format!("SUM({})", column.name),
+            "decimals": if integer { 0 } else { 2 },
+            "aggregations": ["avg", "max", "min", "count"],
+        });
+        let mut m = named(
+            &mut names,
+            &column.name,
+            &n.label,
+            &table_naming.label,
+            &n.synonyms,
+            rest,
+        );
+        if let Some(unit) = &n.unit {
+            m["unit"] = json!(unit);
+        }
+        measures.push(m);
+    }
+    let t = &table_naming.label;
+    let (count_label, count_synonyms) = if is_chinese(t) {
+        (format!("{t}数"), vec![format!("{t}数量"), format!("{t}量"), t.clone()])
+    } else {
+        (format!("number of {t}"), vec![format!("{t} count"), t.clone()])
+    };
+    let rest = json!({"expr": "COUNT(*)", "decimals": 0});
+    measures.push(named(
+        &mut names,
+        "row_count",
+        &count_label,
+        &table_naming.label,
+        &count_synonyms,
+        rest,
+    ));
+
+    let time = time_column(table, sample, dialect);
+    let mut dimensions = Vec::new();
+    let mut sampled: Vec<(usize, Vec<String>)> = Vec::new();
+    for column in &table.columns {
+        if time.is_some_and(|(t, _)| t.name == column.name) || column.kind != ColumnKind::Text {
+            continue;
+        }
+        match dimension_values(column, sample) {
+            Ok(values) => {
+                let n = naming(&column.name, column.comment.as_deref());
+                sampled.push((dimensions.len(), values.clone()));
+                dimensions.push(dimension(
+                    &mut names,
+                    &n,
+                    &column.name,
+                    &column.name,
+                    &table_naming,
+                    &values,
+                ));
+            }
+            Err(reason) => notes.push(format!("{} not a dimension: {reason}", column.name)),
+        }
+    }
+    let mut from = vec![json!({"table": table.name, "columns": identifiers(table)})];
+    for join in &joins {
+        from.push(json!({
+            "table": join.table.name,
+            "alias": join.alias,
+            "columns": identifiers(join.table),
+            "on": [format!("{}.{}", table.name, join.via), format!("{}.{}", join.alias, target_of(table, &join.via))],
+        }));
+        out.fallback_tables.push(join.table.name.clone());
+        let joined_sample = samples.get(&join.table.name).unwrap_or(&empty);
+        let joined_naming = naming(&join.alias, join.table.comment.as_deref());
+        let name_column = name_column(join.table, joined_sample);
+        for column in &join.table.columns {
+            if column.kind != ColumnKind::Text || !is_identifier(&column.name) {
+                continue;
+            }
+            let code = format!("{}_{}", join.alias, column.name);
+            let col_ref = format!("{}.{}", join.alias, column.name);
+            let n = naming(&column.name, column.comment.as_deref());
+            if name_column.is_some_and(|c| c.name == column.name) {
+                let pk = join
+                    .table
+                    .columns
+                    .iter()
+                    .find(|c| c.primary_key)
+                    .map_or(target_of(table, &join.via), |c| c.name.clone());
+                let label = if n.from_comment {
+                    n.label.clone()
+                } else {
+                    joined_naming.label.clone()
+                };
+                let mut syn = n.synonyms.clone();
+                syn.push(joined_naming.label.clone());
+                let rest = json!({"column": col_ref, "values": {"entity": join.table.name}});
+                dimensions.push(named(&mut names, &code, &label, &joined_naming.label, &syn, rest));
+                if !out.entity_queries.iter().any(|e| e.entity_type == join.table.name) {
+                    out.entity_queries.push(EntityQuery {
+                        entity_type: join.table.name.clone(),
+                        query: format!(
+                            "SELECT {} AS id, {} AS name FROM {}",
+                            quote(&pk, dialect),
+                            quote(&column.name, dialect),
+                            quote(&join.table.name, dialect)
+                        ),
+                    });
+                }
+                notes.push(format!(
+                    "{} (via {}) → dimension `{label}` resolved by name from the entity catalog `{}`",
+                    col_ref, join.via, join.table.name
+                ));
+                continue;
+            }
+            match dimension_values(column, joined_sample) {
+                Ok(values) => {
+                    sampled.push((dimensions.len(), values.clone()));
+                    dimensions.push(dimension(&mut names, &n, &code, &col_ref, &joined_naming, &values));
+                }
+                Err(reason) => notes.push(format!("{col_ref} not a dimension: {reason}")),
+            }
+        }
+    }
+    let mut model = json!({"from": from, "measures": measures, "dimensions": dimensions});
+    if let Some((column, ty)) = time {
+        let n = naming(&column.name, column.comment.as_deref());
+        let label = n.label;
+        model["time"] = json!({"column": column.name, "type": ty, "label": label});
+        let range = sample
+            .columns
+            .get(&column.name)
+            .and_then(|s| s.range.clone())
+            .unwrap_or_default();
+        notes.push(format!(
+            "{} is the time column ({ty}, {} to {})",
+            column.name, range.0, range.1
+        ));
+    } else {
+        notes.push("no day column: questions cannot name periods (timestamps are not drafted as days)".into());
+    }
+    for c in table.columns.iter().filter(|c| c.kind == ColumnKind::Timestamp) {
+        notes.push(format!(
+            "{} is a timestamp: not drafted (a metric time column holds days; add a DATE view)",
+            c.name
+        ));
+    }
+    for key in &table.composite_keys {
+        notes.push(format!("composite foreign key {key} not joined"));
+    }
+    let chinese =
+        is_chinese(&table_naming.label) || measures.iter().any(|m| m["label"].as_str().is_some_and(is_chinese));
+    let labels = |list: &[Value]| {
+        list.iter()
+            .filter_map(|m| m["label"].as_str().map(str::to_string))
+            .collect::<Vec<_>>()
+    };
+    let (measure_labels, dimension_labels) = (labels(&measures), labels(&dimensions));
+    let (title, description) = if chinese {
+        (
+            format!("{}指标", table_naming.label),
+            format!(
+                "{}的指标：{}{}{}",
+                table_naming.label,
+                measure_labels.join("、"),
+                if dimension_labels.is_empty() {
+                    String::new()
+                } else {
+                    format!("，可按{}分组、筛选", dimension_labels.join("、"))
+                },
+                if time.is_some() {
+                    "，按日、周、月、季度、年统计"
+                } else {
+                    ""
+                }
+            ),
+        )
+    } else {
+        (
+            format!("{} metrics", table_naming.label),
+            format!(
+                "Metrics of {}: {}{}{}",
+                table_naming.label,
+                measure_labels.join(", "),
+                if dimension_labels.is_empty() {
+                    String::new()
+                } else {
+                    format!("; by {}", dimension_labels.join(", "))
+                },
+                if time.is_some() {
+                    "; per day, week, month, quarter or year"
+                } else {
+                    ""
+                }
+            ),
+        )
+    };
+    let examples = super::examples::examples(&model, sample_year(time, sample).as_deref(), &sampled, chinese);
+    out.decisions.push(format!(
+        "{}: metric tool `{tool_name}` — {} measures ({}), {} dimensions ({}){}",
+        table.name,
+        measure_labels.len(),
+        measure_labels.join(", "),
+        dimension_labels.len(),
+        dimension_labels.join(", "),
+        if joins.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", joins {}",
+                joins
+                    .iter()
+                    .map(|j| format!("{} on {}", j.table.name, j.via))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+    ));
+    out.decisions.extend(notes.into_iter().map(|n| format!("  {n}")));
+    out.fallback_tables.push(table.name.clone());
+    let dated = examples.iter().filter(|(_, d)| *d).map(|(q, _)| q.clone()).collect();
+    out.dated_examples.push((tool_name.clone(), dated));
+    let examples: Vec<&String> = examples.iter().map(|(q, _)| q).collect();
+    out.tools.push(json!({
+        "name": tool_name,
+        "title": title,
+        "description": description,
+        "x-examples": examples,
+        "x-metrics": model,
+    }));
+}
+
+/// The year of the last sampled day, for examples.
+fn sample_year(time: Option<(&Column, &str)>, sample: &TableSample) -> Option<String> {
+    let (column, _) = time?;
+    let (_, last) = sample.columns.get(&column.name)?.range.clone()?;
+    Some(last.chars().take(4).collect())
+}
+
+/// The referenced column of the foreign key at `via`.
+fn target_of(table: &Table, via: &str) -> String {
+    table.foreign_key(via).map(|k| k.target.clone()).unwrap_or_default()
+}
+
+/// The identifier columns of a table (the only ones a model may list).
+fn identifiers(table: &Table) -> Vec<String> {
+    table
+        .columns
+        .iter()
+        .filter(|c| is_identifier(&c.name))
+        .map(|c| c.name.clone())
+        .collect()
+}
+
+/// A dimension table's name column: `name`, `…_name` or `title`, else its first text column with many values.
+fn name_column<'a>(table: &'a Table, sample: &TableSample) -> Option<&'a Column> {
+    let text = table
+        .columns
+        .iter()
+        .filter(|c| c.kind == ColumnKind::Text && is_identifier(&c.name));
+    let named = text.clone().find(|c| {
+        let l = c.name.to_ascii_lowercase();
+        l == "name" || l.ends_with("_name") || l == "title"
+    });
+    named.or_else(|| {
+        text.clone()
+            .find(|c| sample.columns.get(&c.name).is_some_and(|s| s.values.is_none()))
+    })
+}
+
+/// The sampled values of a text column, when it is low-cardinality enough to be a dimension.
+fn dimension_values(column: &Column, sample: &TableSample) -> Result<Vec<String>, String> {
+    if !is_identifier(&column.name) {
+        return Err("not an ASCII identifier".into());
+    }
+    let Some(values) = sample.columns.get(&column.name).and_then(|s| s.values.clone()) else {
+        return Err(format!("more than {} distinct values", super::sample::VALUE_CAP));
+    };
+    if values.is_empty() {
+        return Err("no values".into());
+    }
+    let rows = sample.rows.max(1) as f64;
+    if values.len() > 1 && values.len() as f64 > rows * DIMENSION_SHARE {
+        return Err(format!(
+            "{} distinct values in {} rows: nearly every row differs",
+            values.len(),
+            sample.rows
+        ));
+    }
+    Ok(values)
+}
+
+fn dimension(names: &mut Names, n: &Naming, code: &str, column: &str, owner: &Naming, values: &[String]) -> Value {
+    let shown: Vec<&str> = values.iter().take(8).map(String::as_str).collect();
+    let rest = json!({
+        "column": column,
+        "values": "data",
+        "description": format!("{} values when drafted: {}", values.len(), shown.join(", ")),
+    });
+    named(names, code, &n.label, &owner.label, &n.synonyms, rest)
+}

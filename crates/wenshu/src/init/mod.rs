@@ -1,0 +1,211 @@
+//! `wenshu init --db URL`: read a database's schema and data (read-only), draft `wenshu.toml` and a catalog of
+//! metric tools, check the draft with the real loaders (every example built and run), print what was decided and
+//! why, and write it — never over existing files without `--force`.
+//!
+//! [`schema`] reads tables, columns, keys and comments; [`sample`] reads values and ranges; [`draft`] decides;
+//! [`naming`] makes labels from comments; [`examples`] writes sample questions; [`config_text`] writes the toml.
+
+mod config_text;
+mod draft;
+mod examples;
+mod naming;
+mod sample;
+mod schema;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use serde_json::{Value, json};
+use wenshu_contract::Catalog;
+use wenshu_engine::db::{Database, redact};
+use wenshu_engine::execute::{ExecContext, Executor};
+use wenshu_engine::metric::{MetricBuild, MetricExecutor, MetricValues, SharedValues, build_query};
+use wenshu_engine::resolve::EntityCatalogs;
+use wenshu_engine::resolve::sql::load_entities;
+
+use draft::Draft;
+
+/// `wenshu init` options.
+#[derive(Debug, clap::Args)]
+pub struct InitArgs {
+    /// The database to read (`sqlite:PATH`, `postgres://…`, `mysql://…`); only read, never written.
+    #[arg(long, value_name = "URL")]
+    pub db: String,
+    /// Only these tables (comma-separated); all tables of the schema when absent.
+    #[arg(long, value_delimiter = ',', value_name = "A,B")]
+    pub tables: Vec<String>,
+    /// The folder to write `wenshu.toml` and `catalog.json` into.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub out: PathBuf,
+    /// Replace existing files.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// The names of the files `init` writes.
+const CONFIG_FILE: &str = "wenshu.toml";
+const CATALOG_FILE: &str = "catalog.json";
+
+/// Runs `wenshu init`.
+pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
+    let config_path = args.out.join(CONFIG_FILE);
+    let catalog_path = args.out.join(CATALOG_FILE);
+    let existing: Vec<String> = [&config_path, &catalog_path]
+        .iter()
+        .filter(|p| p.exists())
+        .map(|p| p.display().to_string())
+        .collect();
+    if !existing.is_empty() && !args.force {
+        bail!("{} already exists; pass --force to replace it", existing.join(" and "));
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    let (catalog_text, config_text, decisions) = runtime.block_on(draft_for(&args))?;
+    std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
+    write(&catalog_path, &catalog_text)?;
+    write(&config_path, &config_text)?;
+    for line in &decisions {
+        println!("{line}");
+    }
+    println!(
+        "wrote {} and {}; next: wenshu tools check {} — then wenshu serve --config {}",
+        config_path.display(),
+        catalog_path.display(),
+        catalog_path.display(),
+        config_path.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write(path: &Path, text: &str) -> anyhow::Result<()> {
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Reads, drafts and checks: the catalog text, the config text and the decisions.
+async fn draft_for(args: &InitArgs) -> anyhow::Result<(String, String, Vec<String>)> {
+    let db = Database::connect_read_only(&args.db)
+        .await
+        .with_context(|| format!("cannot connect to {}", redact(&args.db)))?;
+    let result = draft_on(&db, args).await;
+    db.close().await;
+    result
+}
+
+async fn draft_on(db: &Database, args: &InitArgs) -> anyhow::Result<(String, String, Vec<String>)> {
+    let tables = schema::read_schema(db, &args.tables).await?;
+    if tables.is_empty() {
+        bail!("{} has no tables to read", redact(&args.db));
+    }
+    let mut samples = HashMap::new();
+    for table in &tables {
+        samples.insert(table.name.clone(), sample::sample_table(db, table).await?);
+    }
+    let mut draft = draft::draft(&tables, &samples, db.dialect());
+    let mut decisions = vec![format!(
+        "read {} tables of {} ({})",
+        tables.len(),
+        redact(&args.db),
+        db.dialect().name()
+    )];
+    decisions.append(&mut draft.decisions);
+    if draft.tools.is_empty() {
+        bail!(
+            "no table looks like a fact table (numbers to measure, and a day column or a foreign key):\n{}",
+            decisions.join("\n")
+        );
+    }
+    let entities = load_entity_catalogs(db, &draft).await?;
+    let dropped = check_examples(db, &mut draft, &entities).await?;
+    decisions.extend(dropped);
+    let document = catalog_document(&draft, &args.db);
+    Catalog::from_value(&document).context("the drafted catalog does not load (this is a bug of wenshu init)")?;
+    let catalog_text = serde_json::to_string_pretty(&document)? + "\n";
+    let config_text = config_text::config_text(&args.db, CATALOG_FILE, &draft);
+    toml::from_str::<crate::config::Config>(&config_text)
+        .context("the drafted wenshu.toml does not load (this is a bug of wenshu init)")?;
+    Ok((catalog_text, config_text, decisions))
+}
+
+/// The entity catalogs the draft's entity queries load (run now, as `serve` will).
+async fn load_entity_catalogs(db: &Database, draft: &Draft) -> anyhow::Result<EntityCatalogs> {
+    let mut entities = EntityCatalogs::new();
+    for query in &draft.entity_queries {
+        let loaded = load_entities(db, &query.entity_type, &query.query)
+            .await
+            .with_context(|| format!("the drafted entity query `{}` fails", query.query))?;
+        entities.insert(&query.entity_type, loaded);
+    }
+    Ok(entities)
+}
+
+/// Builds and runs every drafted example through the metric tools; an example that does not build or run is
+/// dropped and named. Returns the lines saying what was dropped.
+async fn check_examples(db: &Database, draft: &mut Draft, entities: &EntityCatalogs) -> anyhow::Result<Vec<String>> {
+    let catalog = Catalog::from_value(&json!({"tools": draft.tools}))
+        .context("a drafted metric tool does not load (this is a bug of wenshu init)")?;
+    let values = MetricValues::load(db, &catalog, entities).await?;
+    let shared = SharedValues::new();
+    shared.set(values.clone());
+    let executor = MetricExecutor::new(db.clone(), shared);
+    let today = crate::extract_cmd::resolve_today(None, "UTC")?;
+    let mut lines = Vec::new();
+    for tool_value in &mut draft.tools {
+        let name = tool_value["name"].as_str().unwrap_or_default().to_string();
+        let tool = catalog.get(&name).context("a drafted tool went missing")?;
+        let dated: &[String] = draft
+            .dated_examples
+            .iter()
+            .find(|(t, _)| *t == name)
+            .map_or(&[], |(_, d)| d.as_slice());
+        let mut kept = Vec::new();
+        for example in tool.extensions().examples.clone() {
+            let outcome = match build_query(tool, &values, &example, today) {
+                MetricBuild::Query { query } if query.time_range.is_none() && dated.contains(&example) => {
+                    Err("its period was not read as a time range".to_string())
+                }
+                MetricBuild::Query { query } => {
+                    let params = wenshu_engine::metric::execute::query_params(&query);
+                    match wenshu_contract::bind::bind(tool, &params) {
+                        Ok(call) => executor
+                            .execute(tool, &call, &ExecContext::new(today))
+                            .await
+                            .map(|_| ())
+                            .map_err(|e| e.to_string()),
+                        Err(e) => Err(e.to_string()),
+                    }
+                }
+                MetricBuild::Unmet { reasons } => Err(reasons.join("; ")),
+            };
+            match outcome {
+                Ok(()) => kept.push(Value::String(example)),
+                Err(reason) => lines.push(format!("{name}: example `{example}` dropped — {reason}")),
+            }
+        }
+        tool_value["x-examples"] = Value::Array(kept);
+    }
+    Ok(lines)
+}
+
+/// The catalog file: the metric tools and the Text-to-SQL fallback over the tables they read.
+fn catalog_document(draft: &Draft, url: &str) -> Value {
+    let mut tools = draft.tools.clone();
+    tools.push(json!({
+        "name": "text_to_sql",
+        "title": "兜底：按问题生成 SQL",
+        "description": "当固定工具无法回答时，根据问题生成只读 SQL 并执行（限 fallback_tables 中的表）",
+        "inputSchema": {"type": "object", "properties": {"question": {"type": "string"}}, "required": ["question"]}
+    }));
+    json!({
+        "about": format!(
+            "Drafted by `wenshu init` from {}: one metric tool per fact-like table. Read it and edit labels, \
+             synonyms and examples; `wenshu tools check` lints it.",
+            redact(url)
+        ),
+        "fallback": "text_to_sql",
+        "tools": tools,
+    })
+}

@@ -1,0 +1,129 @@
+//! Sampling the data, read-only: row counts, the distinct values of text columns (at most a cap) and the range of
+//! day columns. In SQLite, a text column whose every value is an ISO day (`YYYY-MM-DD`) counts as a day column.
+
+use std::collections::HashMap;
+
+use anyhow::Context;
+use serde_json::Value;
+use wenshu_engine::db::{Database, Dialect, QueryLimits};
+
+use super::schema::{ColumnKind, Table, text};
+
+/// The most distinct values a text column may have to be drafted as a dimension with its values.
+pub const VALUE_CAP: usize = 30;
+
+/// What the data of one column shows.
+#[derive(Debug, Clone, Default)]
+pub struct ColumnSample {
+    /// The distinct values, when there are at most [`VALUE_CAP`]; `None` when there are more.
+    pub values: Option<Vec<String>>,
+    /// The first and last day, for day columns.
+    pub range: Option<(String, String)>,
+}
+
+/// What the data of one table shows.
+#[derive(Debug, Clone, Default)]
+pub struct TableSample {
+    /// The number of rows.
+    pub rows: u64,
+    /// Per column name.
+    pub columns: HashMap<String, ColumnSample>,
+}
+
+/// Quotes an identifier for `dialect`.
+pub fn quote(name: &str, dialect: Dialect) -> String {
+    match dialect {
+        Dialect::MySql => format!("`{}`", name.replace('`', "``")),
+        Dialect::Sqlite | Dialect::Postgres => format!("\"{}\"", name.replace('"', "\"\"")),
+    }
+}
+
+async fn rows(db: &Database, sql: &str) -> anyhow::Result<Vec<Vec<Value>>> {
+    let limits = QueryLimits {
+        row_cap: VALUE_CAP + 1,
+        timeout: std::time::Duration::from_secs(60),
+    };
+    Ok(db
+        .query(sql, &[], limits)
+        .await
+        .with_context(|| format!("sampling with `{sql}`"))?
+        .rows)
+}
+
+/// Samples `table`: its row count, its text columns' values and its day columns' ranges.
+pub async fn sample_table(db: &Database, table: &Table) -> anyhow::Result<TableSample> {
+    let dialect = db.dialect();
+    let t = quote(&table.name, dialect);
+    let count = rows(db, &format!("SELECT COUNT(*) FROM {t}")).await?;
+    let rows_n = count
+        .first()
+        .and_then(|r| r.first())
+        .and_then(|v| v.as_u64().or_else(|| v.as_str().and_then(|s| s.parse().ok())))
+        .unwrap_or(0);
+    let mut sample = TableSample {
+        rows: rows_n,
+        columns: HashMap::new(),
+    };
+    for column in &table.columns {
+        let c = quote(&column.name, dialect);
+        let mut found = ColumnSample::default();
+        let day_text = |c: &str| match dialect {
+            Dialect::Postgres => format!("TO_CHAR({c}, 'YYYY-MM-DD')"),
+            Dialect::MySql => format!("DATE_FORMAT({c}, '%Y-%m-%d')"),
+            Dialect::Sqlite => c.to_string(),
+        };
+        match column.kind {
+            ColumnKind::Text => {
+                let values = rows(
+                    db,
+                    &format!("SELECT DISTINCT {c} FROM {t} WHERE {c} IS NOT NULL ORDER BY {c}"),
+                )
+                .await?;
+                let values: Vec<String> = values.iter().filter_map(|r| r.first().and_then(text)).collect();
+                if values.len() <= VALUE_CAP {
+                    found.values = Some(values);
+                }
+                if dialect == Dialect::Sqlite {
+                    found.range = iso_day_range(db, &t, &c).await?;
+                }
+            }
+            ColumnKind::Date => {
+                let sql = format!("SELECT MIN({d}), MAX({d}) FROM {t}", d = day_text(&c));
+                let r = rows(db, &sql).await?;
+                found.range = r.first().and_then(|r| Some((text(r.first()?)?, text(r.get(1)?)?)));
+                if dialect == Dialect::Sqlite && found.range.as_ref().is_none_or(|(a, b)| !is_day(a) || !is_day(b)) {
+                    found.range = iso_day_range(db, &t, &c).await?;
+                }
+            }
+            _ => continue,
+        }
+        sample.columns.insert(column.name.clone(), found);
+    }
+    Ok(sample)
+}
+
+/// The range of a SQLite text column when every value is an ISO day.
+async fn iso_day_range(db: &Database, t: &str, c: &str) -> anyhow::Result<Option<(String, String)>> {
+    let sql = format!(
+        "SELECT MIN({c}), MAX({c}), SUM(CASE WHEN {c} GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]' \
+         THEN 0 ELSE 1 END) FROM {t} WHERE {c} IS NOT NULL"
+    );
+    let r = rows(db, &sql).await?;
+    let Some(row) = r.first() else { return Ok(None) };
+    let bad = row.get(2).and_then(Value::as_i64).unwrap_or(1);
+    match (row.first().and_then(text), row.get(1).and_then(text)) {
+        (Some(a), Some(b)) if bad == 0 && is_day(&a) && is_day(&b) => Ok(Some((a, b))),
+        _ => Ok(None),
+    }
+}
+
+/// Whether `s` is an ISO day (`YYYY-MM-DD`).
+pub fn is_day(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+}

@@ -1,0 +1,408 @@
+//! `wenshu init` on real databases with a schema of related tables written here — SQLite always, PostgreSQL and
+//! MariaDB when `WENSHU_TEST_POSTGRES_URL` / `WENSHU_TEST_MYSQL_URL` are set (see .ci/run): the draft loads, and
+//! questions over it are answered through the metric tools (question → metric query → SQL → rows), each answer
+//! checked against SQL written in the test.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+use wenshu_contract::{Catalog, bind};
+use wenshu_engine::db::{Database, Dialect, QueryLimits};
+use wenshu_engine::execute::{ExecContext, Executor};
+use wenshu_engine::metric::execute::query_params;
+use wenshu_engine::metric::{MetricBuild, MetricExecutor, MetricValues, SharedValues, build_query};
+use wenshu_engine::resolve::EntityCatalogs;
+use wenshu_engine::resolve::sql::load_entities;
+
+/// The database these tests make on each server (its own, so no other test's tables are read).
+const DB_NAME: &str = "wenshu_init19";
+
+/// The words of one backend's data and questions: Chinese with comments on the servers, English in SQLite.
+struct Words {
+    channels: [&'static str; 3],
+    cities: [&'static str; 3],
+    products: [&'static str; 4],
+    categories: [&'static str; 2],
+}
+
+const ZH: Words = Words {
+    channels: ["线上", "门店", "电话"],
+    cities: ["北京", "上海", "深圳"],
+    products: ["星火笔记本", "云盘专业版", "极速路由器", "静音键盘"],
+    categories: ["硬件", "软件"],
+};
+const EN: Words = Words {
+    channels: ["online", "store", "phone"],
+    cities: ["Beijing", "Shanghai", "Shenzhen"],
+    products: ["Laptop", "Drive", "Router", "Keyboard"],
+    categories: ["hardware", "software"],
+};
+
+/// A little deterministic generator, so every run writes the same rows.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+/// The DDL and rows of the schema: customers and products (dimension tables), orders (the fact table).
+fn script(dialect: Dialect, words: &Words) -> String {
+    let comments = dialect != Dialect::Sqlite;
+    let c = |text: &str| {
+        if dialect == Dialect::MySql {
+            format!(" COMMENT '{text}'")
+        } else {
+            String::new()
+        }
+    };
+    let money = if dialect == Dialect::Sqlite {
+        "REAL"
+    } else {
+        "DECIMAL(12,2)"
+    };
+    let text = if dialect == Dialect::MySql {
+        "VARCHAR(100)"
+    } else {
+        "TEXT"
+    };
+    let mut s =
+        String::from("DROP TABLE IF EXISTS orders; DROP TABLE IF EXISTS customers; DROP TABLE IF EXISTS products;");
+    let engine = if dialect == Dialect::MySql {
+        " ENGINE=InnoDB COMMENT '订单'"
+    } else {
+        ""
+    };
+    s.push_str(&format!(
+        "CREATE TABLE customers (id INT PRIMARY KEY, name {text} NOT NULL{}, city {text}{}){};",
+        c("客户名称"),
+        c("城市"),
+        if dialect == Dialect::MySql {
+            " COMMENT '客户'"
+        } else {
+            ""
+        }
+    ));
+    s.push_str(&format!(
+        "CREATE TABLE products (id INT PRIMARY KEY, name {text} NOT NULL{}, category {text}{}){};",
+        c("产品名称"),
+        c("品类"),
+        if dialect == Dialect::MySql {
+            " COMMENT '产品'"
+        } else {
+            ""
+        }
+    ));
+    s.push_str(&format!(
+        "CREATE TABLE orders (id INT PRIMARY KEY, customer_id INT REFERENCES customers(id), \
+         product_id INT REFERENCES products(id), day DATE{}, channel {text}{}, amount {money}{}, quantity INT{}, \
+         order_no {text}{}{}){engine};",
+        c("下单日期"),
+        c("渠道"),
+        c("销售额（元）/金额"),
+        c("销量"),
+        c("订单号"),
+        if dialect == Dialect::MySql {
+            ", FOREIGN KEY (customer_id) REFERENCES customers(id), FOREIGN KEY (product_id) REFERENCES products(id)"
+        } else {
+            ""
+        }
+    ));
+    if comments && dialect == Dialect::Postgres {
+        for (target, text) in [
+            ("TABLE orders", "订单"),
+            ("TABLE customers", "客户"),
+            ("TABLE products", "产品"),
+            ("COLUMN customers.name", "客户名称"),
+            ("COLUMN customers.city", "城市"),
+            ("COLUMN products.name", "产品名称"),
+            ("COLUMN products.category", "品类"),
+            ("COLUMN orders.day", "下单日期"),
+            ("COLUMN orders.channel", "渠道"),
+            ("COLUMN orders.amount", "销售额（元）/金额"),
+            ("COLUMN orders.quantity", "销量"),
+            ("COLUMN orders.order_no", "订单号"),
+        ] {
+            s.push_str(&format!("COMMENT ON {target} IS '{text}';"));
+        }
+    }
+    for i in 0..12 {
+        s.push_str(&format!(
+            "INSERT INTO customers VALUES ({}, 'C{:02} {}', '{}');",
+            i + 1,
+            i + 1,
+            words.cities[i % 3],
+            words.cities[i % 3]
+        ));
+    }
+    for (i, p) in words.products.iter().enumerate() {
+        s.push_str(&format!(
+            "INSERT INTO products VALUES ({}, '{p}', '{}');",
+            i + 1,
+            words.categories[i % 2]
+        ));
+    }
+    let mut rng = Lcg(19);
+    for i in 0..300 {
+        let year = if i % 4 == 0 { 2024 } else { 2025 };
+        s.push_str(&format!(
+            "INSERT INTO orders VALUES ({}, {}, {}, '{year}-{:02}-{:02}', '{}', {}.{:02}, {}, 'NO-{:05}');",
+            i + 1,
+            rng.next(12) + 1,
+            rng.next(4) + 1,
+            rng.next(12) + 1,
+            rng.next(28) + 1,
+            words.channels[rng.next(3) as usize],
+            rng.next(900) + 20,
+            rng.next(100),
+            rng.next(5) + 1,
+            i
+        ));
+    }
+    s
+}
+
+/// Runs the binary; its exit status, stdout and stderr.
+fn wenshu(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_wenshu"))
+        .args(args)
+        .output()
+        .expect("run wenshu");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A number of a result cell (numbers may come back as JSON numbers or decimal text).
+fn number(v: &Value) -> f64 {
+    v.as_f64()
+        .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+        .unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+fn key(v: &Value) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_string)
+}
+
+/// Rows of `(key, number)` as a map; a single-column answer under the key "".
+fn as_map(rows: &[Vec<Value>]) -> BTreeMap<String, f64> {
+    rows.iter()
+        .map(|r| match r.as_slice() {
+            [only] => (String::new(), number(only)),
+            [k, .., v] => (key(k), number(v)),
+            [] => panic!("an empty row"),
+        })
+        .collect()
+}
+
+fn assert_close(asked: &str, got: &BTreeMap<String, f64>, want: &BTreeMap<String, f64>) {
+    assert!(!want.is_empty(), "{asked}: the check SQL found nothing");
+    assert_eq!(
+        got.keys().collect::<Vec<_>>(),
+        want.keys().collect::<Vec<_>>(),
+        "{asked}: got {got:?}, want {want:?}"
+    );
+    for (k, w) in want {
+        assert!((got[k] - w).abs() < 0.01, "{asked} [{k}]: got {}, want {w}", got[k]);
+    }
+}
+
+/// Drafts a catalog for `url` into `dir`, then answers questions through its metric tools and checks each
+/// against SQL.
+async fn init_and_ask(url: &str, dialect: Dialect, words: &Words, dir: &Path) {
+    let db = Database::connect(url).await.unwrap();
+    db.execute_batch(&script(dialect, words)).await.unwrap();
+    db.close().await;
+    let out = dir.to_str().unwrap();
+    let (ok, stdout, stderr) = wenshu(&["init", "--db", url, "--out", out]);
+    assert!(ok, "init failed: {stdout}\n{stderr}");
+    assert!(stdout.contains("orders: metric tool `orders_metrics`"), "{stdout}");
+    assert!(stdout.contains("customers: no metric tool"), "{stdout}");
+    assert!(stdout.contains("order_no not a dimension"), "{stdout}");
+    let (again, _, refused) = wenshu(&["init", "--db", url, "--out", out]);
+    assert!(
+        !again && refused.contains("--force"),
+        "a second init must not overwrite: {refused}"
+    );
+
+    let catalog = Catalog::from_json_str(&std::fs::read_to_string(dir.join("catalog.json")).unwrap()).unwrap();
+    let config: toml::Table = toml::from_str(&std::fs::read_to_string(dir.join("wenshu.toml")).unwrap()).unwrap();
+    let tool = catalog.get("orders_metrics").expect("the orders metric tool");
+    assert!(!tool.extensions().examples.is_empty(), "examples are drafted");
+    let reader = Database::connect_read_only(url).await.unwrap();
+    let mut entities = EntityCatalogs::new();
+    for q in config["entity_queries"].as_array().expect("entity queries") {
+        let ty = q["type"].as_str().unwrap();
+        entities.insert(
+            ty,
+            load_entities(&reader, ty, q["query"].as_str().unwrap()).await.unwrap(),
+        );
+    }
+    let values = MetricValues::load(&reader, &catalog, &entities).await.unwrap();
+    let shared = SharedValues::new();
+    shared.set(values.clone());
+    let executor = MetricExecutor::new(reader.clone(), shared);
+    let today = jiff::civil::date(2026, 6, 1);
+    let month = match dialect {
+        Dialect::Postgres => "TO_CHAR(day, 'YYYY-MM')",
+        Dialect::MySql => "DATE_FORMAT(day, '%Y-%m')",
+        Dialect::Sqlite => "SUBSTR(day, 1, 7)",
+    };
+    let in_2025 = "o.day BETWEEN '2025-01-01' AND '2025-12-31'";
+    let zh = words.channels[0] == ZH.channels[0];
+    let product = words.products[1];
+    let city = words.cities[0];
+    let cases: Vec<(String, String)> = vec![
+        (
+            if zh {
+                "2025年各渠道的销售额".into()
+            } else {
+                "amount by channel from 2025-01-01 to 2025-12-31".into()
+            },
+            format!("SELECT o.channel, SUM(o.amount) FROM orders o WHERE {in_2025} GROUP BY o.channel"),
+        ),
+        (
+            if zh {
+                "2025年每个月的销量".into()
+            } else {
+                "quantity by month from 2025-01-01 to 2025-12-31".into()
+            },
+            format!(
+                "SELECT {}, SUM(o.quantity) FROM orders o WHERE {in_2025} GROUP BY {}",
+                month.replace("day", "o.day"),
+                month.replace("day", "o.day")
+            ),
+        ),
+        (
+            if zh {
+                format!("2025年{product}的销量")
+            } else {
+                format!("quantity of {product} from 2025-01-01 to 2025-12-31")
+            },
+            format!(
+                "SELECT SUM(o.quantity) FROM orders o JOIN products p ON p.id = o.product_id \
+                 WHERE {in_2025} AND p.name = '{product}'"
+            ),
+        ),
+        (
+            if zh {
+                format!("2025年{city}的订单数")
+            } else {
+                format!("orders in {city} from 2025-01-01 to 2025-12-31")
+            },
+            format!(
+                "SELECT COUNT(*) FROM orders o JOIN customers c ON c.id = o.customer_id \
+                 WHERE {in_2025} AND c.city = '{city}'"
+            ),
+        ),
+    ];
+    for (question, sql) in cases {
+        let query = match build_query(tool, &values, &question, today) {
+            MetricBuild::Query { query } => query,
+            MetricBuild::Unmet { reasons } => panic!("`{question}` is not answered: {reasons:?}"),
+        };
+        let call = bind(tool, &query_params(&query)).unwrap();
+        let result = executor.execute(tool, &call, &ExecContext::new(today)).await.unwrap();
+        let want = reader.query(&sql, &[], QueryLimits::default()).await.unwrap();
+        assert_close(&question, &as_map(&result.rows), &as_map(&want.rows));
+    }
+    reader.close().await;
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("wenshu-init19-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[tokio::test]
+async fn sqlite_schema_drafts_metric_tools_that_answer() {
+    let dir = temp_dir("sqlite");
+    let url = format!("sqlite:{}", dir.join("shop.db").display());
+    init_and_ask(&url, Dialect::Sqlite, &EN, &dir.join("draft")).await;
+    let (ok, _, err) = wenshu(&[
+        "init",
+        "--db",
+        &url,
+        "--tables",
+        "orders,nope",
+        "--out",
+        dir.join("x").to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("`nope`") && err.contains("orders"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The URL of this suite's own database on the server named by `var`, made afresh; `None` (skipped) when unset.
+async fn server_database(var: &str, dialect: Dialect) -> Option<String> {
+    let Ok(admin_url) = std::env::var(var) else {
+        println!("skipped: set {var} to run");
+        return None;
+    };
+    let admin = Database::connect(&admin_url).await.unwrap();
+    match dialect {
+        Dialect::Postgres => {
+            let exists = admin
+                .query(
+                    "SELECT 1 FROM pg_database WHERE datname = $1",
+                    &[Value::from(DB_NAME)],
+                    QueryLimits::default(),
+                )
+                .await
+                .unwrap();
+            if exists.rows.is_empty() {
+                admin
+                    .execute_batch(&format!("CREATE DATABASE {DB_NAME}"))
+                    .await
+                    .unwrap();
+            }
+        }
+        _ => admin
+            .execute_batch(&format!("CREATE DATABASE IF NOT EXISTS {DB_NAME}"))
+            .await
+            .unwrap(),
+    }
+    admin.close().await;
+    let base = admin_url.rsplit_once('/').map_or(admin_url.as_str(), |(b, _)| b);
+    Some(format!("{base}/{DB_NAME}"))
+}
+
+#[tokio::test]
+async fn postgres_schema_with_comments_drafts_metric_tools_that_answer() {
+    let Some(url) = server_database("WENSHU_TEST_POSTGRES_URL", Dialect::Postgres).await else {
+        return;
+    };
+    let dir = temp_dir("postgres");
+    init_and_ask(&url, Dialect::Postgres, &ZH, &dir).await;
+    let catalog = std::fs::read_to_string(dir.join("catalog.json")).unwrap();
+    assert!(
+        catalog.contains("\"label\": \"销售额\"") && catalog.contains("\"unit\": \"元\""),
+        "labels from comments"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn mariadb_schema_with_comments_drafts_metric_tools_that_answer() {
+    let Some(url) = server_database("WENSHU_TEST_MYSQL_URL", Dialect::MySql).await else {
+        return;
+    };
+    let dir = temp_dir("mysql");
+    init_and_ask(&url, Dialect::MySql, &ZH, &dir).await;
+    let catalog = std::fs::read_to_string(dir.join("catalog.json")).unwrap();
+    assert!(
+        catalog.contains("\"label\": \"销售额\"") && catalog.contains("\"synonyms\": [\n"),
+        "labels from comments"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
