@@ -13,6 +13,7 @@ use wenshu_engine::extract::{Extractor, ModelExtractor};
 use wenshu_engine::fallback::SqlFallback;
 use wenshu_engine::fallback::schema::{SchemaNotes, describe_schema};
 use wenshu_engine::lexicon::{LexiconExtractor, LexiconRouter};
+use wenshu_engine::metric::{MetricExecutor, MetricValues, SharedValues};
 use wenshu_engine::pipeline::Planner;
 use wenshu_engine::resolve::EntityCatalogs;
 use wenshu_engine::resolve::sql::load_entities;
@@ -67,6 +68,8 @@ pub struct Parts {
     pub extractor: Arc<dyn Extractor>,
     /// The MCP servers of the config, connected.
     pub mcp: Option<Arc<McpHub>>,
+    /// The dimension values of metric tools, read from the database by [`engine`].
+    pub metric_values: SharedValues,
 }
 
 impl PipelineArgs {
@@ -120,6 +123,7 @@ impl PipelineArgs {
             EngineChoice::Lexicon => false,
             EngineChoice::Auto => client.is_some(),
         };
+        let metric_values = SharedValues::new();
         let (router, extractor): (Arc<dyn Router>, Arc<dyn Extractor>) = match (&client, use_model) {
             (Some(client), true) => {
                 let prompts = Arc::new(prompts(&config)?);
@@ -131,7 +135,7 @@ impl PipelineArgs {
             }
             _ => (
                 Arc::new(LexiconRouter::new(entities.clone())),
-                Arc::new(LexiconExtractor::new(entities.clone())),
+                Arc::new(LexiconExtractor::new(entities.clone()).with_metric_values(metric_values.clone())),
             ),
         };
         let planner =
@@ -143,6 +147,7 @@ impl PipelineArgs {
             planner,
             extractor,
             mcp,
+            metric_values,
         })
     }
 
@@ -165,6 +170,9 @@ pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> 
     let mut executors = Executors::new();
     let sql = SqlTemplateExecutor::new(db.clone(), &parts.catalog)?;
     executors.register_sql(Arc::new(sql));
+    let values = MetricValues::load(&db, &parts.catalog, parts.planner.entities()).await?;
+    parts.metric_values.set(values);
+    Arc::new(MetricExecutor::new(db.clone(), parts.metric_values.clone())).register_all(&parts.catalog, &mut executors);
     if let Some(hub) = &parts.mcp {
         Arc::new(McpExecutor::new(hub.clone())).register_all(&mut executors);
     }

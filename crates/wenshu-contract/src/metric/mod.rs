@@ -201,6 +201,9 @@ pub struct Dimension {
     pub synonyms: Vec<String>,
     /// The column.
     pub column: ColumnRef,
+    /// A column that tells rows with the same value apart (an ID): grouping is by it too, so two entities of one
+    /// name never merge.
+    pub key: Option<ColumnRef>,
     /// Where its values come from.
     pub values: DimensionValues,
     /// Extra spellings of values (`华东` → `华东区`).

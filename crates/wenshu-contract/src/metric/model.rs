@@ -217,6 +217,7 @@ fn read_dimension(value: &Value, field: &str, tables: &[MetricTable]) -> Result<
             "label",
             "synonyms",
             "column",
+            "key",
             "values",
             "valueSynonyms",
             "description",
@@ -224,6 +225,10 @@ fn read_dimension(value: &Value, field: &str, tables: &[MetricTable]) -> Result<
     )?;
     let (name, label, synonyms) = read_names(object, field)?;
     let column = column_field(object.get("column"), &format!("{field}.column"), tables)?;
+    let key = object
+        .get("key")
+        .map(|k| column_field(Some(k), &format!("{field}.key"), tables))
+        .transpose()?;
     let values_field = format!("{field}.values");
     let values = match object.get("values") {
         None => DimensionValues::Data,
@@ -259,6 +264,7 @@ fn read_dimension(value: &Value, field: &str, tables: &[MetricTable]) -> Result<
         label,
         synonyms,
         column,
+        key,
         values,
         value_synonyms,
     })

@@ -22,14 +22,130 @@ const HOW_MANY: [&str; 3] = ["多少", "几", "how many"];
 
 /// Words that carry no content of their own for a metric question (general Chinese and English).
 const FILLER: &[&str] = &[
-    "的", "是", "了", "在", "和", "与", "跟", "及", "或", "吗", "呢", "吧", "啊", "呀", "请", "帮我", "帮忙", "给我",
-    "我想", "想", "看看", "看下", "看一下", "查", "查下", "查一下", "查询", "统计", "统计一下", "一下", "分析", "分别",
-    "各", "各自", "每个", "每", "按", "按照", "多少", "几", "怎么样", "如何", "情况", "是多少", "有多少", "有", "谁",
-    "哪个", "哪些", "哪", "哪几", "哪部", "哪一", "什么", "数据", "卖了", "卖", "卖出", "签", "签了", "成交", "成交了",
-    "一共", "总共", "合计", "总计", "共", "对比", "比较", "相比", "比", "多还是少", "还是", "多", "少", "排", "名",
-    "前", "位", "当天", "那天", "期间", "内", "里", "中", "上", "下", "得", "地", "都", "所有", "全部", "整体",
-    "总", "总的", "分", "个", "们", "这", "那", "其", "之", "为", "到", "从", "至", "以来", "么", "what", "the", "of",
-    "is", "was", "show", "me", "by", "per", "each", "and", "in", "for", "how", "much", "many",
+    "的",
+    "是",
+    "了",
+    "在",
+    "和",
+    "与",
+    "跟",
+    "及",
+    "或",
+    "吗",
+    "呢",
+    "吧",
+    "啊",
+    "呀",
+    "请",
+    "帮我",
+    "帮忙",
+    "给我",
+    "我想",
+    "想",
+    "看看",
+    "看下",
+    "看一下",
+    "查",
+    "查下",
+    "查一下",
+    "查询",
+    "统计",
+    "统计一下",
+    "一下",
+    "分析",
+    "分别",
+    "各",
+    "各自",
+    "每个",
+    "每",
+    "按",
+    "按照",
+    "多少",
+    "几",
+    "怎么样",
+    "如何",
+    "情况",
+    "是多少",
+    "有多少",
+    "有",
+    "谁",
+    "哪个",
+    "哪些",
+    "哪",
+    "哪几",
+    "哪部",
+    "哪一",
+    "什么",
+    "数据",
+    "卖了",
+    "卖",
+    "卖出",
+    "签",
+    "签了",
+    "成交",
+    "成交了",
+    "一共",
+    "总共",
+    "合计",
+    "总计",
+    "共",
+    "对比",
+    "比较",
+    "相比",
+    "比",
+    "多还是少",
+    "还是",
+    "多",
+    "少",
+    "排",
+    "名",
+    "前",
+    "位",
+    "当天",
+    "那天",
+    "期间",
+    "内",
+    "里",
+    "中",
+    "上",
+    "下",
+    "得",
+    "地",
+    "都",
+    "所有",
+    "全部",
+    "整体",
+    "总",
+    "总的",
+    "分",
+    "个",
+    "们",
+    "这",
+    "那",
+    "其",
+    "之",
+    "为",
+    "到",
+    "从",
+    "至",
+    "以来",
+    "么",
+    "what",
+    "the",
+    "of",
+    "is",
+    "was",
+    "show",
+    "me",
+    "by",
+    "per",
+    "each",
+    "and",
+    "in",
+    "for",
+    "how",
+    "much",
+    "many",
 ];
 
 /// The outcome of building a metric query from a question.
@@ -130,12 +246,22 @@ impl<'a> Builder<'a> {
         let mut found: Vec<(Range<usize>, Mention)> = Vec::new();
         for (i, m) in model.measures.iter().enumerate() {
             for word in std::iter::once(&m.label).chain(&m.synonyms) {
-                found.extend(folded.find(&canonical(word)).into_iter().map(|r| (r, Mention::Measure(i))));
+                found.extend(
+                    folded
+                        .find(&canonical(word))
+                        .into_iter()
+                        .map(|r| (r, Mention::Measure(i))),
+                );
             }
         }
         for (i, d) in model.dimensions.iter().enumerate() {
             for word in std::iter::once(&d.label).chain(&d.synonyms) {
-                found.extend(folded.find(&canonical(word)).into_iter().map(|r| (r, Mention::Dimension(i))));
+                found.extend(
+                    folded
+                        .find(&canonical(word))
+                        .into_iter()
+                        .map(|r| (r, Mention::Dimension(i))),
+                );
             }
         }
         for v in values.mentions(tool, &folded.text) {
@@ -175,7 +301,8 @@ impl<'a> Builder<'a> {
         }
         if query.measures.is_empty() && self.reasons.is_empty() {
             let names: Vec<&str> = self.model.measures.iter().map(|m| m.label.as_str()).collect();
-            self.reasons.push(format!("没有指明要统计的指标（可选：{}）", names.join("、")));
+            self.reasons
+                .push(format!("没有指明要统计的指标（可选：{}）", names.join("、")));
         }
         if !self.reasons.is_empty() {
             return MetricBuild::Unmet { reasons: self.reasons };
@@ -203,7 +330,9 @@ impl<'a> Builder<'a> {
         if picked.is_empty() {
             let text = canonical(&self.facts.question);
             for (i, m) in self.model.measures.iter().enumerate() {
-                let Some(unit) = m.unit.as_deref().map(canonical) else { continue };
+                let Some(unit) = m.unit.as_deref().map(canonical) else {
+                    continue;
+                };
                 let asked = HOW_MANY.iter().any(|w| text.contains(&format!("{w}{unit}")));
                 let counted = self.demands.iter().any(|d| {
                     matches!(d.kind, DemandKind::Aggregate { of: Aggregate::Count })
@@ -218,7 +347,10 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        query.measures = picked.into_iter().map(|i| MeasureSel::named(self.measure_label(i))).collect();
+        query.measures = picked
+            .into_iter()
+            .map(|i| MeasureSel::named(self.measure_label(i)))
+            .collect();
     }
 
     /// The measure a demand's measure words name (销量 of 销量最高, 日销售额 ⊇ 销售额, 单 = a unit).
@@ -243,7 +375,8 @@ impl<'a> Builder<'a> {
             let Mention::Value(v) = m else { continue };
             let label = self.model.dimensions[v.dimension].label.clone();
             if v.value.ambiguous {
-                self.reasons.push(format!("「{}」是多个{label}的名字，请说明是哪一个", v.value.text));
+                self.reasons
+                    .push(format!("「{}」是多个{label}的名字，请说明是哪一个", v.value.text));
                 continue;
             }
             match query.filters.iter_mut().find(|f| f.dimension == label) {
@@ -261,7 +394,10 @@ impl<'a> Builder<'a> {
             }
         }
         for place in &self.facts.places {
-            let covered = self.mentions.iter().any(|(r, m)| matches!(m, Mention::Value(_)) && overlaps(r, &place.range));
+            let covered = self
+                .mentions
+                .iter()
+                .any(|(r, m)| matches!(m, Mention::Value(_)) && overlaps(r, &place.range));
             if !covered {
                 let text = self.facts.question.get(place.range.clone()).unwrap_or_default();
                 self.reasons.push(format!("「{text}」不是任何维度的值"));
@@ -288,7 +424,8 @@ impl<'a> Builder<'a> {
         }
         if self.model.time.is_none() {
             let names: Vec<&str> = self.model.measures.iter().map(|m| m.label.as_str()).collect();
-            self.reasons.push(format!("{}没有时间维度，不能按时间查", names.join("、")));
+            self.reasons
+                .push(format!("{}没有时间维度，不能按时间查", names.join("、")));
             return;
         }
         let range = |i: usize| TimeRange {
@@ -388,14 +525,11 @@ impl<'a> Builder<'a> {
         let Some(d) = self.demands.iter().find(|d| d.is_rank()).cloned() else {
             return;
         };
-        let DemandKind::Rank { order, top } = d.kind else { return };
+        let DemandKind::Rank { order, top } = d.kind else {
+            return;
+        };
         let measure = d.measure.as_deref().and_then(|w| self.measure_of(w));
-        let measure = match measure.or_else(|| {
-            query
-                .measures
-                .first()
-                .and_then(|m| self.model.measure_index(&m.name))
-        }) {
+        let measure = match measure.or_else(|| query.measures.first().and_then(|m| self.model.measure_index(&m.name))) {
             Some(m) => m,
             None => {
                 self.reasons.push(format!("「{}」不知道按什么指标排", d.words));
@@ -418,7 +552,11 @@ impl<'a> Builder<'a> {
                     let target = canonical(target);
                     let names_value = self.mentions.iter().any(|(r, m)| {
                         matches!(m, Mention::Value(_))
-                            && self.facts.question.get(r.clone()).is_some_and(|t| target.contains(&canonical(t)))
+                            && self
+                                .facts
+                                .question
+                                .get(r.clone())
+                                .is_some_and(|t| target.contains(&canonical(t)))
                     });
                     let entity = self
                         .model
@@ -430,7 +568,9 @@ impl<'a> Builder<'a> {
                             query.group_by.push(self.model.dimensions[dim].label.clone())
                         }
                         _ if !query.group_by.is_empty() || query.grain.is_some() => {}
-                        _ => self.reasons.push(format!("不能按「{}」排名", d.target.as_deref().unwrap_or_default())),
+                        _ => self
+                            .reasons
+                            .push(format!("不能按「{}」排名", d.target.as_deref().unwrap_or_default())),
                     }
                 }
             }
@@ -470,7 +610,9 @@ impl<'a> Builder<'a> {
                         continue;
                     }
                     for m in &mut query.measures {
-                        let Some(i) = self.model.measure_index(&m.name) else { continue };
+                        let Some(i) = self.model.measure_index(&m.name) else {
+                            continue;
+                        };
                         let spec = &self.model.measures[i];
                         let own = spec.expr.single_aggregate().map(|(n, _)| n.to_string());
                         let is_avg = own.as_deref() == Some("avg")
@@ -486,9 +628,15 @@ impl<'a> Builder<'a> {
                     }
                 }
                 Aggregate::Max | Aggregate::Min => {
-                    let want = if of == Aggregate::Max { Reaggregate::Max } else { Reaggregate::Min };
+                    let want = if of == Aggregate::Max {
+                        Reaggregate::Max
+                    } else {
+                        Reaggregate::Min
+                    };
                     for m in &mut query.measures {
-                        let Some(i) = self.model.measure_index(&m.name) else { continue };
+                        let Some(i) = self.model.measure_index(&m.name) else {
+                            continue;
+                        };
                         if self.model.measures[i].reaggregations.contains(&want) {
                             m.aggregate = Some(want);
                         } else {
@@ -511,7 +659,8 @@ impl<'a> Builder<'a> {
                 }
                 Aggregate::Count => {
                     let covered = self.mentions.iter().any(|(r, m)| {
-                        matches!(m, Mention::Measure(_)) && (overlaps(r, &d.range) || r.start <= d.range.start && d.range.end <= r.end)
+                        matches!(m, Mention::Measure(_))
+                            && (overlaps(r, &d.range) || r.start <= d.range.start && d.range.end <= r.end)
                     });
                     let counted = query.measures.iter().any(|m| {
                         self.model
@@ -520,7 +669,8 @@ impl<'a> Builder<'a> {
                     });
                     let by_target = d.target.as_deref().and_then(|t| self.measure_of(t)).is_some();
                     if !(covered || counted || by_target) {
-                        self.reasons.push(format!("不能数「{}」", d.target.as_deref().unwrap_or(&d.words)));
+                        self.reasons
+                            .push(format!("不能数「{}」", d.target.as_deref().unwrap_or(&d.words)));
                     }
                 }
                 Aggregate::Total => {}
@@ -538,19 +688,23 @@ impl<'a> Builder<'a> {
         else {
             return;
         };
-        let DemandKind::Threshold { op, value } = d.kind else { return };
+        let DemandKind::Threshold { op, value } = d.kind else {
+            return;
+        };
         let words = d.measure.clone().unwrap_or_else(|| d.words.clone());
         if query.group_by.is_empty() && query.grain.is_none() {
-            self.reasons
-                .push(format!("「{words}」{}：只能对分组后的合计设门槛，不能筛选单条记录", d.words));
+            self.reasons.push(format!(
+                "「{words}」{}：只能对分组后的合计设门槛，不能筛选单条记录",
+                d.words
+            ));
             return;
         }
-        let Some(measure) = d.measure.as_deref().and_then(|w| self.measure_of(w)).or_else(|| {
-            query
-                .measures
-                .first()
-                .and_then(|m| self.model.measure_index(&m.name))
-        }) else {
+        let Some(measure) = d
+            .measure
+            .as_deref()
+            .and_then(|w| self.measure_of(w))
+            .or_else(|| query.measures.first().and_then(|m| self.model.measure_index(&m.name)))
+        else {
             self.reasons.push(format!("「{}」不知道按什么指标筛选", d.words));
             return;
         };
@@ -620,7 +774,10 @@ fn strip_filler(text: &str) -> String {
     for f in fillers {
         rest = rest.replace(f, " ");
     }
-    rest.split_whitespace().filter(|w| w.chars().count() >= 2).collect::<Vec<_>>().join(" ")
+    rest.split_whitespace()
+        .filter(|w| w.chars().count() >= 2)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn is_count(expr: &wenshu_contract::metric::MetricExpr) -> bool {

@@ -50,7 +50,11 @@ pub fn prepare(
                 let some: Vec<&str> = known.iter().take(10).map(|v| v.text.as_str()).collect();
                 invalid(format!(
                     "`{name}` is not a value of {label}; known values: {}",
-                    if some.is_empty() { "none loaded".to_string() } else { some.join(", ") }
+                    if some.is_empty() {
+                        "none loaded".to_string()
+                    } else {
+                        some.join(", ")
+                    }
                 ))
             })?;
             if !typed.contains(&value.value) {
@@ -72,7 +76,14 @@ pub fn prepare(
     let period = |r: &(String, String)| format!("{}～{}", r.0, r.1);
     let mut statements = vec![(
         resolved.range.as_ref().map(period),
-        compile(model, &resolved, &filters, resolved.range.as_ref(), &per_buckets, dialect),
+        compile(
+            model,
+            &resolved,
+            &filters,
+            resolved.range.as_ref(),
+            &per_buckets,
+            dialect,
+        ),
     )];
     if let Some((kind, other)) = &resolved.compare {
         let (start, end) = resolved
@@ -160,7 +171,12 @@ impl MetricExecutor {
             let verdict = check_sql(&statement.sql, guard_dialect(dialect), &policy);
             let sql = match (verdict.allowed, verdict.sql) {
                 (true, Some(sql)) => sql,
-                _ => return Err(invalid(format!("the SQL guard refused: {}", verdict.reasons.join("; ")))),
+                _ => {
+                    return Err(invalid(format!(
+                        "the SQL guard refused: {}",
+                        verdict.reasons.join("; ")
+                    )));
+                }
             };
             let rows = self.db.query(&sql, &statement.binds, limits).await?;
             sent.push(json!({"period": period, "sql": sql, "binds": statement.binds}));
@@ -251,7 +267,12 @@ fn compare_rows(
         let label = present::measure_label(model, query, *position);
         columns.push(this.clone());
         columns.push(other);
-        columns.push(present::info(format!("{label}变化"), ColumnKind::Change, this.unit, this.decimals));
+        columns.push(present::info(
+            format!("{label}变化"),
+            ColumnKind::Change,
+            this.unit,
+            this.decimals,
+        ));
         columns.push(present::info(format!("{label}变化率"), ColumnKind::Rate, None, Some(4)));
     }
     let key_of = |row: &Vec<Value>| -> Vec<Value> { keys.iter().map(|k| row[*k].clone()).collect() };

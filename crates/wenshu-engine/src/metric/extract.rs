@@ -21,9 +21,7 @@ pub fn extract(request: &ExtractRequest<'_>, values: &MetricValues) -> Option<Ex
             let params = query_params(&query);
             trace.bound_from = Some(params.clone());
             match bind(request.tool, &params) {
-                Ok(call) => ExtractOutcome::Ok {
-                    params: call.arguments,
-                },
+                Ok(call) => ExtractOutcome::Ok { params: call.arguments },
                 Err(error) => ExtractOutcome::Failed {
                     reason: error.to_string(),
                 },

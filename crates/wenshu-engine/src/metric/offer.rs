@@ -4,9 +4,7 @@
 use serde_json::{Map, Value};
 use wenshu_contract::Tool;
 use wenshu_contract::answers::{RankOrder, Shape, TimeGrain};
-use wenshu_contract::metric::{
-    CompareKind, Grain, Measure, MetricExpr, MetricQuery, OrderDir, Reaggregate,
-};
+use wenshu_contract::metric::{CompareKind, Grain, Measure, MetricExpr, MetricQuery, OrderDir, Reaggregate};
 use wenshu_lexicon::demand::{Aggregate, Baseline};
 
 use crate::coverage::Offer;
@@ -34,6 +32,12 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
         .collect();
     if let Some(grain) = resolved.grain {
         offer.dimension.extend(grain_words(grain).iter().map(|w| w.to_string()));
+    }
+    if resolved.order.is_some() {
+        // 票房最高的喜剧片: the ranked rows are those of the filtered values.
+        offer
+            .dimension
+            .extend(resolved.filters.iter().flat_map(|(_, values)| values.iter().cloned()));
     }
     offer.grain = resolved
         .grain
@@ -85,7 +89,9 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
 }
 
 fn names(label: &str, synonyms: &[String]) -> Vec<String> {
-    std::iter::once(label.to_string()).chain(synonyms.iter().cloned()).collect()
+    std::iter::once(label.to_string())
+        .chain(synonyms.iter().cloned())
+        .collect()
 }
 
 /// A measure's words: label, synonyms, code and unit (签的单最多 ranks by the measure counted in 单).

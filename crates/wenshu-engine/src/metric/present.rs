@@ -209,7 +209,9 @@ pub fn format_value(column: &ColumnInfo, value: &Value) -> String {
 
 fn group_digits(n: f64, decimals: u8) -> String {
     let text = format!("{:.*}", usize::from(decimals), n.abs());
-    let (whole, frac) = text.split_once('.').map_or((text.as_str(), None), |(w, f)| (w, Some(f)));
+    let (whole, frac) = text
+        .split_once('.')
+        .map_or((text.as_str(), None), |(w, f)| (w, Some(f)));
     let mut grouped = String::new();
     for (i, c) in whole.chars().enumerate() {
         if i > 0 && (whole.len() - i) % 3 == 0 {
@@ -217,7 +219,11 @@ fn group_digits(n: f64, decimals: u8) -> String {
         }
         grouped.push(c);
     }
-    let sign = if n < 0.0 && text.chars().any(|c| c != '0' && c != '.') { "-" } else { "" };
+    let sign = if n < 0.0 && text.chars().any(|c| c != '0' && c != '.') {
+        "-"
+    } else {
+        ""
+    };
     match frac {
         Some(f) => format!("{sign}{grouped}.{f}"),
         None => format!("{sign}{grouped}"),

@@ -125,8 +125,7 @@ pub fn compile(
             w.push(") * 1.0 / NULLIF((SELECT ");
             expr(&mut w, &model.measures[sel.measure].expr, None);
             from(&mut w, model);
-            let kept: Vec<(usize, Vec<Value>)> =
-                filters.iter().filter(|(d, _)| !across.contains(d)).cloned().collect();
+            let kept: Vec<(usize, Vec<Value>)> = filters.iter().filter(|(d, _)| !across.contains(d)).cloned().collect();
             where_clause(&mut w, model, &kept, range);
             w.push("), 0) AS ");
             w.ident(&format!("s{i}"));
@@ -158,7 +157,12 @@ pub fn compile(
     }
     if let Some((position, op, value)) = query.having {
         w.push(" HAVING ");
-        measure(&mut w, model, &query.measures[position], per_buckets.get(position).copied().flatten());
+        measure(
+            &mut w,
+            model,
+            &query.measures[position],
+            per_buckets.get(position).copied().flatten(),
+        );
         w.push(" ");
         w.push(op.sql());
         w.push(" ");
@@ -222,7 +226,12 @@ fn from(w: &mut Writer, model: &MetricModel) {
     }
 }
 
-fn where_clause(w: &mut Writer, model: &MetricModel, filters: &[(usize, Vec<Value>)], range: Option<&(String, String)>) {
+fn where_clause(
+    w: &mut Writer,
+    model: &MetricModel,
+    filters: &[(usize, Vec<Value>)],
+    range: Option<&(String, String)>,
+) {
     let mut first = true;
     let mut and = |w: &mut Writer| w.push(if std::mem::take(&mut first) { " WHERE " } else { " AND " });
     if let (Some((start, end)), Some(time)) = (range, &model.time) {

@@ -145,7 +145,12 @@ impl MetricValues {
                 }
             }
         }
-        found.sort_by(|a, b| b.range.len().cmp(&a.range.len()).then(a.range.start.cmp(&b.range.start)));
+        found.sort_by(|a, b| {
+            b.range
+                .len()
+                .cmp(&a.range.len())
+                .then(a.range.start.cmp(&b.range.start))
+        });
         let mut kept: Vec<ValueMention> = Vec::new();
         for m in found {
             if kept
@@ -167,31 +172,29 @@ fn known_values(model: &MetricModel, dimension: usize, raw: Vec<(Value, Vec<Stri
         *seen.entry(value.to_string()).or_default() += 1;
     }
     let mut out: Vec<KnownValue> = Vec::new();
-    for known in raw.into_iter()
-        .map(|(value, aliases)| {
-            let text = match &value {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            let extra = synonyms
-                .iter()
-                .filter(|(v, _)| *v == text)
-                .flat_map(|(_, list)| list.iter().cloned());
-            let mut spellings: Vec<String> = std::iter::once(text.clone())
-                .chain(aliases)
-                .chain(extra)
-                .map(|s| canonical(&s))
-                .filter(|s| !s.is_empty())
-                .collect();
-            spellings.dedup();
-            KnownValue {
-                ambiguous: seen.get(&value.to_string()).is_some_and(|n| *n > 1),
-                value,
-                text,
-                spellings,
-            }
-        })
-    {
+    for known in raw.into_iter().map(|(value, aliases)| {
+        let text = match &value {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let extra = synonyms
+            .iter()
+            .filter(|(v, _)| *v == text)
+            .flat_map(|(_, list)| list.iter().cloned());
+        let mut spellings: Vec<String> = std::iter::once(text.clone())
+            .chain(aliases)
+            .chain(extra)
+            .map(|s| canonical(&s))
+            .filter(|s| !s.is_empty())
+            .collect();
+        spellings.dedup();
+        KnownValue {
+            ambiguous: seen.get(&value.to_string()).is_some_and(|n| *n > 1),
+            value,
+            text,
+            spellings,
+        }
+    }) {
         match out.iter_mut().find(|k| k.value == known.value) {
             Some(first) => first.spellings.extend(known.spellings),
             None => out.push(known),

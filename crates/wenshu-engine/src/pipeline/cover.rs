@@ -138,7 +138,13 @@ impl Planner {
     /// A plan that is not `ok` — the routed tool cannot take a value, lacks a parameter the question asks
     /// something else of, or no tool was routed: a metric tool whose query meets every value and demand, else the
     /// plan as it was (see the `metric` module).
-    async fn metric_instead(&self, request: &AskRequest, checked: &CheckedRoute, plan: Plan, trace: &mut Trace) -> Plan {
+    async fn metric_instead(
+        &self,
+        request: &AskRequest,
+        checked: &CheckedRoute,
+        plan: Plan,
+        trace: &mut Trace,
+    ) -> Plan {
         let question = &checked.rewritten_question;
         let facts = QuestionFacts::new(question, request.today);
         let demands = question_demands(question, &facts);
