@@ -267,4 +267,7 @@ fn table_functions_and_qualified_entries_follow_the_policy() {
     assert!(check_sql("SELECT * FROM analytics.daily", SqlDialect::Postgres, &qualified).allowed);
     assert!(!check_sql("SELECT * FROM analytics.users", SqlDialect::Postgres, &qualified).allowed);
     assert!(!check_sql("SELECT * FROM daily", SqlDialect::Postgres, &qualified).allowed);
+    let public = GuardPolicy::new(&["public.sales"]);
+    assert!(check_sql("SELECT * FROM sales", SqlDialect::Postgres, &public).allowed);
+    assert!(check_sql("SELECT * FROM public.sales", SqlDialect::Postgres, &public).allowed);
 }

@@ -420,6 +420,20 @@ pub const SYSTEM_SCHEMAS: &[&str] = &[
     "pg_toast",
 ];
 
+/// An allow-list entry without the default schema's qualifier (`public.sales` on PostgreSQL, `main.sales` on
+/// SQLite), which names the same table as the bare name.
+fn without_default_schema(entry: &str, dialect: SqlDialect) -> &str {
+    let prefix = match dialect {
+        SqlDialect::Postgres => "public.",
+        SqlDialect::Sqlite => "main.",
+        SqlDialect::Mysql => return entry,
+    };
+    match entry.get(..prefix.len()) {
+        Some(head) if head.eq_ignore_ascii_case(prefix) => &entry[prefix.len()..],
+        _ => entry,
+    }
+}
+
 /// The guard's settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GuardPolicy {
@@ -458,13 +472,13 @@ impl GuardPolicy {
     /// spelling and its lower-case fold (what an unquoted mention of it means), so a quoted `"SALES"` is not
     /// `sales`; SQLite and MySQL ignore ASCII case.
     pub fn table_allowed_in(&self, dialect: SqlDialect, folded: &str) -> bool {
-        match dialect {
-            SqlDialect::Postgres => self
-                .allowed_tables
-                .iter()
-                .any(|t| t == folded || t.to_ascii_lowercase() == folded),
-            SqlDialect::Sqlite | SqlDialect::Mysql => self.table_allowed(folded),
-        }
+        self.allowed_tables.iter().any(|entry| {
+            let entry = without_default_schema(entry, dialect);
+            match dialect {
+                SqlDialect::Postgres => entry == folded || entry.to_ascii_lowercase() == folded,
+                SqlDialect::Sqlite | SqlDialect::Mysql => entry.eq_ignore_ascii_case(folded),
+            }
+        })
     }
 
     /// Why a function (lower case) may not be called, if it may not.
