@@ -275,8 +275,8 @@ async fn invalid_dates_are_treated_as_not_given_and_the_default_range_applies() 
         vec![route(
             Some("movie_box_office"),
             Some("满江红"),
-            Some("2026/11/01"),
-            Some("11月30日"),
+            Some("soon"),
+            Some("30/30"),
             "",
         )],
         "满江红的票房",

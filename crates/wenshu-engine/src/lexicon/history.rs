@@ -19,7 +19,7 @@ pub struct EarlierSubject {
     pub name: String,
     /// How many rounds back (1 = the previous round).
     pub rounds_back: usize,
-    /// Where it was found: `question` or `answer`.
+    /// Where it was found: `subject` (the round's resolved subject), `question` or `answer`.
     pub found_in: &'static str,
 }
 
@@ -37,8 +37,9 @@ pub fn newest_first(recent: &[Turn]) -> impl Iterator<Item = (usize, &Turn)> {
     recent.iter().rev().enumerate().map(|(i, turn)| (i + 1, turn))
 }
 
-/// The last subject of `entity_type` named in the rounds: an entity mention in the question, then in the answer,
-/// else the words a question of a tool of that subject type left for a name.
+/// The last subject of `entity_type` named in the rounds: the round's resolved subject (what the user chose), an
+/// entity mention in the question, then in the answer, else the words a question of a tool of that subject type
+/// left for a name.
 pub fn last_subject(
     recent: &[Turn],
     entity_type: &str,
@@ -48,6 +49,13 @@ pub fn last_subject(
     today: Date,
 ) -> Option<EarlierSubject> {
     for (rounds_back, turn) in newest_first(recent) {
+        if let Some(subject) = turn.subject.as_ref().filter(|s| s.entity_type == entity_type) {
+            return Some(EarlierSubject {
+                name: subject.name.clone(),
+                rounds_back,
+                found_in: "subject",
+            });
+        }
         for (found_in, text) in [("question", &turn.question), ("answer", &turn.answer)] {
             if let Some(m) = entity_mentions(entities, text)
                 .into_iter()

@@ -6,7 +6,7 @@ use wenshu_llm::answer::extract_json_object;
 use wenshu_llm::client::{ChatClient, ChatRequest, Message};
 use wenshu_llm::prompt::{PromptTemplates, RouteContext, RouteTool, RouteTurn};
 
-use super::{BoxFuture, RouteDecision, RouteInput, RouteResult, Router};
+use super::{BoxFuture, RouteDecision, RouteInput, RouteResult, Router, Turn};
 use crate::extract::{ModelCall, chinese_weekday};
 
 /// Routes with a chat model.
@@ -44,7 +44,7 @@ impl ModelRouter {
                 .iter()
                 .map(|t| RouteTurn {
                     question: t.question.clone(),
-                    answer: t.answer.clone(),
+                    answer: with_subject_name(t),
                 })
                 .collect(),
             question: input.question.to_string(),
@@ -120,6 +120,15 @@ impl Router for ModelRouter {
             }
             first
         })
+    }
+}
+
+/// A round's conclusion with the name of the subject it was about (never its ID: the model never fills an ID; the
+/// pipeline maps the same name back to the ID the user chose).
+fn with_subject_name(turn: &Turn) -> String {
+    match &turn.subject {
+        Some(subject) if !turn.answer.contains(&subject.name) => format!("{}（{}）", turn.answer, subject.name),
+        _ => turn.answer.clone(),
     }
 }
 
