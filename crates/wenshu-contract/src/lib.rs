@@ -10,6 +10,7 @@ pub mod answers;
 pub mod bind;
 pub mod catalog;
 pub mod coerce;
+pub mod columns;
 pub mod enum_index;
 pub mod error;
 pub mod extensions;

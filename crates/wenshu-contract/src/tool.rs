@@ -44,6 +44,7 @@ impl Tool {
     fn compile_named(name: &str, object: &Map<String, Value>) -> Result<Self, FieldError> {
         let title = optional_string(object, "title")?;
         let description = optional_string(object, "description")?.unwrap_or_default();
+        crate::columns::read_columns(object.get("x-columns"))?;
         let metrics = crate::metric::read_metrics(object.get("x-metrics"))?;
         let input_schema = match (object.get("inputSchema"), &metrics) {
             (Some(schema), _) => schema.clone(),

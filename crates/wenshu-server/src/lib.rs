@@ -18,7 +18,7 @@ pub mod timeouts;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::middleware::from_fn_with_state;
-use axum::routing::{get, patch, post};
+use axum::routing::{get, patch, post, put};
 
 pub use listen::{ListenSettings, serve_with};
 pub use principal::{Principal, Role};
@@ -36,8 +36,18 @@ pub fn router(state: AppState) -> Router {
 pub fn app(state: AppState, extra: Router) -> Router {
     let routes = Router::new()
         .route("/api/ask", post(api::ask::ask))
-        .route("/api/conversations/{id}", get(api::conversations::conversation))
+        .route("/api/conversations", get(api::library::list))
+        .route(
+            "/api/conversations/{id}",
+            get(api::conversations::conversation)
+                .patch(api::library::rename)
+                .delete(api::library::delete),
+        )
+        .route("/api/turns/{id}/csv", get(api::export::csv))
+        .route("/api/turns/{id}/feedback", put(api::feedback::put))
+        .route("/api/feedback", get(api::feedback::list))
         .route("/api/traces/{id}", get(api::conversations::trace))
+        .route("/api/catalog", get(api::catalog::catalog))
         .route("/api/tools", get(api::tools::list))
         .route("/api/tools/{name}", patch(api::tools::set_enabled))
         .route("/api/openapi.json", get(api::openapi))

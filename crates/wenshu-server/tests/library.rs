@@ -257,3 +257,53 @@ async fn without_keys_everyone_lists_and_reads_feedback() {
         "{stopped}"
     );
 }
+
+#[tokio::test]
+async fn the_catalog_lists_examples_and_column_labels_of_enabled_tools() {
+    let server = start(Options::default()).await;
+    let (status, catalog) = call_json(&server, Method::GET, "/api/catalog", None, None).await;
+    assert_eq!(status, 200);
+    assert_eq!(catalog["maxQuestionChars"], 500);
+    let tools = catalog["tools"].as_array().unwrap();
+    let fallback = server
+        .state
+        .engine()
+        .planner()
+        .catalog()
+        .fallback()
+        .map(|t| t.name().to_string());
+    assert!(
+        tools
+            .iter()
+            .all(|t| Some(t["name"].as_str().unwrap().to_string()) != fallback)
+    );
+    let planner = server.state.engine().planner();
+    for tool in tools {
+        let name = tool["name"].as_str().unwrap();
+        let definition = planner.catalog().get(name).unwrap().definition();
+        assert_eq!(
+            tool["examples"],
+            definition.get("x-examples").cloned().unwrap_or(json!([])),
+            "{name}"
+        );
+        let declared = definition
+            .get("x-columns")
+            .and_then(Value::as_object)
+            .map_or(0, |c| c.len());
+        assert_eq!(tool["columns"].as_object().unwrap().len(), declared, "{name}");
+    }
+    assert!(
+        tools.iter().any(|t| !t["columns"].as_object().unwrap().is_empty()),
+        "no tool declares x-columns"
+    );
+    let first = tools[0]["name"].as_str().unwrap().to_string();
+    planner.set_enabled(&first, false);
+    let (_, catalog) = call_json(&server, Method::GET, "/api/catalog", None, None).await;
+    assert!(
+        catalog["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["name"] != first.as_str())
+    );
+}

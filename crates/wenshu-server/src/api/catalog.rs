@@ -1,0 +1,34 @@
+//! `GET /api/catalog`: what can be asked, for the page — each enabled tool (the fallback aside) with its title,
+//! description, sample questions (`x-examples`) and result-column labels (`x-columns`), and the longest question
+//! the server takes.
+
+use axum::Json;
+use axum::extract::State;
+use serde_json::{Value, json};
+use wenshu_contract::Tool;
+use wenshu_contract::columns::read_columns;
+
+use crate::state::AppState;
+
+/// The enabled tools with their examples and column labels.
+pub async fn catalog(State(state): State<AppState>) -> Json<Value> {
+    let planner = state.engine().planner();
+    let fallback = planner.catalog().fallback().map(Tool::name);
+    let tools: Vec<Value> = planner
+        .catalog()
+        .tools()
+        .iter()
+        .filter(|tool| Some(tool.name()) != fallback && planner.is_enabled(tool.name()))
+        .map(|tool| {
+            let columns = read_columns(tool.definition().get("x-columns")).unwrap_or_default();
+            json!({
+                "name": tool.name(),
+                "title": tool.title(),
+                "description": tool.description(),
+                "examples": tool.extensions().examples,
+                "columns": columns,
+            })
+        })
+        .collect();
+    Json(json!({"tools": tools, "maxQuestionChars": state.settings().max_question_chars}))
+}
