@@ -376,6 +376,10 @@ fn point(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
         if end > pos {
             separator(&mut c);
         }
+        // No piece starts with a character no time expression starts with.
+        if !c.peek().is_some_and(super::may_start) {
+            break;
+        }
         let Some(fields) = piece(&mut c, ctx, &spec) else {
             break;
         };

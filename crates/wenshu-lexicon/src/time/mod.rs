@@ -260,7 +260,7 @@ pub(crate) fn next_in(c: &crate::text::Cursor, chars: &str) -> bool {
 }
 
 /// Whether a time expression can start with `c`.
-fn may_start(c: char) -> bool {
+pub(crate) fn may_start(c: char) -> bool {
     static STARTS: std::sync::OnceLock<Vec<char>> = std::sync::OnceLock::new();
     let starts = STARTS.get_or_init(|| {
         let mut all: Vec<char> = chinese::START_CHARS
