@@ -466,6 +466,7 @@ async fn d14_a_hung_up_stream_cancels_its_question() {
     .to_string();
     let model = ScriptedChatServer::start(vec![
         Reply::content(route.clone()),
+        Reply::delayed(Duration::from_millis(1500), route.clone()),
         Reply::delayed(Duration::from_millis(1500), route),
     ])
     .await;
@@ -504,6 +505,19 @@ async fn d14_a_hung_up_stream_cancels_its_question() {
     tokio::time::sleep(Duration::from_millis(2500)).await;
     let (_, _, page) = get(&server, &format!("/api/conversations/{id}"), None).await;
     assert_eq!(page["turnCount"], 1, "the hung-up question is not stored: {page}");
+    // A plain (not streamed) ask whose client gives up is dropped the same way.
+    let gave_up = server
+        .client
+        .post(format!("{}/api/ask", server.base))
+        .timeout(Duration::from_millis(400))
+        .json(&json!({"question": "满江红的评分是多少", "conversationId": id}))
+        .send()
+        .await;
+    assert!(gave_up.is_err(), "the client gave up before the answer");
+    tokio::time::sleep(Duration::from_millis(2000)).await;
+    assert_eq!(model.request_count(), 3);
+    let (_, _, page) = get(&server, &format!("/api/conversations/{id}"), None).await;
+    assert_eq!(page["turnCount"], 1, "the abandoned question is not stored: {page}");
 }
 
 #[tokio::test]
