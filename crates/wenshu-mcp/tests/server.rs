@@ -212,3 +212,31 @@ async fn a_foreign_host_header_is_refused() {
         "{status_line}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_subject_id_the_question_cannot_mean_is_a_tool_error_naming_it() {
+    let demo = DemoDb::new("subject").await;
+    let url = mount(demo.server().await).await;
+    let hub = hub(&url).await;
+    let error = hub
+        .call(
+            "wenshu.ask",
+            &args(json!({"question": "英雄上周的票房", "subjectId": "2"})),
+            None,
+            10,
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error.code(), "tool_failed", "{error}");
+    assert!(error.to_string().contains("subjectId"), "{error}");
+    let raw = hub
+        .call_raw(
+            "wenshu.ask",
+            &args(json!({"question": "英雄上周的票房", "subjectId": "21"})),
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(raw["structuredContent"]["parameters"]["movieId"], 21, "{raw:#}");
+    hub.shutdown().await;
+}

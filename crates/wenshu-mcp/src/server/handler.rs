@@ -12,7 +12,7 @@ use rmcp::service::{MaybeSendFuture, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value};
 use wenshu_contract::Catalog;
-use wenshu_engine::answer::Engine;
+use wenshu_engine::answer::{AskOutcome, Engine};
 use wenshu_engine::extract::{ExtractRequest, Extractor};
 use wenshu_engine::pipeline::AskRequest;
 
@@ -85,6 +85,10 @@ impl WenshuMcpServer {
         let mut request = AskRequest::new(question, self.today()?);
         request.subject_id = subject_id.map(str::to_string);
         let answer = self.engine.ask(&request).await;
+        // A subject ID the question cannot mean is the caller's error, as a 422 is over HTTP.
+        if let AskOutcome::Rejected { error, .. } = &answer.outcome {
+            return Err(error.to_string());
+        }
         let content = ask_content(&answer, conversation_id);
         Ok(with_text(content.clone(), ask_text(&content)))
     }
