@@ -151,6 +151,7 @@ const FILLER: &[&str] = &[
 /// The outcome of building a metric query from a question.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
+#[allow(clippy::large_enum_variant, reason = "made once per question and matched at once")]
 pub enum MetricBuild {
     /// The question as a metric query.
     Query {
@@ -729,9 +730,8 @@ impl<'a> Builder<'a> {
         let q = &self.facts.question;
         let mut covered = vec![false; q.len()];
         let mut cover = |r: &Range<usize>| {
-            for i in r.start.min(q.len())..r.end.min(q.len()) {
-                covered[i] = true;
-            }
+            let end = r.end.min(q.len());
+            covered[r.start.min(end)..end].iter_mut().for_each(|c| *c = true);
         };
         self.facts.spans.iter().for_each(|s| cover(&s.range));
         self.facts.times.iter().for_each(|t| cover(&t.range));
