@@ -21,8 +21,8 @@ pub const COIN_TOSS: f64 = 0.8;
 /// `wenshu tools check` options.
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
-    #[command(flatten)]
-    pub catalog: CatalogArg,
+    /// The catalog JSON file; the built-in demo catalog when absent.
+    pub catalog: Option<std::path::PathBuf>,
     /// An entity catalog JSON file (names the questions may use); the demo's with the demo catalog, else none.
     #[arg(long, value_name = "FILE")]
     pub entities: Option<std::path::PathBuf>,
@@ -44,8 +44,11 @@ pub struct Finding {
 
 /// Runs `wenshu tools check`: prints each finding; exit 1 when there are any.
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
-    let catalog = args.catalog.load()?;
-    let entities = match (&args.entities, &args.catalog.catalog) {
+    let catalog = CatalogArg {
+        catalog: args.catalog.clone(),
+    }
+    .load()?;
+    let entities = match (&args.entities, &args.catalog) {
         (Some(path), _) => EntityCatalogs::from_json_str(&std::fs::read_to_string(path)?)?,
         (None, None) => EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON)?,
         (None, Some(_)) => EntityCatalogs::new(),

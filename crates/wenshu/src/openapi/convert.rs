@@ -389,6 +389,7 @@ fn security(
             }
         }
         if !failed {
+            notes.extend(reasons.iter().map(|r| format!("auth alternative {r}: skipped")));
             notes.extend(lines);
             return Ok(Some(Value::Array(headers)));
         }
