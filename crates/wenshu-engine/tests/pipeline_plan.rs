@@ -107,7 +107,7 @@ async fn a_sales_question_routes_then_extracts() {
                 .unwrap()
         }
     );
-    assert_eq!(steps(&planned), ["route", "check", "fill", "extract"]);
+    assert_eq!(steps(&planned), ["route", "check", "fill", "extract", "coverage"]);
     assert_eq!(server.requests().len(), 2);
     let route_step = planned.trace.step("route").unwrap();
     assert!(route_step.tokens.is_some());

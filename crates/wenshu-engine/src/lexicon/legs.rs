@@ -15,6 +15,9 @@ pub enum Leg {
 
 /// The leg a string parameter stands for, from its name or description.
 pub fn leg_of(spec: &ParamSpec) -> Option<Leg> {
+    if spec.format.is_some() {
+        return None;
+    }
     let name = spec.name.to_ascii_lowercase();
     let d = &spec.description;
     let origin = ["origin", "from", "source"].iter().any(|w| name.contains(w))

@@ -149,6 +149,15 @@ impl<'a> Reader<'a> {
         self.target_after(j)
     }
 
+    /// The number of places a superlative names after 的 (最高的十部 → 10, 最低的5个 → 5).
+    fn places_after(&self, i: usize) -> Option<u32> {
+        if self.at(i) != Some('的') {
+            return None;
+        }
+        let n = self.number_from(i + 1)?;
+        (n.value >= 1.0).then(|| n.value as u32)
+    }
+
     /// The measure before a ranking or threshold, read backwards (上个月销量最高 → 销量).
     fn measure_before(&self, i: usize) -> Option<Range<usize>> {
         let mut end = i;
@@ -341,12 +350,18 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                 } else {
                     Order::Highest
                 };
-                let kind = DemandKind::Rank { order, top: None };
+                let kind = DemandKind::Rank {
+                    order,
+                    top: r.places_after(end),
+                };
                 out.push(r.demand(kind, i..end, i..end, r.rank_target_after(end), r.measure_before(i)));
             }
             Cue::Extreme(order) if r.asks_which => {
                 from_top_n_only = false;
-                let kind = DemandKind::Rank { order, top: None };
+                let kind = DemandKind::Rank {
+                    order,
+                    top: r.places_after(end),
+                };
                 out.push(r.demand(kind, i..end, i..end, r.rank_target_after(end), r.measure_before(i)));
             }
             Cue::Extreme(order) => {

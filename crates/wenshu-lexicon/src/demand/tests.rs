@@ -155,6 +155,21 @@ fn superlatives_and_top_n() {
     assert!(group_targets("top 3 stores by revenue").is_empty());
     let d = rank("准时率最低的5个司机").unwrap();
     assert_eq!(d.target.as_deref(), Some("司机"));
+    assert_eq!(
+        d.kind,
+        DemandKind::Rank {
+            order: Order::Lowest,
+            top: Some(5)
+        }
+    );
+    let d = rank("今年利润最高的十家门店").unwrap();
+    assert_eq!(
+        d.kind,
+        DemandKind::Rank {
+            order: Order::Highest,
+            top: Some(10)
+        }
+    );
     assert!(rank("卖得最好的是哪款").is_some());
     assert!(rank("谁接的电话最多").is_some());
 }
