@@ -23,6 +23,24 @@ async fn scalar_on_file(path: &Path, sql: &'static str) -> String {
 }
 
 #[tokio::test]
+async fn owned_pages() {
+    common::owned_pages(memory().await).await;
+}
+
+#[tokio::test]
+async fn purge_removes_old_turns_traces_and_emptied_conversations() {
+    let store = memory().await;
+    let conversation = store.create_owned_conversation(None).await.unwrap();
+    let ids = store.append_turn(common::new_turn(&conversation.id, 1)).await.unwrap();
+    assert_eq!(store.purge_older_than(1).await.unwrap(), 0);
+    assert!(store.trace(&ids.trace_id).await.unwrap().is_some());
+    tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    assert_eq!(store.purge_older_than(0).await.unwrap(), 1);
+    assert!(store.trace(&ids.trace_id).await.unwrap().is_none());
+    assert!(store.conversation_info(&conversation.id).await.unwrap().is_none());
+}
+
+#[tokio::test]
 async fn memory_conversation_with_turns() {
     common::conversation_with_turns(memory().await).await;
 }

@@ -315,6 +315,49 @@ pub async fn history_keeps_subject_ids(store: Arc<dyn Store>) {
     assert_eq!(got, subjects.to_vec());
 }
 
+/// A conversation keeps its owner; pages come newest last with the cursor of the older page; a trace carries its
+/// conversation's owner.
+pub async fn owned_pages(store: Arc<dyn Store>) {
+    let owner = unique("k-");
+    let conversation = store.create_owned_conversation(Some(&owner)).await.unwrap();
+    let mut ids = Vec::new();
+    for n in 1..=5 {
+        ids.push(store.append_turn(new_turn(&conversation.id, n)).await.unwrap());
+    }
+    let info = store.conversation_info(&conversation.id).await.unwrap().unwrap();
+    assert_eq!((info.owner.as_deref(), info.turns), (Some(owner.as_str()), 5));
+    let page = store
+        .conversation_page(&conversation.id, 2, None)
+        .await
+        .unwrap()
+        .unwrap();
+    let got: Vec<&str> = page.turns.iter().map(|t| t.id.as_str()).collect();
+    assert_eq!(got, [ids[3].turn_id.as_str(), ids[4].turn_id.as_str()]);
+    assert_eq!(page.next_before.as_deref(), Some(ids[3].turn_id.as_str()));
+    let older = store
+        .conversation_page(&conversation.id, 10, page.next_before.as_deref())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(older.turns.len(), 3);
+    assert_eq!(
+        (older.turns[0].id.as_str(), older.next_before),
+        (ids[0].turn_id.as_str(), None)
+    );
+    assert!(matches!(
+        store.conversation_page(&conversation.id, 2, Some("nope")).await,
+        Err(wenshu_store::StoreError::NotFound { .. })
+    ));
+    assert!(store.conversation_page("nope", 2, None).await.unwrap().is_none());
+    let trace = store.owned_trace(&ids[0].trace_id).await.unwrap().unwrap();
+    assert_eq!(trace.owner.as_deref(), Some(owner.as_str()));
+    let anonymous = store.create_owned_conversation(None).await.unwrap();
+    assert_eq!(
+        store.conversation_info(&anonymous.id).await.unwrap().unwrap().owner,
+        None
+    );
+}
+
 /// Every case above, one after another, on one store.
 pub async fn run_all(store: Arc<dyn Store>) {
     conversation_with_turns(Arc::clone(&store)).await;
@@ -324,5 +367,6 @@ pub async fn run_all(store: Arc<dyn Store>) {
     unknown_conversation_is_not_found(Arc::clone(&store)).await;
     tool_states_upsert(Arc::clone(&store)).await;
     entity_catalogs_round_trip(Arc::clone(&store)).await;
+    owned_pages(Arc::clone(&store)).await;
     concurrent_appends_all_land(store, 50).await;
 }
