@@ -75,7 +75,41 @@ pub fn enum_surfaces(spec: &ParamSpec, synonyms: &[EnumSynonyms]) -> Vec<(String
                     .filter(|(v, _)| v == value)
                     .map(|(_, label)| label.clone()),
             );
+            let negated: Vec<String> = spellings.iter().flat_map(|s| negated_forms(s)).collect();
+            for form in negated {
+                if !spellings.contains(&form) && form != value {
+                    spellings.push(form);
+                }
+            }
             (value.to_string(), spellings)
         })
         .collect()
+}
+
+/// The other ways Chinese says "not yet" at the start of a spelling: 未付款 ↔ 没付款, 没有付款, 还没付款.
+fn negated_forms(spelling: &str) -> Vec<String> {
+    const NOT_YET: [&str; 4] = ["还没有", "没有", "还没", "没"];
+    let rest = spelling
+        .strip_prefix('未')
+        .or_else(|| NOT_YET.iter().find_map(|w| spelling.strip_prefix(w)));
+    match rest.filter(|r| r.chars().count() >= 1) {
+        Some(rest) => std::iter::once(format!("未{rest}"))
+            .chain(NOT_YET.iter().map(|w| format!("{w}{rest}")))
+            .filter(|f| f != spelling)
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn not_yet_has_several_spellings() {
+        let forms = negated_forms("未付款");
+        assert!(forms.contains(&"没付款".to_string()) && forms.contains(&"还没付款".to_string()));
+        assert!(negated_forms("没审批").contains(&"未审批".to_string()));
+        assert!(negated_forms("已付款").is_empty());
+    }
 }
