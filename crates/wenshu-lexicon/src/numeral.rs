@@ -398,7 +398,14 @@ fn sections(s: &[char], start: usize) -> Option<(Decimal, usize, bool)> {
         let ends = !s
             .get(start + 2)
             .is_some_and(|c| is_chinese_numeral_char(*c) || c.is_ascii_digit() || *c == '点');
-        if !(one_digit_after && ends) {
+        // 百万, 千亿, 万亿: a unit before a larger one, read as one of it.
+        let unit_of_units = s.get(start).is_some_and(|c| small_unit(*c).is_some() || *c == '万')
+            && s.get(start + 1)
+                .is_some_and(|c| large_unit(*c).is_some() && Some(*c) != s.get(start).copied())
+            && !s
+                .get(start + 2)
+                .is_some_and(|c| is_chinese_numeral_char(*c) || c.is_ascii_digit() || *c == '点');
+        if !(one_digit_after && ends || unit_of_units) {
             return None;
         }
     }
@@ -701,6 +708,12 @@ fn wrapped_decimal(cur: &mut Cursor) -> Option<(Decimal, Option<Decimal>, Style,
         share = Some(divisor);
     }
     let money = kind == NumeralKind::Plain && c.eat_any(MONEY_PREFIXES).is_some();
+    if kind == NumeralKind::Percent && c.looking_at("百") && !c.peek_at(1).is_some_and(is_chinese_numeral_char) {
+        // 百分之百.
+        c.pos += 1;
+        cur.pos = c.pos;
+        return Some((Decimal::int(100), None, Style::Chinese, kind));
+    }
     if kind == NumeralKind::Plain && c.eat_str("一半") {
         cur.pos = c.pos;
         return Some((Decimal { mantissa: 5, scale: 1 }, None, Style::Chinese, kind));
@@ -887,7 +900,9 @@ fn accept(w: &Wrapped, taken: &[Range<usize>], start: usize) -> bool {
         Style::Positional => w.read.len < 3 && w.kind == NumeralKind::Plain,
     };
     let overlaps = taken.iter().any(|r| r.start < w.end && start < r.end);
-    !noisy && !overlaps && w.read.value.is_finite() && w.read.value <= MAX_VALUE
+    // 千万 alone in a sentence is the adverb "by all means" far more often than ten million.
+    let adverb = w.kind == NumeralKind::Plain && w.read.len == 2 && w.read.value == 1e7;
+    !noisy && !overlaps && !adverb && w.read.value.is_finite() && w.read.value <= MAX_VALUE
 }
 
 #[cfg(test)]
@@ -1093,7 +1108,15 @@ mod family_tests {
             ("一万零五百", 10_500.0),
             ("一千零五", 1005.0),
         ]);
-        for text in ["千万", "千", "百万个", "千三百五"] {
+        check(&[
+            ("百万", 1e6),
+            ("千万", 1e7),
+            ("百亿", 1e10),
+            ("万亿", 1e12),
+            ("百分之百", 100.0),
+        ]);
+        assert!(scan_numbers("千万不要忘记").is_empty());
+        for text in ["千", "千三百五", "万万", "亿亿"] {
             assert!(parse_number(text).is_err(), "{text}");
         }
     }
