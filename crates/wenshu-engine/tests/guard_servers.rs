@@ -285,6 +285,24 @@ async fn least_privilege_is_checked(server: &Server) {
     reader.close().await;
 }
 
+/// String literals mean on the server what they meant to the guard: the rewrite's text keeps every backslash.
+async fn literals_survive_the_rewrite(server: &Server) {
+    let sql = match server.dialect {
+        Dialect::MySql => r"SELECT 'a\\b' AS v, 'x\_y' AS w, 'it''s' AS q",
+        _ => r"SELECT 'a\b' AS v, E'x\\_y' AS w, 'it''s' AS q",
+    };
+    let verdict = check_sql(sql, server.sql_dialect, &GuardPolicy::new(&allowed_tables()));
+    let rewrite = verdict.sql.unwrap_or_else(|| panic!("{sql}: {:?}", verdict.reasons));
+    let db = Database::connect_read_only(&server.url).await.unwrap();
+    let rows = db.query(&rewrite, &[], QueryLimits::default()).await.unwrap();
+    assert_eq!(
+        rows.rows[0],
+        [Value::from(r"a\b"), Value::from(r"x\_y"), Value::from("it's")],
+        "{rewrite}"
+    );
+    db.close().await;
+}
+
 #[tokio::test]
 async fn postgres_secret_rows_never_come_back_and_privileges_are_checked() {
     let Some(server) = Server::from_env("WENSHU_TEST_POSTGRES_URL", Dialect::Postgres) else {
@@ -292,6 +310,7 @@ async fn postgres_secret_rows_never_come_back_and_privileges_are_checked() {
     };
     no_accepted_statement_returns_a_secret(&server).await;
     least_privilege_is_checked(&server).await;
+    literals_survive_the_rewrite(&server).await;
 }
 
 #[tokio::test]
@@ -301,4 +320,5 @@ async fn mysql_secret_rows_never_come_back_and_privileges_are_checked() {
     };
     no_accepted_statement_returns_a_secret(&server).await;
     least_privilege_is_checked(&server).await;
+    literals_survive_the_rewrite(&server).await;
 }

@@ -6,6 +6,7 @@ mod comments;
 mod limit;
 mod names;
 mod policy;
+mod render;
 mod scope;
 
 pub use policy::{
@@ -66,7 +67,7 @@ pub fn check_sql(sql: &str, dialect: SqlDialect, policy: &GuardPolicy) -> GuardV
         Ok(limit) => limit,
         Err(reason) => return refused(vec![reason]),
     };
-    let rewrite = query.to_string();
+    let rewrite = render::render(query, dialect);
     if let Some(reason) = recheck(&rewrite, dialect, policy, &findings.tables) {
         return refused(vec![reason]);
     }
