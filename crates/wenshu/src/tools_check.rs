@@ -81,7 +81,10 @@ pub async fn check(catalog: &Catalog, entities: Arc<EntityCatalogs>, today: jiff
     let mut pairs: BTreeMap<(String, String), (usize, Vec<String>)> = BTreeMap::new();
     let extractor = LexiconExtractor::new(entities.clone());
     for tool in catalog.tools().iter().filter(|t| Some(t.name()) != fallback) {
-        findings.extend(enum_labels(tool));
+        if tool.extensions().metrics.is_none() {
+            // A metric tool's enums are its model's own names (measures, grains), read by the language knowledge.
+            findings.extend(enum_labels(tool));
+        }
         let examples = &tool.extensions().examples;
         if examples.is_empty() {
             findings.push(finding(
@@ -204,33 +207,50 @@ fn enum_labels(tool: &Tool) -> Vec<Finding> {
     out
 }
 
-/// The parameters the lexicon extractor fills from an example (a default counts only when the example says it).
+/// The parameters an example gives: those the lexicon extractor fills (a default counts only when the example
+/// says it), and the `x-date-range` pair when the example names a time (code fills those, as the planner does).
 async fn exercised_params(
     extractor: &LexiconExtractor,
     tool: &Tool,
     example: &str,
     today: jiff::civil::Date,
 ) -> Vec<String> {
+    let mut fixed = serde_json::Map::new();
+    let mut out = Vec::new();
+    if let Some(range) = &tool.extensions().date_range {
+        let facts = wenshu_engine::facts::QuestionFacts::new(example, today);
+        if let Some(span) = facts.times.first() {
+            fixed.insert(range.start.clone(), span.date_range.start.to_string().into());
+            fixed.insert(range.end.clone(), span.date_range.end.to_string().into());
+            out.extend([range.start.clone(), range.end.clone()]);
+        }
+    }
+    if let Some(subject) = &tool.extensions().subject {
+        let placeholder = match tool.params().get(&subject.param).map(|s| s.ty) {
+            Some(wenshu_contract::ParamType::Integer | wenshu_contract::ParamType::Number) => serde_json::json!(1),
+            _ => serde_json::json!("1"),
+        };
+        fixed.insert(subject.param.clone(), placeholder);
+    }
     let request = ExtractRequest {
         tool,
         question: example,
         today,
         timezone: "UTC",
-        fixed: serde_json::Map::new(),
+        fixed: fixed.clone(),
     };
     let extraction = Extractor::extract(extractor, &request).await;
-    match extraction.outcome {
-        ExtractOutcome::Ok { params } => params
-            .into_iter()
-            .filter(|(name, value)| {
-                tool.params()
+    if let ExtractOutcome::Ok { params } = extraction.outcome {
+        let said = |(name, value): &(String, serde_json::Value)| {
+            !fixed.contains_key(name)
+                && tool
+                    .params()
                     .get(name)
                     .is_none_or(|s| s.default.as_ref() != Some(value))
-            })
-            .map(|(name, _)| name)
-            .collect(),
-        _ => Vec::new(),
+        };
+        out.extend(params.into_iter().filter(said).map(|(name, _)| name));
     }
+    out
 }
 
 /// Parameters that no example fills (the subject ID is filled by code and not counted).

@@ -1,0 +1,101 @@
+//! `wenshu tools check` flags what a reviewer would: a deliberately confusable pair (the lexicon engine scores
+//! their examples within a hair of each other), an enum without labels, a tool without examples — and leaves a
+//! distinct tool alone.
+
+use std::process::Command;
+
+use serde_json::json;
+
+fn check(catalog: &serde_json::Value, name: &str) -> (Option<i32>, String) {
+    let path = std::env::temp_dir().join(format!("wenshu-check19-{}-{name}.json", std::process::id()));
+    std::fs::write(&path, catalog.to_string()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_wenshu"))
+        .args(["tools", "check", path.to_str().unwrap(), "--today", "2026-06-01"])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&path);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
+    )
+}
+
+fn order_tool(name: &str, title: &str, description: &str, examples: &[&str]) -> serde_json::Value {
+    json!({
+        "name": name,
+        "title": title,
+        "description": description,
+        "inputSchema": {"type": "object", "properties": {
+            "orderId": {"type": "string", "description": "订单号", "pattern": "^ord_[0-9]+$"}
+        }},
+        "x-examples": examples,
+    })
+}
+
+#[test]
+fn a_confusable_pair_is_flagged_and_a_distinct_tool_is_not() {
+    let catalog = json!({"tools": [
+        order_tool("shipment_status", "订单物流查询", "查询订单的物流状态和物流进度", &["查一下订单 ord_1 的物流状态", "订单 ord_2 的物流进度"]),
+        order_tool("delivery_status", "订单物流跟踪", "查询订单的物流状态和物流进度", &["订单 ord_3 的物流状态", "查一下订单 ord_4 的物流进度"]),
+        {
+            "name": "weather_forecast",
+            "title": "天气预报",
+            "description": "查询城市未来几天的天气、气温和降雨",
+            "inputSchema": {"type": "object", "properties": {
+                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"], "description": "温度单位"}
+            }},
+            "x-examples": ["明天会下雨吗", "这几天的气温"],
+        },
+        {"name": "bare_tool", "title": "空", "description": "没有示例的工具", "inputSchema": {"type": "object"}}
+    ]});
+    let (code, out) = check(&catalog, "pair");
+    assert_eq!(code, Some(1), "findings exit 1: {out}");
+    let confusable: Vec<&str> = out.lines().filter(|l| l.starts_with("confusable")).collect();
+    assert_eq!(confusable.len(), 1, "{out}");
+    assert!(confusable[0].contains("delivery_status + shipment_status"), "{out}");
+    assert!(
+        !out.lines()
+            .any(|l| l.starts_with("confusable") && l.contains("weather")),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("enum-labels") && l.contains("celsius, fahrenheit")),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("no-examples") && l.contains("bare_tool")),
+        "{out}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("unexercised") && l.contains("weather_forecast") && l.contains("unit")),
+        "{out}"
+    );
+    assert!(
+        !out.lines()
+            .any(|l| l.starts_with("unexercised") && l.contains("shipment_status")),
+        "IDs are read: {out}"
+    );
+}
+
+#[test]
+fn a_catalog_with_distinct_labelled_tools_is_clean() {
+    let catalog = json!({"tools": [
+        order_tool("shipment_status", "订单物流查询", "查询订单的物流状态和快递进度", &["查一下订单 ord_1 的物流状态"]),
+        {
+            "name": "weather_forecast",
+            "title": "天气预报",
+            "description": "查询城市未来几天的天气、气温和降雨",
+            "inputSchema": {"type": "object", "properties": {
+                "unit": {"type": "string", "enum": ["celsius", "fahrenheit"], "description": "温度单位"}
+            }},
+            "x-enum-synonyms": {"unit": {"celsius": ["摄氏度"], "fahrenheit": ["华氏度"]}},
+            "x-examples": ["明天的气温是多少华氏度"],
+        }
+    ]});
+    let (code, out) = check(&catalog, "clean");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("2 tools checked, 0 findings"), "{out}");
+}
