@@ -46,13 +46,6 @@ const DAY_WORDS: &[(&str, i64)] = &[
     ("大大后天", 4),
     ("大前天", -3),
     ("大后天", 3),
-    ("现在", 0),
-    ("目前", 0),
-    ("当前", 0),
-    ("当下", 0),
-    ("此刻", 0),
-    ("此时", 0),
-    ("眼下", 0),
     ("全天", 0),
     ("前天", -2),
     ("前日", -2),
@@ -234,8 +227,23 @@ pub(crate) fn period_spec(d: Date, unit: Unit) -> Option<Spec> {
     })
 }
 
-/// 今天, 昨天, 大后天 ….
+/// Words for "now": today in a whole expression (现在 → today), but not reported in a sentence,
+/// where 目前的库存 or 现在为止 mean the current state or "to date", not today alone.
+const NOW_DAY_WORDS: &[(&str, i64)] = &[
+    ("现在", 0),
+    ("目前", 0),
+    ("当前", 0),
+    ("当下", 0),
+    ("此刻", 0),
+    ("此时", 0),
+    ("眼下", 0),
+];
+
+/// 今天, 昨天, 大后天 …; 现在 / 目前 in a whole expression.
 fn day_word(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
+    if ctx.whole && c.eat_table(NOW_DAY_WORDS).is_some() {
+        return Some(day_spec(ctx.today));
+    }
     if !next_in(c, "大今昨前明后当现目此眼全") {
         return None;
     }
