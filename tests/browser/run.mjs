@@ -446,6 +446,18 @@ async function main() {
     }
   });
 
+  await check(page, '上个月各地区的销售额 (a metric tool) → bars from its chart hint, labels and SQL', 'metric-bars', async () => {
+    const answer = await askAndWait(page, '上个月各地区的销售额', await answers(page).count());
+    await expectKind(answer, 'answered');
+    const chart = answer.getByTestId('chart');
+    assert((await chart.getAttribute('data-kind')) === 'bar', `a group-by is drawn as "${await chart.getAttribute('data-kind')}", not bars`);
+    const bars = await chart.locator('g.chart-bar').count();
+    const rows = await answer.getByTestId('answer-table').locator('tbody tr').count();
+    assert(bars === rows && rows >= 2, `${bars} bars for ${rows} rows`);
+    await answer.getByTestId('sql-details').locator('summary').click({ timeout: WAIT_MS });
+    assert(/^SELECT\b/i.test(await text(answer.getByTestId('answer-sql'))), 'no SQL shown for the metric tool');
+  });
+
   await check(page, 'the list opens an old conversation; rename is kept', 'history', async () => {
     await page.getByTestId('history-list').locator(`[data-conversation-id="${firstConversation}"]`).waitFor({ timeout: WAIT_MS });
     const item = page.getByTestId('history-list').locator(`[data-conversation-id="${firstConversation}"]`);

@@ -3,7 +3,7 @@
 
 import { t, stepName, setLanguage, language, initialLanguage, saveLanguage } from './i18n.js';
 import { shapeOf, drawCharts, partialPeriod } from './chart.js';
-import { columnInfo, answerLabels, formatNumber, compactNumber, executedSql, periodOf, todayOf, sqlTokens, tsv } from './format.js';
+import { columnInfo, answerLabels, formatNumber, compactNumber, executedSql, periodOf, presentationOf, todayOf, sqlTokens, tsv } from './format.js';
 
 const ROW_CAP = 10;
 
@@ -547,13 +547,14 @@ function answerElement(round) {
       section.append(needBody(a.outcome));
       break;
     case 'stopped':
+      // Outside every tool: say so and list what can be asked, before the technical reasons.
+      if (!a.tool) section.append(scopeHelp());
       section.append(stoppedBody(a.outcome));
       break;
     default:
       section.append(h('pre', { class: 'raw' }, json(a.outcome)));
   }
 
-  if (a.kind === 'stopped' && !a.tool) section.append(scopeHelp());
   if (a.trace && Array.isArray(a.trace.steps)) section.append(traceArea(round, a));
   if (a.turnId) section.append(answerTools(round, a));
   if (a.kind === 'answered') {
@@ -617,8 +618,9 @@ function answeredBody(round, outcome, a) {
   const columns = Array.isArray(outcome.columns) ? outcome.columns : [];
   const rows = Array.isArray(outcome.rows) ? outcome.rows : [];
   const tool = catalogTool(a.tool);
-  const carried = answerLabels(outcome, columns);
-  const infos = columns.map((c) => columnInfo(c, tool && tool.columns, carried));
+  const presentation = presentationOf(a.trace);
+  const carried = presentation && Array.isArray(presentation.columns) ? presentation.columns : answerLabels(outcome, columns);
+  const infos = columns.map((c, i) => columnInfo(c, tool && tool.columns, carried, i));
   const numeric = columns.map((_, i) => rows.length > 0 && rows.every((r) => r[i] === null || typeof r[i] === 'number'));
   const period = periodText(a.trace);
 
@@ -627,6 +629,7 @@ function answeredBody(round, outcome, a) {
     const row = rows[0];
     const names = columns.map((_, i) => i).filter((i) => !numeric[i]).map((i) => cellText(row[i]));
     const card = h('div', { class: 'headline', testid: 'headline' });
+    if (presentation && presentation.headline) card.append(h('p', { class: 'headline-text', testid: 'headline-text' }, presentation.headline));
     if (names.length) card.append(h('p', { class: 'headline-subject' }, names.join(' · ')));
     const values = h('dl', { class: 'headline-values' });
     columns.forEach((_, i) => {
@@ -642,8 +645,9 @@ function answeredBody(round, outcome, a) {
     body.append(h('p', { class: 'period muted small', testid: 'answer-period' }, period));
   }
 
-  const hint = outcome.chart && typeof outcome.chart === 'object' ? outcome.chart.kind || outcome.chart.type : outcome.chart;
-  const shape = shapeOf(columns, rows, typeof hint === 'string' ? hint : null);
+  const declared = (presentation && presentation.chart) || outcome.chart;
+  const hint = declared && typeof declared === 'object' ? declared.kind || declared.type : declared;
+  const shape = hint === 'number' ? null : shapeOf(columns, rows, typeof hint === 'string' ? hint : null);
   if (shape) {
     const today = todayOf(a.trace);
     const lastKey = String(rows[shape.order[shape.order.length - 1]][shape.x] ?? '');

@@ -1,11 +1,14 @@
 // Numbers and names for people: column labels from the catalog (`x-columns`), thousands separators, units, the
 // period an answer covers, the SQL that ran, and the headline sentence of a one-row answer.
 
-/** A column's label and unit: the catalog's `x-columns`, then labels the answer carries, else the name. */
-export function columnInfo(name, catalogColumns, answerLabels) {
+/**
+ * A column's label and unit: the catalog's `x-columns`, then labels the answer carries (by name, or by position `i`
+ * when they are a list, as a metric tool's presentation is), else the name.
+ */
+export function columnInfo(name, catalogColumns, answerLabels, i) {
   const fromCatalog = catalogColumns && catalogColumns[name];
   if (fromCatalog) return { label: fromCatalog.label || name, unit: fromCatalog.unit || '' };
-  const fromAnswer = answerLabels && answerLabels[name];
+  const fromAnswer = answerLabels && (Array.isArray(answerLabels) ? answerLabels[i] : answerLabels[name]);
   if (typeof fromAnswer === 'string') return { label: fromAnswer, unit: '' };
   if (fromAnswer && typeof fromAnswer === 'object') return { label: fromAnswer.label || name, unit: fromAnswer.unit || '' };
   return { label: String(name), unit: '' };
@@ -43,12 +46,32 @@ export function step(trace, name) {
   return steps.find((s) => s && s.step === name) || null;
 }
 
-/** What ran for an SQL tool: `{ sql, binds }` from the trace's execute step, else the fallback's SQL. */
-export function executedSql(trace, outcome) {
+/** What the execute step sent (`detail`: `kind` sql, metric, http…), if the trace has it. */
+function detailOf(trace) {
   const execute = step(trace, 'execute');
-  const detail = execute && execute.output && execute.output.detail;
+  return (execute && execute.output && execute.output.detail) || null;
+}
+
+/** A metric tool's presentation (column labels and units, a headline, a chart hint), if the answer has one. */
+export function presentationOf(trace) {
+  const detail = detailOf(trace);
+  return detail && detail.kind === 'metric' && detail.presentation ? detail.presentation : null;
+}
+
+/** Bound values as `{ name, value }`: named ones as they are, positional ones numbered. */
+function namedBinds(binds) {
+  return (Array.isArray(binds) ? binds : []).map((b, i) => (b && typeof b === 'object' && 'name' in b ? b : { name: `?${i + 1}`, value: b }));
+}
+
+/** What ran for an SQL or metric tool: `{ sql, binds }` from the trace's execute step, else the fallback's SQL. */
+export function executedSql(trace, outcome) {
+  const detail = detailOf(trace);
   if (detail && detail.kind === 'sql' && typeof detail.sql === 'string') {
-    return { sql: detail.sql, binds: Array.isArray(detail.binds) ? detail.binds : [], dialect: detail.dialect || '' };
+    return { sql: detail.sql, binds: namedBinds(detail.binds), dialect: detail.dialect || '' };
+  }
+  if (detail && detail.kind === 'metric' && Array.isArray(detail.statements) && detail.statements.length) {
+    const sql = detail.statements.map((s) => String(s.sql || '')).join(';\n\n');
+    return { sql, binds: detail.statements.flatMap((s) => namedBinds(s.binds)), dialect: detail.dialect || '' };
   }
   if (outcome && typeof outcome.sql === 'string' && outcome.sql) return { sql: outcome.sql, binds: [], dialect: '' };
   return null;
@@ -64,6 +87,9 @@ export function periodOf(trace) {
     const end = ran.binds.find((b) => /end$/i.test(String(b.name)) && DAY.test(String(b.value)));
     if (start && end) return { start: start.value, end: end.value };
   }
+  const detail = detailOf(trace);
+  const metricPeriod = detail && Array.isArray(detail.statements) && detail.statements[0] && /(\d{4}-\d{2}-\d{2})\D+(\d{4}-\d{2}-\d{2})/.exec(String(detail.statements[0].period || ''));
+  if (metricPeriod) return { start: metricPeriod[1], end: metricPeriod[2] };
   const check = step(trace, 'check');
   const dates = check && check.output && check.output.dates;
   if (dates && DAY.test(String(dates.start)) && DAY.test(String(dates.end))) return { start: dates.start, end: dates.end };

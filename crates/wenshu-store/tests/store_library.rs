@@ -89,7 +89,7 @@ async fn library_case(store: Arc<dyn Store>) {
         .into_iter()
         .map(|c| c.id)
         .collect();
-    assert_eq!(ids, [second.id.clone()]);
+    assert_eq!(ids, std::slice::from_ref(&second.id));
     assert_eq!(store.list_conversations(Some(&other), 10).await.expect("list").len(), 1);
 }
 
