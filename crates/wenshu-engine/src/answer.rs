@@ -63,7 +63,7 @@ pub enum AskOutcome {
         /// The tool.
         tool: String,
         /// Why, naming the field, the value and what is allowed.
-        error: SubjectIdError,
+        error: Box<SubjectIdError>,
     },
     /// The question cannot be answered; says at which step, why, and for whom.
     Stopped {

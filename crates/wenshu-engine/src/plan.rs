@@ -76,7 +76,7 @@ pub enum Plan {
         /// The tool.
         tool: String,
         /// Why, naming the field, the value and what is allowed.
-        error: SubjectIdError,
+        error: Box<SubjectIdError>,
     },
     /// The pipeline cannot go on.
     Stopped {

@@ -147,12 +147,11 @@ async fn a_subject_id_must_be_one_the_question_can_mean() {
         assert!(error.to_string().contains("subjectId"), "{error}");
     }
     let planned = planner.plan(&request("英雄上周的票房", vec![], Some("2"))).await;
-    let Plan::Rejected {
-        error: SubjectIdError::NotNamed { allowed, chosen, .. },
-        ..
-    } = &planned.plan
-    else {
+    let Plan::Rejected { error, .. } = &planned.plan else {
         panic!("{:?}", planned.plan);
+    };
+    let SubjectIdError::NotNamed { allowed, chosen, .. } = error.as_ref() else {
+        panic!("{error:?}");
     };
     assert_eq!(chosen, "流浪地球2");
     assert_eq!(allowed.len(), 2);

@@ -108,7 +108,7 @@ pub fn check_chosen_id(
     id: &str,
     name: Option<&str>,
     limit: usize,
-) -> Result<ChosenSubject, SubjectIdError> {
+) -> Result<ChosenSubject, Box<SubjectIdError>> {
     let params = subject_param(tool, id).map_err(|e| match e {
         FillError::SubjectType { param, id, expected } => SubjectIdError::WrongType {
             tool: tool.name().to_string(),
@@ -122,15 +122,16 @@ pub fn check_chosen_id(
             id: id.to_string(),
             expected: other.to_string(),
         },
-    })?;
+    });
+    let params = params.map_err(Box::new)?;
     let typed = params.get(&subject.param).cloned().unwrap_or(Value::Null);
     let Some(entity) = entity_by_id(index, &typed, id) else {
-        return Err(SubjectIdError::NotAnEntity {
+        return Err(Box::new(SubjectIdError::NotAnEntity {
             tool: tool.name().to_string(),
             param: subject.param.clone(),
             entity_type: subject.entity_type.clone(),
             id: id.to_string(),
-        });
+        }));
     };
     if let Some(name) = name {
         let resolution = index.resolve(name, limit);
@@ -140,7 +141,7 @@ pub fn check_chosen_id(
                 .iter()
                 .map(|e| format!("{} {}", id_text(&e.id), e.name))
                 .collect();
-            return Err(SubjectIdError::NotNamed {
+            return Err(Box::new(SubjectIdError::NotNamed {
                 tool: tool.name().to_string(),
                 param: subject.param.clone(),
                 entity_type: subject.entity_type.clone(),
@@ -148,7 +149,7 @@ pub fn check_chosen_id(
                 chosen: entity.name.clone(),
                 name: name.to_string(),
                 allowed,
-            });
+            }));
         }
     }
     Ok(ChosenSubject {
@@ -280,14 +281,14 @@ mod tests {
         );
         let err = check_chosen_id(tool, subject, sites, "9", Some("北岸"), 5).unwrap_err();
         assert!(
-            matches!(&err, SubjectIdError::NotNamed { allowed, chosen, .. } if chosen == "南湾" && allowed.len() == 2),
+            matches!(err.as_ref(), SubjectIdError::NotNamed { allowed, chosen, .. } if chosen == "南湾" && allowed.len() == 2),
             "{err}"
         );
         assert!(err.to_string().contains("7 北岸") && err.to_string().contains("subjectId"));
         let err = check_chosen_id(tool, subject, sites, "70", None, 5).unwrap_err();
-        assert!(matches!(err, SubjectIdError::NotAnEntity { ref entity_type, .. } if entity_type == "site"));
+        assert!(matches!(err.as_ref(), SubjectIdError::NotAnEntity { entity_type, .. } if entity_type == "site"));
         let err = check_chosen_id(tool, subject, sites, "x7", None, 5).unwrap_err();
-        assert!(matches!(err, SubjectIdError::WrongType { .. }), "{err}");
+        assert!(matches!(err.as_ref(), SubjectIdError::WrongType { .. }), "{err}");
         assert_eq!(err.value(), "x7");
         assert!(check_chosen_id(tool, subject, sites, "9", None, 5).is_ok());
     }
