@@ -240,7 +240,8 @@ fn extra_cases() -> Vec<Value> {
             "x-17",
             "哪部电影的评分最高",
             none.clone(),
-            json!({"tool": "text_to_sql", "status": "fallback"}),
+            json!({"tool": "rating_metrics", "status": "ok", "params": {"measures": [{"name": "评分"}], "groupBy": ["影片"],
+                   "order": {"measure": "评分", "direction": "desc"}, "limit": 1}}),
         ),
         case(
             "x-18",
