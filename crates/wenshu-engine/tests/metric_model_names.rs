@@ -10,7 +10,7 @@ use serde_json::Map;
 use wenshu_contract::demo_catalog;
 use wenshu_engine::db::Database;
 use wenshu_engine::execute::{ExecContext, Executor};
-use wenshu_engine::extract::{ExtractOutcome, ExtractRequest, Extractor, ModelExtractor};
+use wenshu_engine::extract::{ExtractOutcome, ExtractRequest, ModelExtractor};
 use wenshu_engine::metric::{MetricExecutor, MetricValues, SharedValues};
 use wenshu_engine::resolve::EntityCatalogs;
 use wenshu_llm::client::ChatClient;
