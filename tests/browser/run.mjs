@@ -248,6 +248,11 @@ async function main() {
     assert(lines >= 1 && dots === 7, `the chart has ${lines} line(s) and ${dots} point(s), expected a line with 7 points`);
   });
 
+  await check(page, 'the chosen subject shows by name beside its ID, not as a bare ID', null, async () => {
+    const params = await text(answers(page).nth(2).locator('.params'));
+    assert(/英雄（ID \d+）/.test(params), `the parameters say "${params}"`);
+  });
+
   await check(page, 'follow-up 那它的评分呢 → answered with tool movie_rating', 'follow-up-rating', async () => {
     const answer = await askAndWait(page, '那它的评分呢', 4);
     await expectKind(answer, 'answered');
@@ -465,6 +470,7 @@ async function main() {
     await page.getByTestId('rename-input').fill('年度趋势与排名', { timeout: WAIT_MS });
     await page.getByTestId('rename-save').click({ timeout: WAIT_MS });
     await page.getByTestId('history-list').getByText('年度趋势与排名').waitFor({ timeout: WAIT_MS });
+    await page.evaluate(() => delete document.body.dataset.restored);
     await page.getByTestId('history-list').locator(`[data-conversation-id="${firstConversation}"]`).getByTestId('history-open').click({ timeout: WAIT_MS });
     await page.locator(`body[data-restored="${firstConversation}"]`).waitFor({ timeout: WAIT_MS });
     const questions = await page.getByTestId('question').allInnerTexts();

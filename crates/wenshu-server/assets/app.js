@@ -3,7 +3,7 @@
 
 import { t, stepName, setLanguage, language, initialLanguage, saveLanguage } from './i18n.js';
 import { shapeOf, drawCharts, partialPeriod } from './chart.js';
-import { columnInfo, answerLabels, formatNumber, compactNumber, executedSql, periodOf, presentationOf, todayOf, sqlTokens, tsv } from './format.js';
+import { columnInfo, answerLabels, formatNumber, compactNumber, executedSql, periodOf, presentationOf, resolvedEntity, todayOf, sqlTokens, tsv } from './format.js';
 
 const ROW_CAP = 10;
 
@@ -519,7 +519,7 @@ function answerElement(round) {
         'p',
         { class: 'params' },
         h('span', { class: 'label' }, t('params')),
-        params.map(([k, v]) => h('span', { class: 'param' }, h('span', { class: 'param-key' }, k), '=', cellText(v))),
+        params.map(([k, v]) => h('span', { class: 'param' }, h('span', { class: 'param-key' }, k), '=', paramText(a, k, v))),
       ),
     );
   }
@@ -562,6 +562,13 @@ function answerElement(round) {
     if (next) section.append(next);
   }
   return section;
+}
+
+/** A parameter's value for people: the subject's name beside its ID (`满江红（ID 3）`), else the value. */
+function paramText(a, key, value) {
+  const tool = catalogTool(a.tool);
+  const entity = tool && tool.subjectParam === key ? resolvedEntity(a.trace) : null;
+  return entity && String(entity.id) === String(value) ? t('subjectWithId', entity.name, value) : cellText(value);
 }
 
 function fallbackBadge(round, reason) {

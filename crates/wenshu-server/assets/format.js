@@ -96,6 +96,18 @@ export function periodOf(trace) {
   return null;
 }
 
+/** The entity the resolve step chose (`{ id, name }`), if the question named one. */
+export function resolvedEntity(trace) {
+  const resolve = step(trace, 'resolve');
+  const output = (resolve && resolve.output) || {};
+  const entity = output.entity;
+  if (entity && entity.id !== undefined && entity.name) return entity;
+  // A subject the person chose: its name is the step's input, its ID the one value given to the tool.
+  const values = Object.values(output);
+  const name = resolve && resolve.input && resolve.input.name;
+  return name && values.length === 1 && (typeof values[0] === 'number' || typeof values[0] === 'string') ? { id: values[0], name } : null;
+}
+
 /** The day the question was asked about ("today" of the route step), if the trace says. */
 export function todayOf(trace) {
   const route = step(trace, 'route');

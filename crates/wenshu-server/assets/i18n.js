@@ -115,6 +115,7 @@ export const STRINGS = {
     answerLink: '这条回答的链接',
     followUpsTitle: '接着问：',
     outOfScope: '这个问题不在可查询的数据范围内。可以这样问：',
+    subjectWithId: (name, id) => `${name}（ID ${id}）`,
     errorCodes: {
       invalid_value: (e) => (e.param === 'question' ? '问题为空或太长，请修改后再发送。' : `参数 ${e.param || ''} 的值不被接受。`),
       invalid_type: (e) => `参数 ${e.param || ''} 的类型不对。`,
@@ -253,6 +254,7 @@ export const STRINGS = {
     answerLink: 'Link to this answer',
     followUpsTitle: 'Ask next:',
     outOfScope: 'This question is outside the data that can be asked about. You can ask, for example:',
+    subjectWithId: (name, id) => `${name} (ID ${id})`,
     errorCodes: {
       invalid_value: (e) => (e.param === 'question' ? 'The question is empty or too long: please edit it and send again.' : `The value of ${e.param || 'a field'} is not accepted.`),
       invalid_type: (e) => `${e.param || 'A field'} has the wrong type.`,

@@ -291,6 +291,12 @@ async fn the_catalog_lists_examples_and_column_labels_of_enabled_tools() {
             .and_then(Value::as_object)
             .map_or(0, |c| c.len());
         assert_eq!(tool["columns"].as_object().unwrap().len(), declared, "{name}");
+        let subject = definition
+            .get("x-subject")
+            .and_then(|s| s.get("param"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        assert_eq!(tool["subjectParam"], subject, "{name}");
     }
     assert!(
         tools.iter().any(|t| !t["columns"].as_object().unwrap().is_empty()),

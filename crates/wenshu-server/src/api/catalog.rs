@@ -1,5 +1,6 @@
 //! `GET /api/catalog`: what can be asked, for the page — each enabled tool (the fallback aside) with its title,
-//! description, sample questions (`x-examples`) and result-column labels (`x-columns`), and the longest question
+//! description, sample questions (`x-examples`), result-column labels (`x-columns`) and the parameter that takes a
+//! resolved subject's ID (`x-subject`, so the page can show its name), and the longest question
 //! the server takes.
 
 use axum::Json;
@@ -27,6 +28,7 @@ pub async fn catalog(State(state): State<AppState>) -> Json<Value> {
                 "description": tool.description(),
                 "examples": tool.extensions().examples,
                 "columns": columns,
+                "subjectParam": tool.extensions().subject.as_ref().map(|s| s.param.as_str()),
             })
         })
         .collect();
