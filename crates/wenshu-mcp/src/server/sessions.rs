@@ -166,17 +166,31 @@ impl SessionGate {
                 if !self.admit().await {
                     return full(self.limits.max_sessions);
                 }
+                // The slot is given back even when the client hangs up before the answer (the future is dropped).
+                let mut slot = Slot { gate: self, made: None };
                 let response = inner(request).await;
-                let made = response
+                slot.made = response
                     .headers()
                     .get(SESSION_HEADER)
                     .and_then(|v| v.to_str().ok())
                     .map(str::to_string);
-                self.settle(made);
+                drop(slot);
                 response
             }
             None => inner(request).await,
         }
+    }
+}
+
+/// An admitted slot: given back when dropped, recording the session it made, if any.
+struct Slot<'a> {
+    gate: &'a SessionGate,
+    made: Option<String>,
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        self.gate.settle(self.made.take());
     }
 }
 
@@ -196,4 +210,45 @@ fn full(max: usize) -> BoxResponse {
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     headers.insert(header::RETRY_AFTER, HeaderValue::from_static("30"));
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn post() -> Request<()> {
+        Request::builder()
+            .method(Method::POST)
+            .uri("/mcp")
+            .body(())
+            .unwrap_or_default()
+    }
+
+    fn answered(session: Option<&str>) -> BoxResponse {
+        let mut response = Response::new(Full::new(Bytes::new()).boxed());
+        if let Some(id) = session
+            && let Ok(value) = HeaderValue::from_str(id)
+        {
+            response.headers_mut().insert(SESSION_HEADER, value);
+        }
+        response
+    }
+
+    #[tokio::test]
+    async fn a_hung_up_initialize_gives_its_slot_back_and_the_cap_holds() {
+        let limits = SessionLimits {
+            max_sessions: 1,
+            idle: Duration::from_secs(60),
+        };
+        let gate = SessionGate::new(Arc::new(LocalSessionManager::default()), limits);
+        for _ in 0..3 {
+            let hung = gate.handle(post(), |_| std::future::pending::<BoxResponse>());
+            assert!(tokio::time::timeout(Duration::from_millis(5), hung).await.is_err());
+        }
+        let made = gate.handle(post(), |_| async { answered(Some("s1")) }).await;
+        assert_eq!(made.status(), StatusCode::OK);
+        assert_eq!(gate.live(), 1);
+        let refused = gate.handle(post(), |_| async { answered(Some("s2")) }).await;
+        assert_eq!(refused.status(), StatusCode::SERVICE_UNAVAILABLE);
+    }
 }
