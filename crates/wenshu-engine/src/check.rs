@@ -4,7 +4,7 @@
 //! |---|---|---|
 //! | toolCode | trimmed, in the enabled list | the fallback path |
 //! | subjectType | a known entity type | treated as not given |
-//! | subjectName | 《》 and quotes stripped | — (empty → not given) |
+//! | subjectName | 《》 and quotes stripped; named by the question or the recent rounds | not given |
 //! | startDate/endDate | valid ISO dates, start ≤ end; words (上个月) read by the time knowledge | treated as not given |
 //! | rewrittenQuestion | non-empty | the user's own words |
 //!
@@ -13,10 +13,10 @@
 
 use jiff::civil::Date;
 use serde::Serialize;
-use wenshu_lexicon::canonical::strip_name_decorations;
+use wenshu_lexicon::canonical::{canonical, strip_name_decorations};
 use wenshu_lexicon::time::{DateRange, parse_date_range, scan_times};
 
-use crate::route::RouteDecision;
+use crate::route::{MAX_HISTORY, RouteDecision, Turn};
 
 /// A routed decision after the checks: every field usable as is.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -35,10 +35,12 @@ pub struct CheckedRoute {
     pub notes: Vec<String>,
 }
 
-/// Checks a decision against the enabled tools and the known entity types; dates are read on `today`.
+/// Checks a decision against the enabled tools and the known entity types; dates are read on `today`; a subject
+/// name must come from the question or the recent rounds (`history`).
 pub fn check_route(
     decision: &RouteDecision,
     question: &str,
+    history: &[Turn],
     today: Date,
     enabled: &[&str],
     subject_types: &[String],
@@ -71,6 +73,15 @@ pub fn check_route(
     {
         notes.push(format!("subjectName `{raw}` cleaned to `{clean}`"));
     }
+    let subject_name = subject_name.filter(|name| {
+        let named = named_in_context(name, question, history);
+        if !named {
+            notes.push(format!(
+                "subjectName `{name}` is in neither the question nor the last rounds: not given"
+            ));
+        }
+        named
+    });
     let dates = check_dates(
         decision.start_date.as_deref(),
         decision.end_date.as_deref(),
@@ -142,6 +153,27 @@ fn check_dates(start: Option<&str>, end: Option<&str>, today: Date, notes: &mut 
     }
 }
 
+/// Whether a routed name comes from the question or the recent rounds: contained (folded), or most of its
+/// characters there (a model may fix a typo or a numeral, never invent a name).
+fn named_in_context(name: &str, question: &str, history: &[Turn]) -> bool {
+    let recent = &history[history.len().saturating_sub(MAX_HISTORY)..];
+    let mut context = canonical(question);
+    for turn in recent {
+        context.push_str(&canonical(&turn.question));
+        context.push_str(&canonical(&turn.answer));
+        if let Some(subject) = &turn.subject {
+            context.push_str(&canonical(&subject.name));
+        }
+    }
+    let name = canonical(name);
+    if context.contains(&name) {
+        return true;
+    }
+    let chars: Vec<char> = name.chars().filter(|c| !c.is_whitespace()).collect();
+    let present = chars.iter().filter(|c| context.contains(**c)).count();
+    !chars.is_empty() && present * 2 > chars.len()
+}
+
 /// The question's one time expression, read by the time knowledge, over routed dates that differ or are missing.
 fn question_dates(
     question: &str,
@@ -193,6 +225,7 @@ mod tests {
         check_route(
             d,
             "原话",
+            &[Turn::new("满江红的评分", "《满江红》7.8")],
             date(2026, 11, 29),
             &["movie_rating", "movie_box_office"],
             &["movie".to_string()],
@@ -216,6 +249,33 @@ mod tests {
         assert_eq!(check(&d).subject_name.as_deref(), Some("满江红"));
         d.subject_type = Some("电影".into());
         assert_eq!(check(&d).subject_type, None);
+    }
+
+    #[test]
+    fn a_subject_name_must_come_from_the_question_or_the_last_rounds() {
+        let types = ["movie".to_string()];
+        let today = date(2026, 11, 29);
+        let named = |name: &str, question: &str, history: &[Turn]| {
+            let d = decision("movie_rating", Some(name), None, None);
+            check_route(&d, question, history, today, &["movie_rating"], &types).subject_name
+        };
+        assert_eq!(named("满江红", "满江红的评分", &[]).as_deref(), Some("满江红"));
+        assert_eq!(
+            named("满江红", "那它的评分呢", &[Turn::new("满江红的票房", "…")]).as_deref(),
+            Some("满江红")
+        );
+        assert_eq!(
+            named("流浪地球2", "流浪地球二的评分", &[]).as_deref(),
+            Some("流浪地球2")
+        );
+        assert_eq!(named("长津湖", "那它的评分呢", &[]), None);
+        let old = [
+            Turn::new("长津湖的票房", "…"),
+            Turn::new("a", "b"),
+            Turn::new("c", "d"),
+            Turn::new("e", "f"),
+        ];
+        assert_eq!(named("长津湖", "那它的评分呢", &old), None);
     }
 
     #[test]
@@ -271,17 +331,17 @@ mod tests {
             end: date(2026, 10, 31),
         });
         let words = decision("movie_box_office", None, Some("上个月"), Some("上个月"));
-        let checked = check_route(&words, "满江红的票房", today, &enabled, &types);
+        let checked = check_route(&words, "满江红的票房", &[], today, &enabled, &types);
         assert_eq!(checked.dates, october);
         assert!(checked.notes.iter().any(|n| n.contains("read as a time expression")));
         let none = decision("movie_box_office", None, None, None);
-        let checked = check_route(&none, "满江红上个月的票房", today, &enabled, &types);
+        let checked = check_route(&none, "满江红上个月的票房", &[], today, &enabled, &types);
         assert_eq!(checked.dates, october, "{:?}", checked.notes);
         let wrong = decision("movie_box_office", None, Some("2026-11-01"), Some("2026-11-30"));
-        let checked = check_route(&wrong, "满江红上个月的票房", today, &enabled, &types);
+        let checked = check_route(&wrong, "满江红上个月的票房", &[], today, &enabled, &types);
         assert_eq!(checked.dates, october);
         assert!(checked.notes.iter().any(|n| n.contains("differ")));
-        let checked = check_route(&wrong, "满江红的票房", today, &enabled, &types);
+        let checked = check_route(&wrong, "满江红的票房", &[], today, &enabled, &types);
         assert_eq!(checked.dates.map(|d| d.start), Some(date(2026, 11, 1)));
     }
 

@@ -201,7 +201,14 @@ impl Planner {
             };
         };
         let started = Instant::now();
-        let checked = check_route(&decision, &request.question, request.today, &enabled, &subject_types);
+        let checked = check_route(
+            &decision,
+            &request.question,
+            &request.history,
+            request.today,
+            &enabled,
+            &subject_types,
+        );
         let summary = if checked.notes.is_empty() {
             "every field passed".to_string()
         } else {
