@@ -37,6 +37,9 @@ fn part(zh: impl Into<String>, en: impl Into<String>) -> Part {
 
 /// 理解为 of a call of `tool` with `params` on `today`.
 pub fn understood(tool: &Tool, params: &Map<String, Value>, today: Date, entities: &EntityCatalogs) -> Understood {
+    if let Some((zh, en)) = crate::metric::describe::describe(tool, params) {
+        return Understood { zh, en };
+    }
     let title = tool.title().unwrap_or(tool.name());
     let mut parts = vec![part(title, tool.name())];
     let answers = tool.extensions().answers.as_ref();

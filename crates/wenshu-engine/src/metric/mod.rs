@@ -5,13 +5,14 @@
 //! - [`values`]: dimension values read from the data at start (or an entity catalog), and where a question names
 //!   them; [`dates`]: comparison periods and bucket counts.
 //! - [`sql`]: the compiler per dialect (SQLite, PostgreSQL, MySQL/MariaDB); [`execute`]: the executor;
-//!   [`present`]: labels, headline and chart hint.
+//!   [`present`]: labels, headline and chart hint; [`describe`]: 理解为 in words.
 //! - [`build`]: the metric query of a question from its demands, values and times (the lexicon engine);
 //!   [`extract`]: that query as the lexicon engine's extraction; [`offer`]: what a metric call answers, for
 //!   coverage.
 
 pub mod build;
 pub mod dates;
+pub mod describe;
 pub mod execute;
 pub mod extract;
 pub mod offer;

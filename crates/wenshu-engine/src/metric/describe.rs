@@ -1,0 +1,93 @@
+//! 理解为 for a metric call: the metric query stated in words, Chinese and English, from the model's labels.
+
+use serde_json::{Map, Value};
+use wenshu_contract::Tool;
+use wenshu_contract::metric::{CompareKind, MetricQuery, OrderDir, ResolvedQuery};
+
+use super::present::measure_label;
+
+/// The metric query of a call in words (`销售指标分析 · 销售额 · 产品：企业版 · 2026-10-01～2026-10-31 · 按地区 ·
+/// 销售额从高到低前 3`); none when the tool has no metric model or the arguments are no query of it.
+pub fn describe(tool: &Tool, arguments: &Map<String, Value>) -> Option<(String, String)> {
+    let model = tool.extensions().metrics.as_deref()?;
+    let query: MetricQuery = serde_json::from_value(Value::Object(arguments.clone())).ok()?;
+    let q: ResolvedQuery = query.resolve(model).ok()?;
+    let mut zh = vec![tool.title().unwrap_or(tool.name()).to_string()];
+    let mut en = vec![tool.name().to_string()];
+    let measures: Vec<String> = (0..q.measures.len()).map(|p| measure_label(model, &q, p)).collect();
+    zh.push(measures.join("、"));
+    en.push(measures.join(", "));
+    for (dim, values) in &q.filters {
+        let label = &model.dimensions[*dim].label;
+        zh.push(format!("{label}：{}", values.join("、")));
+        en.push(format!("{label}: {}", values.join(", ")));
+    }
+    if let Some((start, end)) = &q.range {
+        zh.push(format!("{start}～{end}"));
+        en.push(format!("{start}..{end}"));
+    }
+    if !q.group_by.is_empty() {
+        let labels: Vec<&str> = q.group_by.iter().map(|d| model.dimensions[*d].label.as_str()).collect();
+        zh.push(format!("按{}", labels.join("、")));
+        en.push(format!("by {}", labels.join(", ")));
+    }
+    if let Some(grain) = q.grain {
+        zh.push(format!("每{}", grain.label()));
+        en.push(format!("per {}", grain.name()));
+    }
+    if let Some((position, dir)) = q.order {
+        let label = &measures[position];
+        let (z, e) = match dir {
+            OrderDir::Desc => ("从高到低", "highest first"),
+            OrderDir::Asc => ("从低到高", "lowest first"),
+        };
+        match q.limit {
+            Some(n) => {
+                zh.push(format!("{label}{z}前 {n}"));
+                en.push(format!("{label} {e}, top {n}"));
+            }
+            None => {
+                zh.push(format!("{label}{z}"));
+                en.push(format!("{label} {e}"));
+            }
+        }
+    }
+    if let Some((position, op, value)) = q.having {
+        zh.push(format!("{} {} {value}", measures[position], op.sql()));
+        en.push(format!("{} {} {value}", measures[position], op.sql()));
+    }
+    if let Some((kind, other)) = &q.compare {
+        let (z, e) = match (kind, other) {
+            (_, Some((start, end))) => (format!("对比 {start}～{end}"), format!("vs {start}..{end}")),
+            (CompareKind::PreviousPeriod, None) => ("环比（与上一期对比）".into(), "vs the previous period".into()),
+            (CompareKind::YearOverYear, None) => ("同比（与去年同期对比）".into(), "vs a year earlier".into()),
+        };
+        zh.push(z);
+        en.push(e);
+    }
+    if q.share.is_some() {
+        zh.push("占比".into());
+        en.push("share of the total".into());
+    }
+    Some((zh.join(" · "), en.join(" · ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ranked_filtered_query_reads_in_words() {
+        let catalog = wenshu_contract::demo_catalog().unwrap();
+        let tool = catalog.get("sales_metrics").unwrap();
+        let args = serde_json::json!({"measures": [{"name": "销量"}], "filters": [{"dimension": "产品", "values": ["企业版"]}],
+            "timeRange": {"start": "2026-10-01", "end": "2026-10-31"}, "groupBy": ["销售"],
+            "order": {"measure": "销量", "direction": "desc"}, "limit": 3});
+        let (zh, en) = describe(tool, args.as_object().unwrap()).unwrap();
+        assert_eq!(
+            zh,
+            "销售指标分析 · 销量 · 产品：企业版 · 2026-10-01～2026-10-31 · 按销售 · 销量从高到低前 3"
+        );
+        assert!(en.contains("top 3"), "{en}");
+    }
+}
