@@ -25,7 +25,11 @@ fn bench_metric(c: &mut Criterion) {
     let texts = |list: &[&str]| list.iter().map(|s| Value::from(*s)).collect::<Vec<_>>();
     values.insert(tool, 0, texts(&["华东", "华南", "华北", "西南", "西北"]));
     values.insert(tool, 1, texts(&["企业版", "专业版", "基础版"]));
-    values.insert(tool, 2, texts(&["张伟", "王芳", "李娜", "刘洋", "陈静", "杨磊", "赵敏", "黄强"]));
+    values.insert(
+        tool,
+        2,
+        texts(&["张伟", "王芳", "李娜", "刘洋", "陈静", "杨磊", "赵敏", "黄强"]),
+    );
     let ranked: MetricQuery = serde_json::from_value(json!({
         "measures": [{"name": "销售额"}, {"name": "销量"}],
         "filters": [{"dimension": "地区", "values": ["华东", "西南"]}, {"dimension": "产品", "values": ["企业版"]}],
@@ -62,7 +66,10 @@ fn bench_metric(c: &mut Criterion) {
         Arc::new(LexiconRouter::new(entities.clone())),
         Arc::new(LexiconExtractor::new(entities).with_metric_values(shared)),
     );
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
     let request = AskRequest::new("今年各地区的销售额占比", today);
     let planned = runtime.block_on(planner.plan(&request));
     assert_eq!(planned.plan.tool(), Some("sales_metrics"), "{:?}", planned.plan);
