@@ -228,8 +228,9 @@ async fn a_prose_answer_then_invalid_json_fails_after_one_re_ask() {
 }
 
 #[tokio::test]
-async fn empty_answers_fail_with_the_attempts_in_the_trace() {
-    let (extraction, _server) = sales(vec![Reply::content("")], Q1).await;
+async fn empty_answers_fail_after_the_one_re_ask_with_the_attempts_in_the_trace() {
+    let (extraction, server) = sales(vec![Reply::content(""), Reply::content("")], Q1).await;
+    assert_eq!(server.request_count(), 2);
     assert!(
         matches!(&extraction.outcome, ExtractOutcome::Failed { reason } if reason.contains("empty")),
         "{:?}",
