@@ -194,18 +194,21 @@ fn fill_missing_targets(tables: &mut [Table]) {
         .collect();
     for table in tables.iter_mut() {
         for key in &mut table.foreign_keys {
-            if key.target.is_empty() {
-                if let Some((_, Some(pk))) = pks.iter().find(|(n, _)| *n == key.table) {
-                    key.target = pk.clone();
-                }
+            if key.target.is_empty()
+                && let Some((_, Some(pk))) = pks.iter().find(|(n, _)| *n == key.table)
+            {
+                key.target = pk.clone();
             }
         }
     }
 }
 
+/// One column of a key: `(column, referenced table, referenced column)`.
+type KeyColumn = (String, String, String);
+
 /// Groups `(constraint, column, table, target)` rows: one-column keys are kept, others named.
 fn add_keys(table: &mut Table, rows: Vec<(String, String, String, String)>) {
-    let mut groups: Vec<(String, Vec<(String, String, String)>)> = Vec::new();
+    let mut groups: Vec<(String, Vec<KeyColumn>)> = Vec::new();
     for (id, column, target_table, target) in rows {
         match groups.iter_mut().find(|(g, _)| *g == id) {
             Some((_, list)) => list.push((column, target_table, target)),

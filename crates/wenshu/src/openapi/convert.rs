@@ -326,27 +326,27 @@ fn clean_schema(schema: &Value, notes: &mut Vec<String>, name: &str) -> Map<Stri
             "`{name}`: the discriminator is not used; its oneOf is checked as written"
         ));
     }
-    if object.remove("nullable").and_then(|n| n.as_bool()) == Some(true) {
-        if let Some(Value::String(t)) = object.get("type").cloned() {
-            object.insert("type".into(), json!([t, "null"]));
-        }
+    if object.remove("nullable").and_then(|n| n.as_bool()) == Some(true)
+        && let Some(Value::String(t)) = object.get("type").cloned()
+    {
+        object.insert("type".into(), json!([t, "null"]));
     }
     for (key, value) in object.iter_mut() {
-        if matches!(key.as_str(), "properties") {
-            if let Value::Object(props) = value {
+        match (key.as_str(), value) {
+            ("properties", Value::Object(props)) => {
                 for (k, v) in props.iter_mut() {
                     *v = Value::Object(clean_schema(v, notes, &format!("{name}.{k}")));
                 }
             }
-        } else if matches!(key.as_str(), "items") || matches!(key.as_str(), "additionalProperties") && value.is_object()
-        {
-            *value = Value::Object(clean_schema(value, notes, name));
-        } else if matches!(key.as_str(), "oneOf" | "anyOf") {
-            if let Value::Array(items) = value {
+            ("items" | "additionalProperties", value @ Value::Object(_)) => {
+                *value = Value::Object(clean_schema(value, notes, name));
+            }
+            ("oneOf" | "anyOf", Value::Array(items)) => {
                 for v in items.iter_mut() {
                     *v = Value::Object(clean_schema(v, notes, name));
                 }
             }
+            _ => {}
         }
     }
     object
