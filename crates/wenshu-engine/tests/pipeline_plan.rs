@@ -313,8 +313,13 @@ async fn an_unreadable_route_falls_back_and_a_dead_model_stops_for_the_admin() {
 
 #[tokio::test]
 async fn history_is_capped_at_three_rounds_and_the_rewrite_is_extracted_from() {
+    // The routed name must come from the question or the last three rounds: the newest round named it.
     let history: Vec<Turn> = (1..=5)
         .map(|i| Turn::new(format!("第{i}轮问题"), format!("第{i}轮结论")))
+        .map(|t| match t.answer.as_str() {
+            "第5轮结论" => Turn::new(t.question, "第5轮结论：《长津湖》"),
+            _ => t,
+        })
         .collect();
     let (planned, server) = plan(
         vec![route(
