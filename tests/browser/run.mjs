@@ -469,7 +469,7 @@ async function main() {
     await item.getByTestId('history-rename').click({ timeout: WAIT_MS });
     await page.getByTestId('rename-input').fill('年度趋势与排名', { timeout: WAIT_MS });
     await page.getByTestId('rename-save').click({ timeout: WAIT_MS });
-    await page.getByTestId('history-list').getByText('年度趋势与排名').waitFor({ timeout: WAIT_MS });
+    await page.getByTestId('history-list').locator(`[data-conversation-id="${firstConversation}"]`).getByText('年度趋势与排名').waitFor({ timeout: WAIT_MS });
     await page.evaluate(() => delete document.body.dataset.restored);
     await page.getByTestId('history-list').locator(`[data-conversation-id="${firstConversation}"]`).getByTestId('history-open').click({ timeout: WAIT_MS });
     await page.locator(`body[data-restored="${firstConversation}"]`).waitFor({ timeout: WAIT_MS });
@@ -495,6 +495,20 @@ async function main() {
     await screenshot(page, 'english-limit');
     await page.getByTestId('language-toggle').click({ timeout: WAIT_MS });
     await input.fill('', { timeout: WAIT_MS });
+  });
+
+  await check(page, 'a candidate can be changed after choosing: the other one asks again', 'rechoose', async () => {
+    await page.getByTestId('new-conversation').click({ timeout: WAIT_MS });
+    const choose = await askAndWait(page, '英雄上周的票房', 0);
+    await expectKind(choose, 'choose');
+    await choose.getByTestId('candidate-button').filter({ hasText: '2022' }).click({ timeout: WAIT_MS });
+    await expectKind(await waitAnswer(page, 1, '英雄 (2022)'), 'answered');
+    const other = answers(page).first().getByTestId('candidate-button').filter({ hasText: '2002' });
+    assert(await other.isEnabled(), 'the other candidate is disabled after choosing');
+    await other.click({ timeout: WAIT_MS });
+    await expectKind(await waitAnswer(page, 2, '英雄 (2002)'), 'answered');
+    const params = await text(answers(page).nth(2).locator('.params'));
+    assert(/英雄（ID \d+）/.test(params), `the second choice's parameters say "${params}"`);
   });
 
   /** The serious and critical axe-core violations of the page as it is now. */

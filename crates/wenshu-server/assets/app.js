@@ -308,6 +308,8 @@ async function submit(question, extra = {}) {
   refreshConversations();
   setBusy(false);
   renderRound(round);
+  // Candidates drawn while this question ran were disabled: draw them again, choosable.
+  for (const other of state.rounds) if (other !== round && other.answer && other.answer.kind === 'choose') renderRound(other);
   renderHeader();
   scrollToRound(round, 'start');
   els.input.focus();
@@ -828,7 +830,8 @@ function chooseBody(round, outcome) {
         testid: 'candidate-button',
         'data-subject-id': entity.id,
         'aria-pressed': chosen ? 'true' : 'false',
-        disabled: round.chosen !== null || state.busy ? true : null,
+        // Another candidate can still be chosen later: it asks again with that one.
+        disabled: chosen || state.busy ? true : null,
         title: candidate.method ? `${candidate.method} · ${candidate.score ?? ''}` : null,
       },
       h('span', { class: 'candidate-name' }, name),
@@ -836,7 +839,7 @@ function chooseBody(round, outcome) {
       chosen ? h('span', { class: 'candidate-chosen' }, `✓ ${t('candidateChosen')}`) : null,
     );
     button.addEventListener('click', () => {
-      if (state.busy || round.chosen !== null) return;
+      if (state.busy || chosen) return;
       round.chosen = entity.id;
       renderRound(round);
       submit(round.question, { subjectId: entity.id, chosenLabel: meta ? `${name}（${meta}）` : name });
