@@ -305,15 +305,43 @@ async fn init_and_ask(url: &str, dialect: Dialect, words: &Words, dir: &Path) {
             ),
         ),
     ];
-    for (question, sql) in cases {
-        let query = match build_query(tool, &values, &question, today) {
+    for (question, sql) in &cases {
+        let query = match build_query(tool, &values, question, today) {
             MetricBuild::Query { query } => query,
             MetricBuild::Unmet { reasons } => panic!("`{question}` is not answered: {reasons:?}"),
         };
         let call = bind(tool, &query_params(&query)).unwrap();
         let result = executor.execute(tool, &call, &ExecContext::new(today)).await.unwrap();
-        let want = reader.query(&sql, &[], QueryLimits::default()).await.unwrap();
-        assert_close(&question, &as_map(&result.rows), &as_map(&want.rows));
+        let want = reader.query(sql, &[], QueryLimits::default()).await.unwrap();
+        assert_close(question, &as_map(&result.rows), &as_map(&want.rows));
+    }
+    // The whole pipeline with the drafted files: `wenshu ask --config` (route, coverage, metric tool, answer).
+    for (question, sql) in &cases[..2] {
+        let (config, catalog) = (dir.join("wenshu.toml"), dir.join("catalog.json"));
+        let (ok, stdout, stderr) = wenshu(&[
+            "ask",
+            "--config",
+            config.to_str().unwrap(),
+            "--catalog",
+            catalog.to_str().unwrap(),
+            "--engine",
+            "lexicon",
+            "--today",
+            "2026-06-01",
+            "--json",
+            question,
+        ]);
+        assert!(ok, "ask failed: {stdout}\n{stderr}");
+        let answer: Value = serde_json::from_str(&stdout).unwrap();
+        let outcome = &answer["outcome"];
+        assert_eq!(
+            (outcome["kind"].as_str(), outcome["tool"].as_str()),
+            (Some("answered"), Some("orders_metrics")),
+            "{question}: {outcome}"
+        );
+        let rows: Vec<Vec<Value>> = serde_json::from_value(outcome["rows"].clone()).unwrap();
+        let want = reader.query(sql, &[], QueryLimits::default()).await.unwrap();
+        assert_close(question, &as_map(&rows), &as_map(&want.rows));
     }
     reader.close().await;
 }

@@ -124,7 +124,9 @@ async fn draft_on(db: &Database, args: &InitArgs) -> anyhow::Result<(String, Str
     let document = catalog_document(&draft, &args.db);
     Catalog::from_value(&document).context("the drafted catalog does not load (this is a bug of wenshu init)")?;
     let catalog_text = serde_json::to_string_pretty(&document)? + "\n";
-    let config_text = config_text::config_text(&args.db, CATALOG_FILE, &draft);
+    // The catalog by its absolute path: `serve --config` reads it from wherever it is started.
+    let catalog_path = std::path::absolute(args.out.join(CATALOG_FILE))?;
+    let config_text = config_text::config_text(&args.db, &catalog_path.display().to_string(), &draft);
     toml::from_str::<crate::config::Config>(&config_text)
         .context("the drafted wenshu.toml does not load (this is a bug of wenshu init)")?;
     Ok((catalog_text, config_text, decisions))
