@@ -3,7 +3,7 @@
 
 import { t, stepName, setLanguage, language, initialLanguage, saveLanguage } from './i18n.js';
 import { shapeOf, drawCharts, partialPeriod } from './chart.js';
-import { columnInfo, answerLabels, formatNumber, compactNumber, executedSql, periodOf, presentationOf, resolvedEntity, todayOf, sqlTokens, tsv } from './format.js';
+import { columnInfo, answerLabels, formatNumber, columnDecimals, compactNumber, executedSql, periodOf, presentationOf, resolvedEntity, todayOf, sqlTokens, tsv } from './format.js';
 
 const ROW_CAP = 10;
 
@@ -609,7 +609,7 @@ function catalogTool(name) {
 /** A value of a column for people: separators, and the unit after it. */
 function formatValue(info, value) {
   if (typeof value !== 'number') return cellText(value);
-  const text = formatNumber(value, locale());
+  const text = formatNumber(value, locale(), info.decimals);
   return info.unit ? `${text} ${info.unit}` : text;
 }
 
@@ -629,7 +629,8 @@ function answeredBody(round, outcome, a) {
   const tool = catalogTool(a.tool);
   const presentation = presentationOf(a.trace);
   const carried = presentation && Array.isArray(presentation.columns) ? presentation.columns : answerLabels(outcome, columns);
-  const infos = columns.map((c, i) => columnInfo(c, tool && tool.columns, carried, i));
+  const declaredDecimals = (i) => (presentation && presentation.columns && presentation.columns[i] ? presentation.columns[i].decimals : undefined);
+  const infos = columns.map((c, i) => ({ ...columnInfo(c, tool && tool.columns, carried, i), decimals: declaredDecimals(i) ?? columnDecimals(rows, i) }));
   const numeric = columns.map((_, i) => rows.length > 0 && rows.every((r) => r[i] === null || typeof r[i] === 'number'));
   const period = periodText(a.trace);
 
@@ -688,7 +689,7 @@ function answeredBody(round, outcome, a) {
             { class: r >= ROW_CAP ? 'extra' : null, hidden: r >= ROW_CAP && !round.ui.showAll },
             columns.map((_, c) => {
               const v = Array.isArray(row) ? row[c] : undefined;
-              const text = typeof v === 'number' ? formatNumber(v, locale()) : cellText(v);
+              const text = typeof v === 'number' ? formatNumber(v, locale(), infos[c].decimals) : cellText(v);
               return h('td', { class: [numeric[c] ? 'num' : '', v === null || v === undefined ? 'null' : ''].join(' ').trim() || null }, text);
             }),
           ),

@@ -27,11 +27,25 @@ export function answerLabels(outcome, columns) {
   return labels && typeof labels === 'object' ? labels : {};
 }
 
-/** A number with thousands separators: integers whole, others with at most two decimals. */
-export function formatNumber(value, locale) {
+/** A number with thousands separators and `decimals` decimals (default: none for integers, else at most two). */
+export function formatNumber(value, locale, decimals) {
   if (typeof value !== 'number' || !Number.isFinite(value)) return value === null || value === undefined ? '—' : String(value);
-  const digits = Number.isInteger(value) ? 0 : 2;
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: 0 }).format(value);
+  const fixed = Number.isInteger(decimals);
+  const digits = fixed ? decimals : Number.isInteger(value) ? 0 : 2;
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: fixed ? digits : 0 }).format(value);
+}
+
+/** The decimals a column is shown with, the same on every row: as many as its values use, at most two. */
+export function columnDecimals(rows, c) {
+  let most = 0;
+  for (const row of rows) {
+    const v = row[c];
+    if (typeof v !== 'number' || Number.isInteger(v)) continue;
+    const text = String(v);
+    const dot = text.indexOf('.');
+    most = Math.max(most, dot === -1 ? 2 : Math.min(2, text.length - dot - 1));
+  }
+  return most;
 }
 
 /** A short number for chart axes (1.2万 / 1.2M). */
