@@ -60,15 +60,20 @@ fn data(name: &str) -> PathBuf {
 
 /// Imports `spec` with the binary; the catalog and the printed report.
 fn import(spec: &str, extra: &[&str]) -> (Catalog, Value, String) {
-    let out = std::env::temp_dir().join(format!("wenshu-openapi19-{}-{spec}{}.json", std::process::id(), extra.join("-")));
+    let out = std::env::temp_dir().join(format!(
+        "wenshu-openapi19-{}-{spec}{}.json",
+        std::process::id(),
+        extra.join("-")
+    ));
     let _ = std::fs::remove_file(&out);
+    let spec_path = data(spec);
     let mut args = vec![
         "tools",
         "import",
         "openapi",
-        data(spec).to_str().unwrap().to_string().leak(),
+        spec_path.to_str().unwrap(),
         "--out",
-        out.to_str().unwrap().to_string().leak(),
+        out.to_str().unwrap(),
     ];
     args.extend_from_slice(extra);
     let run = Command::new(env!("CARGO_BIN_EXE_wenshu")).args(&args).output().unwrap();
@@ -148,7 +153,11 @@ async fn petstore_yaml_imports_into_tools_that_call_the_server() {
     assert_eq!(seen[0].method, "GET");
     assert_eq!(seen[0].uri, "/v1/pets?limit=5&status=sold");
     assert_eq!((seen[1].method.as_str(), seen[1].uri.as_str()), ("POST", "/v1/pets"));
-    assert_eq!(seen[1].body, json!({"name": "Rex", "status": "available"}), "a null is no value; the default is sent");
+    assert_eq!(
+        seen[1].body,
+        json!({"name": "Rex", "status": "available"}),
+        "a null is no value; the default is sent"
+    );
     assert_eq!(seen[2].uri, "/v1/pets/p%201");
     assert!(seen.iter().all(|s| s.authorization.is_none()), "no auth in this spec");
 }
