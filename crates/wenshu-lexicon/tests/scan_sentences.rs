@@ -73,6 +73,82 @@ fn time_expressions_in_sentences() {
 }
 
 #[test]
+fn a_numeral_starting_a_word_is_no_day() {
+    let october = "2026-10-01..2026-10-31";
+    let november = "2026-11-01..2026-11-30";
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        ("上个月一共卖了多少套", &[("上个月", october)]),
+        ("本月一共成交了多少单", &[("本月", november)]),
+        ("这个月一共有多少销售额", &[("这个月", november)]),
+        ("上个月一直在涨吗", &[("上个月", october)]),
+        ("本月一笔订单最多多少钱", &[("本月", november)]),
+        ("上个月一样多吗", &[("上个月", october)]),
+        ("本月一起下单的客户", &[("本月", november)]),
+        ("上个月三成的订单", &[("上个月", october)]),
+        ("十月一共多少单", &[("十月", october)]),
+        ("10月一直在涨吗", &[("10月", october)]),
+        ("十月一下单的有多少", &[("十月", october)]),
+        // An explicit day keeps its reading.
+        ("上个月1号卖了多少", &[("上个月1号", "2026-10-01..2026-10-01")]),
+        ("十月一日的销售额", &[("十月一日", "2026-10-01..2026-10-01")]),
+        ("三月三的销售额", &[("三月三", "2026-03-03..2026-03-03")]),
+        ("十月一到十月七的销量", &[("十月一到十月七", "2026-10-01..2026-10-07")]),
+        ("6月3卖了多少", &[("6月3", "2026-06-03..2026-06-03")]),
+    ];
+    for (text, expected) in cases {
+        let expected: Vec<(String, String)> = expected.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        assert_eq!(times(text), expected, "{text}");
+    }
+}
+
+#[test]
+fn a_period_cut_at_an_end_is_one_narrower_span() {
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        (
+            "今年截至上个月底的销售额",
+            &[("今年截至上个月底", "2026-01-01..2026-10-31")],
+        ),
+        ("今年截止到昨天的订单", &[("今年截止到昨天", "2026-01-01..2026-11-28")]),
+        ("本月截至今天的销量", &[("本月截至今天", "2026-11-01..2026-11-29")]),
+        (
+            "今年到上个月底的销售额",
+            &[("今年到上个月底", "2026-01-01..2026-10-31")],
+        ),
+        // An end outside the period would widen it: nothing is reported.
+        ("上个月截至今天的销量", &[]),
+        (
+            "去年双十一当天的销售额",
+            &[("去年双十一当天", "2025-11-11..2025-11-11")],
+        ),
+    ];
+    for (text, expected) in cases {
+        let expected: Vec<(String, String)> = expected.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        assert_eq!(times(text), expected, "{text}");
+    }
+}
+
+#[test]
+fn holiday_periods_in_sentences() {
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        ("国庆期间的销售额", &[("国庆期间", "2026-10-01..2026-10-07")]),
+        ("国庆节期间的销售额", &[("国庆节期间", "2026-10-01..2026-10-07")]),
+        ("十一期间卖了多少", &[("十一期间", "2026-10-01..2026-10-07")]),
+        ("五一期间的订单", &[("五一期间", "2026-05-01..2026-05-05")]),
+        ("去年五一长假的订单", &[("去年五一长假", "2025-05-01..2025-05-05")]),
+        ("春节期间的票房", &[("春节期间", "2026-02-16..2026-02-22")]),
+        ("国庆小长假的票房", &[("国庆小长假", "2026-10-01..2026-10-07")]),
+        // No fixed week in the table: refused, never the single day or the whole year.
+        ("中秋期间的销售额", &[]),
+        ("2025年中秋期间的销售额", &[]),
+        ("元旦假期的销售额", &[]),
+    ];
+    for (text, expected) in cases {
+        let expected: Vec<(String, String)> = expected.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        assert_eq!(times(text), expected, "{text}");
+    }
+}
+
+#[test]
 fn numerals_in_sentences() {
     let text = "今年票房最高的十部电影，前20名，每部1.5万张票，共3,000条";
     let values: Vec<f64> = scan_numbers(text).iter().map(|s| s.value).collect();

@@ -509,16 +509,32 @@ fn day(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
 /// Characters after a number that make it something other than a day (3个, 3天, 3点).
 const NOT_A_DAY_AFTER: &str = "个天周年月季点时分秒万千百亿%.,:/-名件条位家元块次号日折倍";
 
-/// A day number right after a month, without 日/号: 6月3, 三月三.
+/// Characters that may follow a day written in Chinese numerals without 日/号 (三月三的, 十月一到十月七);
+/// any other ideograph may make a word with the numeral (一共, 一直, 三成) and the number is no day.
+const AFTER_BARE_CHINESE_DAY: &str = "的到至和与及跟、";
+
+/// Whether the cursor stands right after a month named by its number (6月, 三月, 十二月), with no
+/// separator: a bare day follows only such a month, never 上个月 or 本月.
+fn after_numbered_month(c: &Cursor) -> bool {
+    let before = |back: usize| c.pos.checked_sub(back).and_then(|i| c.s.get(i)).copied();
+    before(1) == Some('月') && before(2).is_some_and(|m| m.is_ascii_digit() || numeral::is_chinese_numeral_char(m))
+}
+
+/// A day number right after a numbered month, without 日/号: 6月3, 三月三.
 fn bare_day(c: &mut Cursor, _: &Ctx, spec: &Spec) -> Option<Spec> {
-    if spec.month.is_none() || spec.day.is_some() {
+    if spec.month.is_none() || spec.day.is_some() || !after_numbered_month(c) {
         return None;
     }
+    let start = c.pos;
     let d = numeral::count(c, 31)?;
     let next = c.peek();
     if next.is_some_and(|n| {
         n.is_ascii_alphanumeric() || numeral::is_chinese_numeral_char(n) || NOT_A_DAY_AFTER.contains(n)
     }) {
+        return None;
+    }
+    let chinese = c.s[start..c.pos].iter().any(|ch| numeral::is_chinese_numeral_char(*ch));
+    if chinese && next.is_some_and(|n| super::is_cjk(n) && !AFTER_BARE_CHINESE_DAY.contains(n)) {
         return None;
     }
     Some(Spec {

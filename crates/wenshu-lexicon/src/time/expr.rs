@@ -432,6 +432,11 @@ pub(crate) fn expression(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
         other => return other,
     };
     let mut c = Cursor::new(s, left.end);
+    c.skip_ws();
+    if next_in(&c, "截") && c.eat_any(UNTIL_WORDS).is_some() && !since {
+        return until_within(&mut c, ctx, left);
+    }
+    let mut c = Cursor::new(s, left.end);
     let from_on = c.eat_any(FROM_WORDS).is_some();
     c.skip_ws();
     let connected =
@@ -453,7 +458,26 @@ pub(crate) fn expression(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
         };
         return found(Some(range), c.pos, TimeKind::ToDate);
     }
+    let mut c = Cursor::new(s, left.end);
+    if left.kind == TimeKind::Day && c.eat_any(&["当天", "当日"]).is_some() {
+        // 双十一当天: the day just named, not today.
+        return Outcome::Found(Found { end: c.pos, ..left });
+    }
     Outcome::Found(left)
+}
+
+/// A period cut at an end inside it (今年截至上个月底 = from 1 January to 31 October): the period's
+/// start to that end. An end outside the period is refused rather than read as a wider range.
+fn until_within(c: &mut Cursor, ctx: &Ctx, left: Found) -> Outcome {
+    c.skip_ws();
+    let Some(range) = right_end(c, ctx, left) else {
+        return Outcome::Invalid(c.pos);
+    };
+    if range.end > left.range.end {
+        return Outcome::Invalid(c.pos);
+    }
+    c.eat_any(&["为止", "止"]);
+    found(Some(range), c.pos, TimeKind::ToDate)
 }
 
 /// 截至X: from the first day of X's year to the last day of X (截至10月底, 截至今天).

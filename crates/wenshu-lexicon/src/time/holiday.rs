@@ -14,7 +14,7 @@ use crate::numeral;
 use crate::text::Cursor;
 
 /// When a holiday falls in a given year.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum When {
     /// The same month and day every year.
     Solar(u8, u8),
@@ -209,12 +209,34 @@ fn name_at(c: &mut Cursor) -> Option<(When, u8, bool)> {
         .filter(|(name, _, _, _)| c.looking_at(name))
         .max_by_key(|(name, _, _, _)| name.chars().count())?;
     let end = c.pos + name.chars().count();
+    if let Some((when, days, end)) = holiday_period(c.s, end, when) {
+        c.pos = end;
+        return Some((when, days, false));
+    }
     let ends_in_numeral = name.chars().last().is_some_and(numeral::is_chinese_numeral_char);
     if ends_in_numeral && continues_number(c.s.get(end).copied()) {
         return None;
     }
     c.pos = end;
     Some((when, days, term))
+}
+
+/// Words after a holiday's name that mean its days off (国庆期间, 五一假期, 春节长假).
+const PERIOD_SUFFIXES: &[&str] = &["小长假", "黄金周", "期间", "假期", "长假"];
+
+/// The holiday week a name followed by a period word means (国庆期间 = 国庆假期, 10-01..10-07):
+/// the longest entry of the table on the same day, with where the word ends. None when the word does
+/// not follow or the holiday has no week in the table (中秋期间 varies by year).
+fn holiday_period(s: &[char], end: usize, when: When) -> Option<(When, u8, usize)> {
+    let c = Cursor::new(s, end);
+    let suffix = PERIOD_SUFFIXES.iter().find(|w| c.looking_at(w))?;
+    let days = HOLIDAYS
+        .iter()
+        .filter(|(_, w, _)| *w == when)
+        .map(|(_, _, days)| *days)
+        .max()
+        .filter(|days| *days > 1)?;
+    Some((when, days, end + suffix.chars().count()))
 }
 
 /// Whether a holiday or solar-term name starts at `pos`.

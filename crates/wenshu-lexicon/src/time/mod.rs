@@ -202,8 +202,8 @@ const CALENDAR_CHARS: &str =
     "几多余数每伊节假至旬宵夕朔望腊闰农阴历世纪代档期季初末底晚夜早午时点分秒刻暑寒前后内外间中半整第礼拜星";
 
 /// Characters that, right after an expression in a sentence, make it part of an unknown break or
-/// season (寒假, 假期, 档期, 暑期).
-const HOLIDAY_WORD_CHARS: &str = "假档暑寒节";
+/// season (寒假, 假期, 档期, 暑期, 中秋期间).
+const HOLIDAY_WORD_CHARS: &str = "假档暑寒节期";
 
 /// Season characters: right next to an expression they change it (2024年春), apart they need not (6-3 春游).
 const SEASON_CHARS: &str = "春夏秋冬";
@@ -233,7 +233,7 @@ fn unknown_words(s: &[char], range: Range<usize>) -> Option<String> {
 }
 
 /// Whether `c` is a CJK ideograph.
-fn is_cjk(c: char) -> bool {
+pub(crate) fn is_cjk(c: char) -> bool {
     ('\u{4e00}'..='\u{9fff}').contains(&c)
 }
 
