@@ -221,6 +221,17 @@ pub fn build_query(tool: &Tool, values: &MetricValues, question: &str, today: Da
     let Some(model) = tool.extensions().metrics.as_deref() else {
         return unmet(format!("`{}` has no metric model", tool.name()));
     };
+    let text = canonical(question);
+    let named = model.measures.iter().any(|m| {
+        std::iter::once(&m.label)
+            .chain(&m.synonyms)
+            .chain(m.unit.iter())
+            .any(|w| text.contains(&canonical(w)))
+    });
+    if !named {
+        let names: Vec<&str> = model.measures.iter().map(|m| m.label.as_str()).collect();
+        return unmet(format!("没有指明要统计的指标（可选：{}）", names.join("、")));
+    }
     let facts = QuestionFacts::new(question, today);
     let demands = demand::demands(question, &facts.spans);
     Builder::new(tool.name(), model, values, &facts, demands).build()
