@@ -88,6 +88,9 @@ fn a_numeral_starting_a_word_is_no_day() {
         ("十月一共多少单", &[("十月", october)]),
         ("10月一直在涨吗", &[("10月", october)]),
         ("十月一下单的有多少", &[("十月", october)]),
+        ("去年五一一共卖了多少", &[("去年五一", "2025-05-01..2025-05-01")]),
+        ("去年双十一一共多少单", &[("去年双十一", "2025-11-11..2025-11-11")]),
+        ("去年十一一直在涨吗", &[("去年十一", "2025-10-01..2025-10-01")]),
         // An explicit day keeps its reading.
         ("上个月1号卖了多少", &[("上个月1号", "2026-10-01..2026-10-01")]),
         ("十月一日的销售额", &[("十月一日", "2026-10-01..2026-10-01")]),
@@ -120,6 +123,29 @@ fn a_period_cut_at_an_end_is_one_narrower_span() {
             "去年双十一当天的销售额",
             &[("去年双十一当天", "2025-11-11..2025-11-11")],
         ),
+    ];
+    for (text, expected) in cases {
+        let expected: Vec<(String, String)> = expected.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        assert_eq!(times(text), expected, "{text}");
+    }
+}
+
+#[test]
+fn glued_words_that_change_the_dates_leave_no_span() {
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        ("国庆之后的销量", &[]),
+        ("国庆前的订单", &[]),
+        ("春节前后的票房", &[]),
+        ("上个月第二天的销售额", &[]),
+        ("今年第三个季度的销量", &[]),
+        ("本月第一周的订单", &[]),
+        ("上个月头三天卖了多少", &[]),
+        ("今年年中的库存", &[]),
+        // Ordinary words after a date keep it.
+        ("上个月前五名的销售", &[("上个月", "2026-10-01..2026-10-31")]),
+        ("今年第一单是谁签的", &[("今年", "2026-01-01..2026-12-31")]),
+        ("今年中国区的销量", &[("今年", "2026-01-01..2026-12-31")]),
+        ("本月日均订单量", &[("本月", "2026-11-01..2026-11-30")]),
     ];
     for (text, expected) in cases {
         let expected: Vec<(String, String)> = expected.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();

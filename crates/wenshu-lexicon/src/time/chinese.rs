@@ -507,7 +507,7 @@ fn day(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
 }
 
 /// Characters after a number that make it something other than a day (3个, 3天, 3点).
-const NOT_A_DAY_AFTER: &str = "个天周年月季点时分秒万千百亿%.,:/-名件条位家元块次号日折倍";
+pub(crate) const NOT_A_DAY_AFTER: &str = "个天周年月季点时分秒万千百亿%.,:/-名件条位家元块次号日折倍";
 
 /// Characters that may follow a day written in Chinese numerals without 日/号 (三月三的, 十月一到十月七);
 /// any other ideograph may make a word with the numeral (一共, 一直, 三成) and the number is no day.

@@ -169,14 +169,29 @@ fn easter(year: i32) -> Option<Date> {
     date(year, month, day)
 }
 
-/// Whether a character right after a name that ends in a numeral (五一, 双十一) makes it part of a
-/// number or a numbered name (五一二, 十一月, 五一班).
-fn continues_number(c: Option<char>) -> bool {
-    c.is_some_and(|c| {
-        c.is_ascii_alphanumeric()
-            || numeral::is_chinese_numeral_char(c)
-            || "月日号点时分个年班届期级楼路栋层组".contains(c)
-    })
+/// Characters after a number that make it a numbered name or a count (十一月, 五一班, 五一二楼).
+const NUMBERED_AFTER: &str = "月日号点时分个年班届期级楼路栋层组";
+
+/// Whether the characters at `end`, right after a name that ends in a numeral (五一, 双十一), make
+/// it part of a number or a numbered name (五一二, 十一月, 五一班). A Chinese numeral that starts a
+/// word (五一一共, 双十一一直) does not.
+fn continues_number(s: &[char], end: usize) -> bool {
+    let Some(&c) = s.get(end) else {
+        return false;
+    };
+    if c.is_ascii_alphanumeric() || NUMBERED_AFTER.contains(c) {
+        return true;
+    }
+    if !numeral::is_chinese_numeral_char(c) {
+        return false;
+    }
+    let run_end = (end..s.len())
+        .find(|i| !s.get(*i).is_some_and(|c| numeral::is_chinese_numeral_char(*c)))
+        .unwrap_or(s.len());
+    let starts_word = s.get(run_end).is_some_and(|n| {
+        super::is_cjk(*n) && !NUMBERED_AFTER.contains(*n) && !super::chinese::NOT_A_DAY_AFTER.contains(*n)
+    });
+    !starts_word
 }
 
 /// The longest holiday or solar-term name at the cursor, consumed; the bool says it is a solar term.
@@ -214,7 +229,7 @@ fn name_at(c: &mut Cursor) -> Option<(When, u8, bool)> {
         return Some((when, days, false));
     }
     let ends_in_numeral = name.chars().last().is_some_and(numeral::is_chinese_numeral_char);
-    if ends_in_numeral && continues_number(c.s.get(end).copied()) {
+    if ends_in_numeral && continues_number(c.s, end) {
         return None;
     }
     c.pos = end;

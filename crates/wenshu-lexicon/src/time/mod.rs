@@ -19,6 +19,7 @@ mod clock;
 mod decade;
 mod english;
 mod expr;
+mod glued;
 mod holiday;
 mod lunar;
 mod spec;
@@ -201,10 +202,6 @@ pub fn parse_date_range(text: &str, today: Date) -> Result<DateRange, TimeError>
 const CALENDAR_CHARS: &str =
     "几多余数每伊节假至旬宵夕朔望腊闰农阴历世纪代档期季初末底晚夜早午时点分秒刻暑寒前后内外间中半整第礼拜星";
 
-/// Characters that, right after an expression in a sentence, make it part of an unknown break or
-/// season (寒假, 假期, 档期, 暑期, 中秋期间).
-const HOLIDAY_WORD_CHARS: &str = "假档暑寒节期";
-
 /// Season characters: right next to an expression they change it (2024年春), apart they need not (6-3 春游).
 const SEASON_CHARS: &str = "春夏秋冬";
 
@@ -298,9 +295,9 @@ fn scan_with(s: &[char], ctx: &Ctx) -> Vec<(Range<usize>, DateRange, TimeKind)> 
         }
         match expression(s, i, ctx) {
             Outcome::Found(f) => {
-                // 2024年寒假, 端午假期, 去年暑假: a break the grammar does not know; the year or day
-                // alone would widen or move it, so nothing is reported.
-                if !s.get(f.end).is_some_and(|n| HOLIDAY_WORD_CHARS.contains(*n)) {
+                // 2024年寒假, 国庆之后, 上个月第二天: a longer phrase the grammar does not know; the
+                // part it knows alone would widen or move it, so nothing is reported.
+                if !glued::continues(s, f.end) {
                     out.push((i..f.end, f.range, f.kind));
                 }
                 i = f.end.max(i + 1);
