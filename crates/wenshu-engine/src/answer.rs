@@ -389,3 +389,28 @@ fn coverage_stop(coverage: &crate::coverage::Coverage) -> AskOutcome {
         audience: Audience::User,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use wenshu_contract::Catalog;
+
+    use super::*;
+
+    #[test]
+    fn a_list_cut_by_the_default_limit_says_so() {
+        let catalog = Catalog::from_json_str(
+            &json!({"tools": [{"name": "rows", "inputSchema": {"type": "object", "properties": {
+                "limit": {"type": "integer", "default": 10}}},
+                "x-answers": {"shape": "rows", "limit": "limit"}}]})
+            .to_string(),
+        )
+        .unwrap();
+        let tool = catalog.get("rows").unwrap();
+        let params = |n: u64| json!({ "limit": n }).as_object().cloned().unwrap_or_default();
+        assert_eq!(cut_note(tool, &params(10), 10), "（显示前 10 行，可能还有更多）");
+        assert_eq!(cut_note(tool, &params(10), 7), "");
+        // A limit the question asked for is no cut.
+        assert_eq!(cut_note(tool, &params(20), 20), "");
+    }
+}

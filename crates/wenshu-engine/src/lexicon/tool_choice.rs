@@ -9,7 +9,7 @@ use wenshu_contract::{ParamSpec, ParamType, Tool};
 use wenshu_lexicon::SpanKind;
 use wenshu_lexicon::numeral::NumeralKind;
 
-use wenshu_lexicon::demand::demands;
+use wenshu_lexicon::demand::{Aggregate, DemandKind, demands};
 
 use super::text::Sentence;
 use super::tool_index::ToolIndex;
@@ -28,6 +28,8 @@ pub const ENUM_BONUS: f64 = 2.0;
 pub const ID_BONUS: f64 = 3.0;
 /// Evidence of a place for a tool with a `{province, city}` parameter.
 pub const PLACE_BONUS: f64 = 1.5;
+/// Evidence of a count word (多少单) for a tool whose words count that thing (单量, 订单数).
+pub const COUNT_BONUS: f64 = 1.0;
 /// What the score of a ranking tool is multiplied by when the question asks for no ranking.
 pub const RANKING_TOOL_FACTOR: f64 = 0.5;
 
@@ -140,7 +142,13 @@ pub fn choose_tool(
         .iter()
         .any(|s| matches!(s.kind, SpanKind::Number(NumeralKind::Count | NumeralKind::TopN)));
     let (ranking, plural) = aggregate_cues(&folded, has_count_or_top);
-    let asks_rank = demands(question, &facts.spans).iter().any(|d| d.is_rank());
+    let asked = demands(question, &facts.spans);
+    let asks_rank = asked.iter().any(|d| d.is_rank());
+    let counted: Vec<String> = asked
+        .iter()
+        .filter(|d| d.kind == (DemandKind::Aggregate { of: Aggregate::Count }))
+        .filter_map(|d| d.target.clone())
+        .collect();
     let ngrams = index.score(&format!("{} {related}", query.open_text()));
     let mut scores: Vec<ToolScore> = tools
         .iter()
@@ -158,6 +166,11 @@ pub fn choose_tool(
             };
             add_evidence(tool, index, &facts, &query, &mentions, &mut score);
             score.total = score.ngram + score.evidence;
+            if let Some(word) = counted.iter().find(|w| counts_thing(tool, w)) {
+                score.evidence += COUNT_BONUS;
+                score.total += COUNT_BONUS;
+                score.reasons.push(format!("「多少{word}」: the tool counts {word}"));
+            }
             if !asks_rank && is_ranking_tool(tool) {
                 score.total *= RANKING_TOOL_FACTOR;
                 score
@@ -190,6 +203,14 @@ pub fn choose_tool(
         scores,
         mentions,
     }
+}
+
+/// Whether a tool's own words count the thing a count word names (单 → 单量, 订单数; 人 → 人数).
+fn counts_thing(tool: &Tool, word: &str) -> bool {
+    let text = format!("{} {}", tool.title().unwrap_or_default(), tool.description());
+    [format!("{word}量"), format!("{word}数")]
+        .iter()
+        .any(|w| text.contains(w.as_str()))
 }
 
 /// Whether a tool's title or name says it ranks (快递员排名, courier_ranking).
