@@ -543,7 +543,7 @@ fn bare_day(c: &mut Cursor, _: &Ctx, spec: &Spec) -> Option<Spec> {
     })
 }
 
-/// 第三季度, 三季度, 第一季, Q3, q4.
+/// 第三季度, 第三个季度, 三季度, 第一季, Q3, q4.
 fn quarter(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
     let q = if c.peek() == Some('q') {
         if c.prev().is_some_and(|p| p.is_ascii_alphabetic()) {
@@ -561,6 +561,7 @@ fn quarter(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
         1
     } else if c.eat('第') {
         let q = numeral::count(c, 4)?;
+        c.eat('个');
         c.eat_any(&["季度", "季"])?;
         q
     } else {
