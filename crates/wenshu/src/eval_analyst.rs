@@ -103,14 +103,14 @@ async fn ask_case(
     truth_sql: &str,
     check: &str,
 ) -> anyhow::Result<(Class, String)> {
-    if !engines.contains_key(&today) {
-        let url = demo_database(today).await?;
-        let parts = args.parts(&url).await?;
-        let built = engine(parts, &url).await?;
-        engines.insert(today, (built, url));
-    }
-    let Some((engine, url)) = engines.get(&today) else {
-        anyhow::bail!("no engine for {today}");
+    let (engine, url) = match engines.entry(today) {
+        std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
+        std::collections::hash_map::Entry::Vacant(entry) => {
+            let url = demo_database(today).await?;
+            let parts = args.parts(&url).await?;
+            let built = engine(parts, &url).await?;
+            entry.insert((built, url))
+        }
     };
     let db = Database::connect_read_only(url).await?;
     let truth = db.query(truth_sql, &[], QueryLimits::default()).await?;

@@ -155,7 +155,7 @@ impl<'a> Reader<'a> {
             return None;
         }
         let n = self.number_from(i + 1)?;
-        (n.value >= 1.0).then(|| n.value as u32)
+        (n.value >= 1.0).then_some(n.value as u32)
     }
 
     /// The measure before a ranking or threshold, read backwards (上个月销量最高 → 销量).
