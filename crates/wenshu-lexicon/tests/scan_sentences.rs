@@ -139,7 +139,8 @@ fn glued_words_that_change_the_dates_leave_no_span() {
         ("上个月第二天的销售额", &[]),
         ("今年第三个季度的销量", &[("今年第三个季度", "2026-07-01..2026-09-30")]),
         ("今年第三个月的销量", &[("今年第三个月", "2026-03-01..2026-03-31")]),
-        ("本月第一周的订单", &[]),
+        ("本月第六周的订单", &[]),
+        ("本季度第三周的订单", &[]),
         ("上个月头三天卖了多少", &[]),
         ("今年年中的库存", &[]),
         // Ordinary words after a date keep it.
@@ -192,4 +193,24 @@ fn combined_scan_is_sorted_and_disjoint() {
         assert!(pair[0].range.end <= pair[1].range.start);
     }
     assert!(matches!(spans[1].value, SpanValue::Number(v) if v == 10.0));
+}
+
+#[test]
+fn weeks_of_a_month_and_of_a_year_in_a_sentence() {
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        ("本月第一周的订单", &[("本月第一周", "2026-11-02..2026-11-08")]),
+        (
+            "上个月最后一周卖了多少",
+            &[("上个月最后一周", "2026-10-26..2026-11-01")],
+        ),
+        ("十月第二周和第三周的销量", &[("十月第二周", "2026-10-12..2026-10-18")]),
+        ("2026年第10周的订单量", &[("2026年第10周", "2026-03-02..2026-03-08")]),
+        // A bare 第N周 in a sentence may count from anything (上线第二周): not a date.
+        ("上线第二周的销量", &[]),
+        ("第三周年的活动", &[]),
+    ];
+    for (text, expected) in cases {
+        let expected: Vec<(String, String)> = expected.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        assert_eq!(times(text), expected, "{text}");
+    }
 }

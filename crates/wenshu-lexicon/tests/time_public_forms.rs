@@ -187,7 +187,48 @@ fn weekdays_of_a_month() {
         (SUNDAY, "11月最后一个周五", "2026-11-27", "2026-11-27"),
         (SUNDAY, "2025年5月第二个星期日", "2025-05-11", "2025-05-11"),
     ]);
-    refused(&[("2月第五个周一", ""), ("第3周", "")]);
+    refused(&[("2月第五个周一", "")]);
+}
+
+#[test]
+fn weeks_of_a_month_start_on_its_nth_monday() {
+    check(&[
+        // November 2026 starts on a Sunday: its first Monday is the 2nd.
+        (SUNDAY, "本月第一周", "2026-11-02", "2026-11-08"),
+        (SUNDAY, "本月第二周", "2026-11-09", "2026-11-15"),
+        (SUNDAY, "十月第一周", "2026-10-05", "2026-10-11"),
+        (SUNDAY, "10月第三周", "2026-10-19", "2026-10-25"),
+        (SUNDAY, "2026年6月第1周", "2026-06-01", "2026-06-07"),
+        (SUNDAY, "三月份第二个星期", "2026-03-09", "2026-03-15"),
+        // The last week starts on the month's last Monday, even when it ends in the next month.
+        (SUNDAY, "上个月最后一周", "2026-10-26", "2026-11-01"),
+        (SUNDAY, "本月第五周", "2026-11-30", "2026-12-06"),
+        (TUESDAY, "本月第一周", "2013-02-04", "2013-02-10"),
+    ]);
+    // A week the month does not have, a weekday after the week, a quarter's week: not read.
+    refused(&[
+        ("十月第五周", "第五周"),
+        ("本月第六周", "第六周"),
+        ("二月第五周", "第五周"),
+        ("本季度第三周", "第三周"),
+        ("上周第二周", ""),
+        ("本月第三周年", ""),
+    ]);
+}
+
+#[test]
+fn numbered_weeks_of_a_year_are_iso_weeks() {
+    check(&[
+        // ISO week 1 holds 4 January: 2026's starts on Monday 2025-12-29.
+        (SUNDAY, "第1周", "2025-12-29", "2026-01-04"),
+        (SUNDAY, "第3周", "2026-01-12", "2026-01-18"),
+        (SUNDAY, "今年第10周", "2026-03-02", "2026-03-08"),
+        (SUNDAY, "2026年第53周", "2026-12-28", "2027-01-03"),
+        (SUNDAY, "2021年第1周", "2021-01-04", "2021-01-10"),
+        (SUNDAY, "去年第二个星期", "2025-01-06", "2025-01-12"),
+        (TUESDAY, "第7周", "2013-02-11", "2013-02-17"),
+    ]);
+    refused(&[("2025年第53周", "第53周"), ("第54周", ""), ("今年第0周", "")]);
 }
 
 #[test]

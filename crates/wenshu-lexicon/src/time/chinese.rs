@@ -31,6 +31,7 @@ pub(crate) const PIECES: &[Piece] = &[
     edge_word,
     edge_suffix,
     first_units,
+    nth_week,
     last_units,
     nth_month,
     nth_weekday,
@@ -801,6 +802,64 @@ fn nth_weekday(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
     };
     (day <= month.end).then_some(Spec {
         fixed: Some(super::DateRange { start: day, end: day }),
+        ..Spec::default()
+    })
+}
+
+/// 第三周, 第2个星期, 最后一周 after a named month (十月第一周, 本月第二周, 上个月最后一周): the
+/// Monday-to-Sunday week starting on the month's Nth (or last) Monday; 第N周 after a year (2026年第10周),
+/// or alone in a whole expression (this year's), is ISO week N. A week the period lacks is none.
+fn nth_week(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
+    if !next_in(c, "第最") {
+        return None;
+    }
+    let year_month = Spec {
+        year: spec.year,
+        bare_year: spec.bare_year,
+        month: spec.month,
+        ..Spec::default()
+    };
+    if year_month != *spec || spec.bare_year && !ctx.whole {
+        return None;
+    }
+    let nth = if c.eat_str("最后一") {
+        None
+    } else {
+        c.eat('第').then_some(())?;
+        Some(numeral::count(c, 53)?)
+    };
+    c.eat('个');
+    c.eat_any(WEEK_WORDS)?;
+    // 第二周三 is a weekday (or none); 三周年 and 周岁 are not weeks.
+    if week_day_part(&mut c.clone()).is_some() || c.peek().is_some_and(|ch| "年岁".contains(ch)) {
+        return None;
+    }
+    let monday = if spec.month.is_some() {
+        let (month, _) = spec.resolve(ctx)?;
+        let to_monday = (8 - i64::from(month.start.weekday().to_monday_one_offset())) % 7;
+        let first = calendar::add(month.start, Unit::Day, to_monday)?;
+        let n = match nth {
+            Some(n) => i64::from(n),
+            None => (month.end - first).get_days() as i64 / 7 + 1,
+        };
+        let monday = calendar::add(first, Unit::Day, 7 * (n - 1))?;
+        (monday <= month.end).then_some(monday)?
+    } else {
+        let year = match spec.year {
+            Some(y) => y,
+            None if ctx.whole => i32::from(ctx.today.year()),
+            None => return None,
+        };
+        let week = i8::try_from(nth?).ok()?;
+        jiff::civil::ISOWeekDate::new(i16::try_from(year).ok()?, week, jiff::civil::Weekday::Monday)
+            .ok()?
+            .date()
+    };
+    Some(Spec {
+        fixed: Some(super::DateRange {
+            start: monday,
+            end: calendar::add(monday, Unit::Day, 6)?,
+        }),
         ..Spec::default()
     })
 }

@@ -10,7 +10,7 @@ const HOLIDAY_WORD_CHARS: &str = "假档暑寒节期";
 /// Words that move the dates before or after the expression (国庆之后, 春节前后, 十月左右).
 const BEFORE_AFTER_WORDS: &[&str] = &["之前", "之后", "以前", "以后", "前后", "左右", "前夕"];
 
-/// Words that pick a numbered part of the period (上个月第二天, 今年头三天, 本月最后一周).
+/// Words that pick a numbered part of the period (上个月第二天, 今年头三天, 本季度第三周).
 const PART_PREFIXES: &[&str] = &["最后", "最初", "第", "头", "首", "末"];
 
 /// Units a numbered part counts; with 个 before them or not (第三个季度).
