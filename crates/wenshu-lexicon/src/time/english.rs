@@ -8,6 +8,7 @@ use crate::text::Cursor;
 
 /// Every English piece of a point expression.
 pub(crate) const PIECES: &[Piece] = &[
+    year_after_preposition,
     day_word,
     relative_unit,
     month_name,
@@ -192,6 +193,35 @@ fn day_number(c: &mut Cursor) -> Option<u8> {
         return None;
     }
     u8::try_from(d).ok()
+}
+
+/// Prepositions that make a following bare four-digit number a year (in 2025, for 2025, during 2025, of 2025).
+const YEAR_PREPOSITIONS: &[&str] = &["during", "in", "for", "of"];
+
+/// in 2025, for 2025, during 2025, of 2025: that year (a year from 1900 to 2100 after a preposition).
+fn year_after_preposition(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
+    let save = c.pos;
+    if !YEAR_PREPOSITIONS.iter().any(|p| c.eat_word(p)) {
+        return None;
+    }
+    let year = (c.skip_ws() > 0)
+        .then(|| {
+            let at = c.pos;
+            super::chinese::explicit_year(c, ctx, spec).filter(|s| s.bare_year && c.pos - at == 4)
+        })
+        .flatten()
+        .and_then(|s| s.year)
+        .filter(|y| (1900..=2100).contains(y));
+    match year {
+        Some(year) => Some(Spec {
+            year: Some(year),
+            ..Spec::default()
+        }),
+        _ => {
+            c.pos = save;
+            None
+        }
+    }
 }
 
 /// today, yesterday, the day after tomorrow ….
@@ -496,4 +526,44 @@ const TO_DATE: &[(&str, Unit)] = &[
 /// ytd, year to date …: the unit whose current period runs to today.
 pub(crate) fn to_date(c: &mut Cursor) -> Option<Unit> {
     eat_phrase_table(c, TO_DATE)
+}
+
+#[cfg(test)]
+mod tests {
+    use jiff::civil::date;
+
+    use crate::time::scan_times;
+
+    #[test]
+    fn a_year_after_a_preposition_is_that_year() {
+        for (question, words) in [
+            ("amount by channel in 2025", "in 2025"),
+            ("revenue for 2024 by plan", "for 2024"),
+            ("orders during 1999", "during 1999"),
+        ] {
+            let times = scan_times(question, date(2026, 11, 29));
+            assert_eq!(times.len(), 1, "{question}: {times:?}");
+            assert_eq!(&question[times[0].range.clone()], words, "{question}");
+            let year: i16 = words[words.len() - 4..].parse().unwrap();
+            assert_eq!(times[0].date_range.start, date(year, 1, 1), "{question}");
+            assert_eq!(times[0].date_range.end, date(year, 12, 31), "{question}");
+        }
+    }
+
+    #[test]
+    fn other_numbers_after_a_preposition_are_no_year() {
+        for question in ["orders in 2500", "top 5 for 20255", "in 1850 units", "in 3 days"] {
+            let times = scan_times(question, date(2026, 11, 29));
+            assert!(
+                times.iter().all(|t| !question[t.range.clone()].starts_with("in 2")),
+                "{question}: {times:?}"
+            );
+            assert!(
+                times
+                    .iter()
+                    .all(|t| t.date_range.start.year() != 2500 && t.date_range.start.year() != 1850),
+                "{question}: {times:?}"
+            );
+        }
+    }
 }
