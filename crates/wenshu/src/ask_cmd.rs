@@ -45,8 +45,9 @@ pub fn run(args: AskArgs) -> anyhow::Result<ExitCode> {
     runtime.block_on(ask(args))
 }
 
-async fn ask(args: AskArgs) -> anyhow::Result<ExitCode> {
+async fn ask(mut args: AskArgs) -> anyhow::Result<ExitCode> {
     let config = Config::load(&args.pipeline.model)?;
+    args.pipeline.take_config_files(&config);
     let place = placement(&config, args.today.as_deref(), args.db.as_deref()).await?;
     let today = place.today;
     let parts = args.pipeline.parts(&place.database_url).await?;

@@ -57,6 +57,21 @@ pub struct Config {
     /// `[[mcp.servers]]`: MCP servers whose tools join the catalog as `server.tool`.
     #[serde(default)]
     pub mcp: McpSection,
+    /// `[http]`: where the catalog's `x-http` tools are called.
+    #[serde(default)]
+    pub http: HttpSection,
+}
+
+/// `[http]`.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HttpSection {
+    /// The base URL of `x-http` tools' paths; replaces the catalog's `x-openapi.baseUrl`.
+    pub base_url: Option<String>,
+    /// Whether tools that change things (POST, PUT, PATCH, DELETE) may be called from a question (default false:
+    /// only GET tools get an executor).
+    #[serde(default)]
+    pub allow_writes: bool,
 }
 
 /// `[mcp]`.

@@ -8,7 +8,7 @@ use anyhow::{Context, bail};
 use wenshu_contract::Catalog;
 use wenshu_engine::answer::Engine;
 use wenshu_engine::db::{Database, DbOptions};
-use wenshu_engine::execute::{Executors, SqlTemplateExecutor};
+use wenshu_engine::execute::{Executors, HttpExecutor, SqlTemplateExecutor};
 use wenshu_engine::extract::{Extractor, ModelExtractor};
 use wenshu_engine::fallback::SqlFallback;
 use wenshu_engine::fallback::schema::{SchemaNotes, describe_schema};
@@ -70,9 +70,23 @@ pub struct Parts {
     pub mcp: Option<Arc<McpHub>>,
     /// The dimension values of metric tools, read from the database by [`engine`].
     pub metric_values: SharedValues,
+    /// Where `x-http` tools are called: the config's `[http] base_url`, else the catalog's `x-openapi.baseUrl`.
+    pub http_base_url: Option<String>,
+    /// Whether `x-http` tools other than GET get an executor (`[http] allow_writes`).
+    pub http_allow_writes: bool,
 }
 
 impl PipelineArgs {
+    /// Takes the config's `catalog` and `entities` files where no flag names one (`serve`, `ask` and `mcp`).
+    pub fn take_config_files(&mut self, config: &Config) {
+        if self.catalog.catalog.is_none() {
+            self.catalog.catalog = config.catalog.clone();
+        }
+        if self.entities.is_none() {
+            self.entities = config.entities.clone();
+        }
+    }
+
     /// Loads catalog, entities and engine into a planner; MCP servers are left out (see [`PipelineArgs::parts`]).
     pub fn planner(&self) -> anyhow::Result<Parts> {
         let config = Config::load(&self.model)?;
@@ -110,6 +124,11 @@ impl PipelineArgs {
         mcp: Option<Arc<McpHub>>,
         entities: EntityCatalogs,
     ) -> anyhow::Result<Parts> {
+        let http_base_url = match &config.http.base_url {
+            Some(url) => Some(url.clone()),
+            None => catalog_base_url(self.catalog.catalog.as_deref())?,
+        };
+        let http_allow_writes = config.http.allow_writes;
         let catalog = Arc::new(catalog);
         let entities = Arc::new(entities);
         let client = config.chat_client(&self.model)?;
@@ -148,6 +167,8 @@ impl PipelineArgs {
             extractor,
             mcp,
             metric_values,
+            http_base_url,
+            http_allow_writes,
         })
     }
 
@@ -176,6 +197,7 @@ pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> 
     if let Some(hub) = &parts.mcp {
         Arc::new(McpExecutor::new(hub.clone())).register_all(&mut executors);
     }
+    register_http(&parts, &mut executors)?;
     let mut engine = Engine::new(parts.planner, Arc::new(executors));
     if let Some(client) = parts.client {
         let tables = parts.config.fallback_tables();
@@ -193,6 +215,56 @@ pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> 
         engine = engine.with_fallback(Arc::new(fallback));
     }
     Ok(engine)
+}
+
+/// The catalog file's `x-openapi.baseUrl` (written by `wenshu tools import openapi`), when it has one.
+fn catalog_base_url(path: Option<&std::path::Path>) -> anyhow::Result<Option<String>> {
+    let Some(path) = path else { return Ok(None) };
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read catalog {}", path.display()))?;
+    let document: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("catalog {}", path.display()))?;
+    Ok(document
+        .pointer("/x-openapi/baseUrl")
+        .and_then(serde_json::Value::as_str)
+        .filter(|url| !url.trim().is_empty())
+        .map(str::to_string))
+}
+
+/// Gives the `x-http` tools one HTTP executor under the base URL (credentials from the environment, as each tool's
+/// `x-http-auth` says): GET tools only unless `[http] allow_writes`; tools left without one are named in a warning
+/// (asking them then says the tool has no executor).
+fn register_http(parts: &Parts, executors: &mut Executors) -> anyhow::Result<()> {
+    let (mut tools, mut writes) = (Vec::new(), Vec::new());
+    for tool in parts.catalog.tools() {
+        match tool.route() {
+            Some(route) if route.method == "GET" || parts.http_allow_writes => tools.push(tool.name()),
+            Some(_) => writes.push(tool.name()),
+            None => {}
+        }
+    }
+    if !writes.is_empty() {
+        eprintln!(
+            "warning: HTTP tools that change things are not called from questions ({}): set `[http] allow_writes = \
+             true` in wenshu.toml to allow them",
+            writes.join(", ")
+        );
+    }
+    if tools.is_empty() {
+        return Ok(());
+    }
+    let Some(base_url) = parts.http_base_url.as_deref() else {
+        eprintln!(
+            "warning: no base URL for the HTTP tools ({}): set `[http] base_url` in wenshu.toml, or import with \
+             --base-url; they cannot be called",
+            tools.join(", ")
+        );
+        return Ok(());
+    };
+    let http: Arc<HttpExecutor> = Arc::new(HttpExecutor::new(base_url).context("the HTTP executor")?);
+    for name in tools {
+        executors.register(name, http.clone());
+    }
+    Ok(())
 }
 
 /// The fallback's own read-only connection: `fallback_database_url` (else the tools' database), scoped by an

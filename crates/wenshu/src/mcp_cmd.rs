@@ -22,10 +22,11 @@ pub struct McpArgs {
 }
 
 /// Serves MCP on stdio until the client closes it. Nothing but the protocol is written to standard output.
-pub fn run(args: McpArgs) -> anyhow::Result<ExitCode> {
+pub fn run(mut args: McpArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
         let config = Config::load(&args.pipeline.model)?;
+        args.pipeline.take_config_files(&config);
         let place = placement(&config, args.today.as_deref(), args.db.as_deref()).await?;
         let (fixed_today, database) = (place.fixed_today, place.database_url);
         let parts = args.pipeline.parts(&database).await?;

@@ -79,12 +79,7 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
 
 async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     let config = Config::load(&args.pipeline.model)?;
-    if args.pipeline.catalog.catalog.is_none() {
-        args.pipeline.catalog.catalog = config.catalog.clone();
-    }
-    if args.pipeline.entities.is_none() {
-        args.pipeline.entities = config.entities.clone();
-    }
+    args.pipeline.take_config_files(&config);
     let place = placement(&config, args.today.as_deref(), args.db.as_deref()).await?;
     let (fixed_today, database) = (place.fixed_today, place.database_url);
     let parts = args.pipeline.parts(&database).await?;
