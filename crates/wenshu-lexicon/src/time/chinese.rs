@@ -489,7 +489,7 @@ fn month(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
             ..Spec::default()
         });
     }
-    let m = numeral::count(c, 12)?;
+    let m = super::count(c, 12)?;
     c.eat_any(&["月份", "月"])?;
     Some(Spec {
         month: u8::try_from(m).ok(),
@@ -499,7 +499,7 @@ fn month(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
 
 /// 3日, 3号, 二十八日.
 fn day(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
-    let d = numeral::count(c, 31)?;
+    let d = super::count(c, 31)?;
     c.eat_any(&["日", "号"])?;
     Some(Spec {
         day: u8::try_from(d).ok(),
@@ -527,7 +527,7 @@ fn bare_day(c: &mut Cursor, _: &Ctx, spec: &Spec) -> Option<Spec> {
         return None;
     }
     let start = c.pos;
-    let d = numeral::count(c, 31)?;
+    let d = super::count(c, 31)?;
     let next = c.peek();
     if next.is_some_and(|n| {
         n.is_ascii_alphanumeric() || numeral::is_chinese_numeral_char(n) || NOT_A_DAY_AFTER.contains(n)
@@ -561,12 +561,12 @@ fn quarter(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
     } else if c.eat_str("首季度") || c.eat_str("首季") {
         1
     } else if c.eat('第') {
-        let q = numeral::count(c, 4)?;
+        let q = super::count(c, 4)?;
         c.eat('个');
         c.eat_any(&["季度", "季"])?;
         q
     } else {
-        let q = numeral::count(c, 4)?;
+        let q = super::count(c, 4)?;
         c.eat_str("季度").then_some(())?;
         q
     };
@@ -730,7 +730,7 @@ fn first_units(c: &mut Cursor, _: &Ctx, spec: &Spec) -> Option<Spec> {
         return None;
     }
     c.eat('前').then_some(())?;
-    let n = numeral::count(c, 400)?;
+    let n = super::count(c, 400)?;
     let unit = c.eat_table(COUNT_UNITS)?;
     (unit != Unit::Year).then_some(Spec {
         first: Some((unit, n)),
@@ -747,7 +747,7 @@ fn last_units(c: &mut Cursor, _: &Ctx, spec: &Spec) -> Option<Spec> {
         return None;
     }
     c.eat_any(&["最后", "后"])?;
-    let n = numeral::count(c, 400)?;
+    let n = super::count(c, 400)?;
     let unit = c
         .eat_table(COUNT_UNITS)
         .or_else(|| c.eat('月').then_some(Unit::Month))?;
@@ -764,7 +764,7 @@ fn nth_month(c: &mut Cursor, _: &Ctx, spec: &Spec) -> Option<Spec> {
         return None;
     }
     c.eat('第').then_some(())?;
-    let m = numeral::count(c, 12)?;
+    let m = super::count(c, 12)?;
     c.eat_str("个月").then_some(())?;
     Some(Spec {
         month: u8::try_from(m).ok(),
@@ -784,7 +784,7 @@ fn nth_weekday(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
         None
     } else {
         c.eat('第').then_some(())?;
-        let n = numeral::count(c, 5)?;
+        let n = super::count(c, 5)?;
         c.eat('个');
         Some(n)
     };
@@ -826,7 +826,7 @@ fn nth_week(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
         None
     } else {
         c.eat('第').then_some(())?;
-        Some(numeral::count(c, 53)?)
+        Some(super::count(c, 53)?)
     };
     c.eat('个');
     c.eat_any(WEEK_WORDS)?;
@@ -874,9 +874,9 @@ fn shared_unit_range(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
     if !year_only && !year_month {
         return None;
     }
-    let a = numeral::count(c, 31)?;
+    let a = super::count(c, 31)?;
     c.eat_any(SHARED_CONNECTORS)?;
-    let b = numeral::count(c, 31)?;
+    let b = super::count(c, 31)?;
     let (start, end) = if year_month {
         c.eat_any(&["日", "号"])?;
         let with_day = |d: u32| Spec {
@@ -924,7 +924,7 @@ fn consecutive_days(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
         ("前昨", (-2, 2, false, true)),
         ("去今", (-1, 2, true, false)),
     ])?;
-    let n = numeral::count(c, 3)?;
+    let n = super::count(c, 3)?;
     let unit = c.eat_table(&[("天", Unit::Day), ("日", Unit::Day), ("年", Unit::Year)])?;
     let allowed = if unit == Unit::Year { years_ok } else { days_ok };
     if i64::from(n) != count || !allowed {

@@ -4,7 +4,6 @@
 use super::english::{eat_phrase, eat_phrase_table};
 use super::next_in;
 use super::spec::{Ctx, Spec};
-use crate::numeral;
 use crate::text::Cursor;
 
 /// Parts of the day in Chinese.
@@ -73,17 +72,17 @@ pub(crate) fn chinese(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
     let hour = if c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
         c.digits().map(|(v, _)| v)
     } else {
-        numeral::count(c, 24).map(u64::from)
+        super::count(c, 24).map(u64::from)
     };
     match hour {
         Some(h) if h <= 24 && (c.eat('点') || c.eat('时')) => {
             any = true;
             c.eat('钟');
             let minutes_word = c.eat('半') || c.eat('整') || c.eat_any(&["一刻", "三刻", "1刻", "3刻"]).is_some();
-            if !minutes_word && (numeral::count(c, 59).is_some() || c.eat('零') && numeral::count(c, 9).is_some()) {
+            if !minutes_word && (super::count(c, 59).is_some() || c.eat('零') && super::count(c, 9).is_some()) {
                 c.eat('分');
                 let save_sec = c.pos;
-                if !(numeral::count(c, 59).is_some() && c.eat('秒')) {
+                if !(super::count(c, 59).is_some() && c.eat('秒')) {
                     c.pos = save_sec;
                 }
             }
@@ -94,7 +93,7 @@ pub(crate) fn chinese(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
             let second = if c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
                 c.digits().map(|(v, _)| v)
             } else {
-                numeral::count(c, 24).map(u64::from)
+                super::count(c, 24).map(u64::from)
             };
             match second {
                 Some(h2) if h2 <= 24 && (c.eat('点') || c.eat('时')) => {

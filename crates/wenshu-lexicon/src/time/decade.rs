@@ -30,7 +30,7 @@ fn century(c: &mut Cursor, ctx: &Ctx) -> Option<i32> {
         return Some(current + 100 * offset);
     }
     let save = c.pos;
-    let n = numeral::count(c, 99)?;
+    let n = super::count(c, 99)?;
     if !c.eat_str("世纪") {
         c.pos = save;
         return None;
@@ -49,7 +49,7 @@ fn decade_start(c: &mut Cursor, century: Option<i32>, ctx: &Ctx) -> Option<i32> 
         }
         i32::try_from(v).ok()?
     } else {
-        i32::try_from(numeral::count(c, 90)?).ok()?
+        i32::try_from(super::count(c, 90)?).ok()?
     };
     if !c.eat_str("年代") || value % 10 != 0 {
         c.pos = save;

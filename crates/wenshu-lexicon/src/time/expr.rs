@@ -108,7 +108,7 @@ fn counted_unit(c: &mut Cursor) -> Option<(Unit, u32)> {
         };
         return Some(unit);
     }
-    let n = numeral::count(c, 100_000)?;
+    let n = super::count(c, 100_000)?;
     if c.eat_str("个半月") {
         return Some((Unit::Day, n.checked_mul(30)?.checked_add(15)?));
     }
@@ -140,7 +140,7 @@ fn counted_seconds(c: &mut Cursor) -> Option<u64> {
     let halves = if c.eat('半') {
         1
     } else {
-        u64::from(numeral::count(c, 100_000)?) * 2
+        u64::from(super::count(c, 100_000)?) * 2
     };
     let halves = if c.looking_at("个半") {
         c.pos += 1;

@@ -202,28 +202,38 @@ fn name(c: &mut Cursor) -> Option<(When, u8, bool)> {
     name_at(c)
 }
 
+/// One name of the tables: its first character, the name, its day, how many days, whether a solar term.
+type Name = (char, &'static str, usize, When, u8, bool);
+
+/// Every holiday and solar-term name, sorted by first character (table order kept within one).
+fn names() -> &'static [Name] {
+    static NAMES: std::sync::OnceLock<Vec<Name>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let terms = lunar::SOLAR_TERMS
+            .iter()
+            .zip(0_u8..)
+            .map(|(name, i)| (*name, When::Term(i), 1_u8, true));
+        let mut all: Vec<Name> = HOLIDAYS
+            .iter()
+            .map(|(name, when, days)| (*name, *when, *days, false))
+            .chain(terms)
+            .filter_map(|(name, when, days, term)| {
+                Some((name.chars().next()?, name, name.chars().count(), when, days, term))
+            })
+            .collect();
+        all.sort_by_key(|n| n.0);
+        all
+    })
+}
+
 /// The longest holiday or solar-term name at the cursor, whatever comes before it.
 fn name_at(c: &mut Cursor) -> Option<(When, u8, bool)> {
-    static STARTS: std::sync::OnceLock<Vec<char>> = std::sync::OnceLock::new();
-    let starts = STARTS.get_or_init(|| {
-        let mut all: Vec<char> = START_CHARS.chars().collect();
-        all.sort_unstable();
-        all
-    });
-    if c.peek().is_none_or(|ch| starts.binary_search(&ch).is_err()) {
-        return None;
-    }
-    let terms = lunar::SOLAR_TERMS
-        .iter()
-        .zip(0_u8..)
-        .map(|(name, i)| (*name, When::Term(i), 1_u8, true));
-    let (name, when, days, term) = HOLIDAYS
-        .iter()
-        .map(|(name, when, days)| (*name, *when, *days, false))
-        .chain(terms)
-        .filter(|(name, _, _, _)| c.looking_at(name))
-        .max_by_key(|(name, _, _, _)| name.chars().count())?;
-    let end = c.pos + name.chars().count();
+    let first = c.peek()?;
+    let all = names();
+    let from = all.partition_point(|n| n.0 < first);
+    let to = from + all[from..].partition_point(|n| n.0 == first);
+    let &(_, name, len, when, days, term) = all[from..to].iter().filter(|n| c.looking_at(n.1)).max_by_key(|n| n.2)?;
+    let end = c.pos + len;
     if let Some((when, days, end)) = holiday_period(c.s, end, when) {
         c.pos = end;
         return Some((when, days, false));

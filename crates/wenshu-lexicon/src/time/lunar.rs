@@ -98,9 +98,9 @@ const LUNAR_DAY_STARTS: &[char] = &['初', '廿', '卅'];
 fn day_number(c: &mut Cursor) -> Option<u8> {
     let save = c.pos;
     let d = if c.eat('初') {
-        numeral::count(c, 10)?
+        super::count(c, 10)?
     } else {
-        let d = numeral::count(c, 30)?;
+        let d = super::count(c, 30)?;
         if c.peek()
             .is_some_and(|ch| ch == '月' || ch == '年' || ch.is_ascii_digit())
         {
@@ -159,7 +159,7 @@ pub(crate) fn lunar_date(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec>
         c.pos += 2;
         1
     } else {
-        let m = numeral::count(c, 12)?;
+        let m = super::count(c, 12)?;
         c.eat_any(&["月份", "月"])?;
         // Without 农历 a numbered month is lunar only before a lunar day (五月初五, 九月廿二).
         if !(prefixed || leap || c.peek().is_some_and(|ch| LUNAR_DAY_STARTS.contains(&ch))) {

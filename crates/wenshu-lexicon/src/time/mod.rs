@@ -256,6 +256,15 @@ pub(crate) fn next_in(c: &crate::text::Cursor, chars: &str) -> bool {
     c.peek().is_some_and(|ch| chars.chars().any(|x| x == ch))
 }
 
+/// A small whole count at the cursor ([`numeral::count`]), skipping the numeral reader when the next
+/// character cannot start a numeral (most positions of a sentence).
+pub(crate) fn count(c: &mut crate::text::Cursor, max: u32) -> Option<u32> {
+    let starts = c
+        .peek()
+        .is_some_and(|ch| ch.is_ascii_digit() || numeral::is_chinese_numeral_char(ch));
+    if starts { numeral::count(c, max) } else { None }
+}
+
 /// Whether a time expression can start with `c`.
 pub(crate) fn may_start(c: char) -> bool {
     static STARTS: std::sync::OnceLock<Vec<char>> = std::sync::OnceLock::new();
