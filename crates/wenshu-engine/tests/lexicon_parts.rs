@@ -25,9 +25,15 @@ fn catalog() -> Catalog {
     demo_catalog().expect("demo catalog")
 }
 
+/// The tools a router sees, as `Planner::routable_tools` gives them: no fallback, no metric tools (coverage picks
+/// those after the fixed tools).
 fn routable(catalog: &Catalog) -> Vec<&Tool> {
     let fallback = catalog.fallback().map(Tool::name);
-    catalog.tools().iter().filter(|t| Some(t.name()) != fallback).collect()
+    catalog
+        .tools()
+        .iter()
+        .filter(|t| Some(t.name()) != fallback && t.extensions().metrics.is_none())
+        .collect()
 }
 
 fn chosen(question: &str) -> Option<String> {
