@@ -13,6 +13,9 @@ use super::offer::{Offer, time_grain};
 /// Count words that name the rows counted (单, 笔): a ranking by them is a ranking by a count.
 const COUNTED: &[&str] = &["单", "笔", "次", "个", "人", "件数", "单数", "订单", "单量"];
 
+/// Last characters of Chinese measure nouns (单价, 金额, 比率, 数量): a ranking by such a word is by that measure.
+const MEASURE_ENDS: &[char] = &['价', '额', '率', '量', '值', '费', '比', '数', '分'];
+
 /// Whether a word of the question names one of `words`: either holds the other (canonical), at least one
 /// character long.
 pub fn names(word: &str, words: &[String]) -> bool {
@@ -85,6 +88,12 @@ pub fn meets(
             _ => Err(unmet(words, "不支持对比".into(), "cannot compare".into())),
         },
         DemandKind::Joined => Ok(()),
+        // No offer says which place of a ranking it shows: 第二高 / 排第几 is never answered by a top or a total.
+        DemandKind::Ordinal => Err(unmet(
+            words,
+            format!("不支持取排名中的某一位：{words}"),
+            format!("cannot take one place of a ranking: {words}"),
+        )),
         DemandKind::Period { baseline } => {
             if offer.periods.contains(&baseline) {
                 return Ok(());
@@ -110,7 +119,7 @@ pub fn meets(
                 Ok(())
             }
         }
-        DemandKind::Aggregate { of } => aggregate(demand, offer, of),
+        DemandKind::Aggregate { of } => aggregate(demand, offer, of, all),
         DemandKind::Threshold { op, value } => {
             if offer.thresholds.iter().any(|n| (n - value).abs() < 1e-9) {
                 return Ok(());
@@ -167,7 +176,9 @@ fn rank(
             .iter()
             .any(|m| !offer.order_by.contains(m) && names(measure, std::slice::from_ref(m)));
         let counted = COUNTED.iter().any(|c| canonical(measure).ends_with(&canonical(c)));
-        if !by_order && (other_measure || counted) {
+        // A word ending like a measure noun (客单价, 转化率) that the call does not order by is another measure.
+        let measure_like = MEASURE_ENDS.iter().any(|c| canonical(measure).ends_with(*c));
+        if !by_order && (other_measure || counted || measure_like) {
             let by = offer.order_by.first().cloned().unwrap_or_default();
             return Err(unmet(
                 &words,
@@ -215,10 +226,12 @@ fn order_stated(demand: &Demand, top: Option<u32>) -> bool {
 
 /// An aggregate: average, share, max and min only when computed; a total unless the rows are records; a count
 /// when one is shown.
-fn aggregate(demand: &Demand, offer: &Offer, of: Aggregate) -> Result<(), Unmet> {
+fn aggregate(demand: &Demand, offer: &Offer, of: Aggregate, all: &[Demand]) -> Result<(), Unmet> {
     let words = demand.words.as_str();
+    // 一共 over a range is one number; a series totals only per bucket, which 每天一共 asks for.
+    let by_time = all.iter().any(|d| d.grain().is_some());
     let ok = match of {
-        Aggregate::Total => offer.shape != Some(Shape::Rows),
+        Aggregate::Total => offer.shape != Some(Shape::Rows) && (offer.shape != Some(Shape::Series) || by_time),
         Aggregate::Count => offer.counts,
         other => offer.aggregates.contains(&other),
     };
@@ -230,6 +243,7 @@ fn aggregate(demand: &Demand, offer: &Offer, of: Aggregate) -> Result<(), Unmet>
         Aggregate::Share => ("不支持算占比", "cannot compute a share"),
         Aggregate::Max => ("不支持求最大值", "cannot take the largest value"),
         Aggregate::Min => ("不支持求最小值", "cannot take the smallest value"),
+        Aggregate::Total if offer.shape == Some(Shape::Series) => ("不能合计成一个总数", "cannot sum into one total"),
         Aggregate::Total => ("不能合计明细", "cannot total the records"),
         Aggregate::Count => ("不支持计数", "cannot count"),
     };

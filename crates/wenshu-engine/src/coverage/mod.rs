@@ -4,9 +4,11 @@
 //!
 //! - [`offer`]: what a bound call answers (`x-answers`, else the spellings of its enum values).
 //! - [`values`]: the values the question names, against the bound parameters.
+//! - [`exclusion`]: a value the question leaves out (除了X, 不含X, X之外) is never a filter on it.
 //! - [`meets`]: one demand against an offer.
 //! - [`message`]: what cannot be done and what can be answered instead, in words.
 
+pub mod exclusion;
 pub mod meets;
 pub mod message;
 pub mod offer;
@@ -104,6 +106,7 @@ pub fn check_with(
 ) -> Coverage {
     let offer = offer_of(tool, arguments);
     let mut unmet = values::unmet_values(tool, arguments, &facts.question, entities);
+    unmet.extend(exclusion::excluded_values(tool, arguments, &facts.question, entities));
     for demand in &demands {
         if let Err(u) = meets::meets(demand, &offer, tool, arguments, &demands) {
             unmet.push(u);

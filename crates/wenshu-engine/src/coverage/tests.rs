@@ -131,3 +131,67 @@ fn undeclared_tools_answer_through_their_spellings() {
     let c = cover("ticket_stats", json!({}), "工单的平均处理时长");
     assert_eq!(c.reason(), "不支持求平均");
 }
+
+#[test]
+fn a_value_left_out_is_never_a_filter_on_it() {
+    for q in [
+        "除了杭州以外的利润",
+        "除杭州外的利润",
+        "不含杭州的利润",
+        "不包括杭州的利润",
+        "非杭州门店的利润",
+        "杭州之外的利润",
+        "排除杭州的利润",
+    ] {
+        let c = cover("shop_stats", json!({"city": "杭州", "mode": "total", "n": 10}), q);
+        assert_eq!(c.reason(), "不支持排除某个值：杭州", "{q}");
+    }
+    assert!(exclusion::is_excluded("sales excluding Hangzhou", "hangzhou"));
+    assert!(!exclusion::is_excluded("包括杭州的利润", "杭州"));
+    let c = cover(
+        "shop_stats",
+        json!({"city": "杭州", "mode": "total", "n": 10}),
+        "宁波以外的利润",
+    );
+    assert!(c.reason().contains("不支持排除某个值：宁波"), "{}", c.reason());
+    assert!(
+        cover(
+            "shop_stats",
+            json!({"city": "杭州", "mode": "total", "n": 10}),
+            "杭州的利润"
+        )
+        .is_met()
+    );
+}
+
+#[test]
+fn one_place_of_a_ranking_is_unmet() {
+    for q in ["利润第二高的店员", "利润排第三的店员是谁", "这个店员的利润排第几"] {
+        let c = cover("shop_stats", json!({"mode": "top", "n": 10}), q);
+        assert!(c.reason().starts_with("不支持取排名中的某一位"), "{q}: {}", c.reason());
+    }
+}
+
+#[test]
+fn a_total_over_a_range_is_not_a_series() {
+    let c = cover("shop_stats", json!({"mode": "daily", "n": 10}), "上个月一共多少利润");
+    assert_eq!(c.reason(), "不能合计成一个总数");
+    let c = cover("shop_stats", json!({"mode": "daily", "n": 10}), "上个月的总利润");
+    assert_eq!(c.reason(), "不能合计成一个总数");
+    assert!(
+        cover(
+            "shop_stats",
+            json!({"mode": "daily", "n": 10}),
+            "上个月每天一共多少利润"
+        )
+        .is_met()
+    );
+    assert!(cover("shop_stats", json!({"mode": "total", "n": 10}), "上个月一共多少利润").is_met());
+}
+
+#[test]
+fn a_ranking_by_a_measure_the_call_does_not_order_by_is_unmet() {
+    let c = cover("shop_stats", json!({"mode": "top", "n": 10}), "哪个店员的客单价最高");
+    assert_eq!(c.reason(), "不能按客单价排名（只能按利润排名）");
+    assert!(cover("shop_stats", json!({"mode": "top", "n": 10}), "哪个店员的利润最高").is_met());
+}

@@ -23,7 +23,7 @@ const INCLUDE: &[&str] = &[
     "with",
 ];
 /// Words before X that leave it out (longest first: 不包括 before 包括).
-const EXCLUDE: &[&str] = &[
+pub(crate) const EXCLUDE: &[&str] = &[
     "不要算",
     "不包括",
     "不包含",

@@ -19,6 +19,8 @@ pub(super) enum Cue {
     Ranking,
     /// 倒数 N: the last N.
     Bottom,
+    /// 排第, 第几, 第N高: one place of a ranking (the second highest), not its top.
+    Ordinal,
     /// 对比, 比较, vs: a comparison.
     Compare,
     /// 环比, 同比: a period over period.
@@ -111,6 +113,11 @@ pub(super) const CUES: &[(&str, Cue)] = &[
     ("largest", Extreme(Order::Highest)),
     ("biggest", Extreme(Order::Highest)),
     ("smallest", Extreme(Order::Lowest)),
+    ("排名第", Ordinal),
+    ("排在第", Ordinal),
+    ("排第", Ordinal),
+    ("第几", Ordinal),
+    ("第", Ordinal),
     ("排行榜", Ranking),
     ("排名", Ranking),
     ("排行", Ranking),
@@ -195,6 +202,8 @@ pub(super) const CUES: &[(&str, Cue)] = &[
     ("累计", Aggregate(Aggregate::Total)),
     ("汇总", Aggregate(Aggregate::Total)),
     ("total", Aggregate(Aggregate::Total)),
+    ("how much", Aggregate(Aggregate::Total)),
+    ("的总", Aggregate(Aggregate::Total)),
     ("sum", Aggregate(Aggregate::Total)),
     ("订单量", Aggregate(Aggregate::Count)),
     ("订单数", Aggregate(Aggregate::Count)),
@@ -336,3 +345,6 @@ pub(super) const MEASURE_STOPS: &[char] = &[
     '的', '在', '是', '了', '里', '中', '和', '与', '跟', '谁', '哪', '个', '月', '年', '周', '天', '季', '度', '最',
     '得', '排', '被', '区', '按', '各', '每', '、',
 ];
+
+/// Words after 第N that make it a place of a ranking (第二高, 第3多, 第五名).
+pub(super) const ORDINAL_ENDS: &[char] = &['高', '多', '大', '低', '少', '小', '好', '差', '名', '位'];

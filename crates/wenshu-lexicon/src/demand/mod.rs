@@ -101,6 +101,8 @@ pub enum DemandKind {
         /// How many places, when named (前三 → 3).
         top: Option<u32>,
     },
+    /// One place of a ranking (第二高, 排第三, 排第几): not the top of a ranking nor a total.
+    Ordinal,
     /// Two or more things compared (对比, 多还是少, vs).
     Compare,
     /// Things named together (A和B, A、B): each is asked for.

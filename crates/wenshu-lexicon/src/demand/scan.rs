@@ -3,7 +3,7 @@
 use std::ops::Range;
 
 use super::cues::{
-    BASELINES, COUNT_WORDS, CUES, Cue, MEASURE_STOPS, NOT_GROUPING_AFTER_AN, NOT_GROUPING_AFTER_FEN,
+    BASELINES, COUNT_WORDS, CUES, Cue, MEASURE_STOPS, NOT_GROUPING_AFTER_AN, NOT_GROUPING_AFTER_FEN, ORDINAL_ENDS,
     TARGET_FIRST_STOPS, TARGET_STOPS,
 };
 use super::{Aggregate, Demand, DemandKind, Grain, Order};
@@ -156,6 +156,14 @@ impl<'a> Reader<'a> {
         }
         let n = self.number_from(i + 1)?;
         (n.value >= 1.0).then_some(n.value as u32)
+    }
+
+    /// Where a superlative's words end: after the places it names after 的 (最高的十部), else at `end`.
+    fn rank_end(&self, end: usize) -> usize {
+        match self.places_after(end) {
+            Some(_) => self.number_from(end + 1).map_or(end, |n| n.chars.end),
+            None => end,
+        }
     }
 
     /// The measure before a ranking or threshold, read backwards (上个月销量最高 → 销量).
@@ -354,7 +362,8 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                     order,
                     top: r.places_after(end),
                 };
-                out.push(r.demand(kind, i..end, i..end, r.rank_target_after(end), r.measure_before(i)));
+                let range = i..r.rank_end(end);
+                out.push(r.demand(kind, range, i..end, r.rank_target_after(end), r.measure_before(i)));
             }
             Cue::Extreme(order) if r.asks_which => {
                 from_top_n_only = false;
@@ -362,7 +371,8 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                     order,
                     top: r.places_after(end),
                 };
-                out.push(r.demand(kind, i..end, i..end, r.rank_target_after(end), r.measure_before(i)));
+                let range = i..r.rank_end(end);
+                out.push(r.demand(kind, range, i..end, r.rank_target_after(end), r.measure_before(i)));
             }
             Cue::Extreme(order) => {
                 let of = if order == Order::Highest {
@@ -385,6 +395,23 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                 };
                 out.push(r.demand(kind, i..stop, i..end, r.rank_target_after(stop), r.measure_before(i)));
                 next = stop;
+            }
+            Cue::Ordinal => {
+                // A bare 第 only before a numeral and a rank word (第二高, 第3多); 第三季度 is a time.
+                let bare = r.slice(i..end) == "第";
+                let mut stop = end;
+                while bare
+                    && r.at(stop)
+                        .is_some_and(|c| c.is_ascii_digit() || "一二两三四五六七八九十".contains(c))
+                {
+                    stop += 1;
+                }
+                let ranked = !bare || (stop > end && r.at(stop).is_some_and(|c| ORDINAL_ENDS.contains(&c)));
+                if ranked {
+                    let stop = if bare { stop + 1 } else { end };
+                    out.push(r.demand(DemandKind::Ordinal, i..stop, i..stop, None, r.measure_before(i)));
+                    next = stop;
+                }
             }
             Cue::Compare => out.push(r.demand(DemandKind::Compare, i..end, i..end, None, None)),
             Cue::Period(baseline) => {

@@ -332,3 +332,42 @@ fn demands_serialize() {
         r#"[{"kind":"rank","order":"highest","top":3,"range":{"start":0,"end":9},"words":"前三名","target":null,"measure":null}]"#
     );
 }
+
+#[test]
+fn ordinal_places_are_their_own_demand() {
+    for q in [
+        "评分第二高的酒店",
+        "投诉排第三的城市",
+        "这家店的客流排名第五",
+        "他的业绩排第几",
+        "排在第几位",
+        "第3多的品类",
+    ] {
+        assert!(kinds(q).contains(&DemandKind::Ordinal), "{q}: {:?}", kinds(q));
+    }
+    for q in ["第三季度的客流", "今年第二个月的订单", "第一次下单的客户"] {
+        assert!(!kinds(q).contains(&DemandKind::Ordinal), "{q}: {:?}", kinds(q));
+    }
+}
+
+#[test]
+fn totals_over_a_range_are_read() {
+    let total = DemandKind::Aggregate { of: Aggregate::Total };
+    for q in [
+        "上周一共卖了多少杯",
+        "本季度的总客流",
+        "how much revenue did the store make last week",
+        "去年累计发货",
+    ] {
+        assert!(kinds(q).contains(&total), "{q}: {:?}", kinds(q));
+    }
+    assert!(!kinds("上周每天的客流").contains(&total));
+}
+
+#[test]
+fn a_superlatives_places_after_de_are_part_of_its_range() {
+    let text = "本月销量最高的五家门店";
+    let d = rank(text).unwrap();
+    assert_eq!(&text[d.range.clone()], "最高的五家");
+    assert_eq!(d.words, "最高");
+}

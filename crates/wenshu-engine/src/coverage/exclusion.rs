@@ -1,0 +1,69 @@
+//! Values the question leaves out: 除了X以外 / 除X外 / 不含X / 非X / X之外 / excluding X. A call never filters on
+//! such a value; until a call can exclude one, it is unmet (不支持排除某个值：X), never a filter on X.
+
+use serde_json::{Map, Value};
+use wenshu_contract::Tool;
+
+use super::Unmet;
+use super::message::unmet;
+use super::values::named_values;
+use crate::lexicon::flags::EXCLUDE;
+use crate::resolve::EntityCatalogs;
+
+/// One-character cues right before X (除X外, 非X).
+const EXCLUDE_SHORT: &[&str] = &["除", "非"];
+/// Words right after X that leave it out (X之外, X以外).
+const EXCLUDE_AFTER: &[&str] = &["之外", "以外"];
+
+/// Every value the call binds or the question names that the question leaves out, as unmet.
+pub fn excluded_values(
+    tool: &Tool,
+    arguments: &Map<String, Value>,
+    question: &str,
+    entities: &EntityCatalogs,
+) -> Vec<Unmet> {
+    let mut values: Vec<String> = Vec::new();
+    strings(&Value::Object(arguments.clone()), &mut values);
+    values.extend(named_values(tool, question, entities).into_iter().flat_map(|(_, v)| v));
+    let mut out: Vec<Unmet> = Vec::new();
+    for v in values {
+        if is_excluded(question, &v) && !out.iter().any(|u| u.words == v) {
+            out.push(unmet(
+                &v,
+                format!("不支持排除某个值：{v}"),
+                format!("cannot exclude a value: {v}"),
+            ));
+        }
+    }
+    out
+}
+
+/// Whether some mention of `value` in `question` stands after an exclusion cue or before 之外 / 以外.
+pub fn is_excluded(question: &str, value: &str) -> bool {
+    if value.trim().is_empty() {
+        return false;
+    }
+    let lower = question.to_lowercase();
+    let value = value.to_lowercase();
+    lower.match_indices(&value).any(|(at, _)| {
+        let before = &lower[..at];
+        let after = &lower[at + value.len()..];
+        let before = before.trim_end();
+        // One character may stand between (排除掉X, 不含有X).
+        let one_back = before.char_indices().next_back().map_or("", |(i, _)| &before[..i]);
+        let near_before = |cue: &str| before.ends_with(cue) || one_back.ends_with(cue);
+        EXCLUDE.iter().any(|c| near_before(c))
+            || EXCLUDE_SHORT.iter().any(|c| before.ends_with(c))
+            || EXCLUDE_AFTER.iter().any(|c| after.starts_with(c))
+    })
+}
+
+/// Every string inside a JSON value.
+fn strings(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(s) => out.push(s.clone()),
+        Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
+        Value::Object(map) => map.values().for_each(|v| strings(v, out)),
+        _ => {}
+    }
+}
