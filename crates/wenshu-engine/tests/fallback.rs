@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use jiff::civil::date;
 use serde_json::json;
-use wenshu_contract::demo_catalog;
+use wenshu_contract::{Catalog, demo_catalog};
 use wenshu_engine::answer::{Answer, AskOutcome, Engine};
 use wenshu_engine::db::Database;
 use wenshu_engine::execute::{Executors, SqlTemplateExecutor};
@@ -41,6 +41,8 @@ impl Demo {
         Self { path }
     }
 
+    /// An engine on the scripted model, `disabled` and every metric tool disabled: these tests exercise the paths
+    /// to the fallback, which a metric tool would otherwise answer first (one scripted extraction per metric tool).
     async fn engine(&self, server: &ScriptedChatServer, disabled: &[&str]) -> Engine {
         let provider = ProviderConfig::new("scripted", server.base_url(), "m").with_timeout(Duration::from_millis(800));
         let retry = RetryConfig {
@@ -58,7 +60,7 @@ impl Demo {
             Arc::new(ModelRouter::new(client.clone(), prompts.clone())),
             Arc::new(ModelExtractor::new(client.clone(), prompts.clone(), true)),
         )
-        .with_disabled(disabled.iter().map(|s| s.to_string()));
+        .with_disabled(disabled.iter().map(|s| s.to_string()).chain(metric_tools(&catalog)));
         let db = Database::connect_read_only(&format!("sqlite://{}", self.path.display()))
             .await
             .unwrap();
@@ -76,6 +78,16 @@ impl Drop for Demo {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.path);
     }
+}
+
+/// The names of the catalog's metric tools.
+fn metric_tools(catalog: &Catalog) -> Vec<String> {
+    catalog
+        .tools()
+        .iter()
+        .filter(|t| t.extensions().metrics.is_some())
+        .map(|t| t.name().to_string())
+        .collect()
 }
 
 fn route(tool: Option<&str>, name: Option<&str>, rewritten: &str) -> Reply {
