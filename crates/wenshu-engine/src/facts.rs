@@ -9,6 +9,14 @@ use wenshu_lexicon::time::{DateRange, TimeSpan};
 use wenshu_lexicon::timezone::{ZoneHit, scan_time_zones};
 use wenshu_lexicon::{Span, SpanKind, SpanValue, boolean, scan};
 
+/// How many recently read questions each thread remembers.
+const RECENT_QUESTIONS: usize = 4;
+
+thread_local! {
+    /// The facts of the questions most recently read on this thread, oldest first.
+    static RECENT: std::cell::RefCell<Vec<QuestionFacts>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// The facts of one question: its canonical text, time expressions, numerals, places and yes/no words.
 #[derive(Debug, Clone, Serialize)]
 pub struct QuestionFacts {
@@ -33,8 +41,25 @@ pub struct QuestionFacts {
 }
 
 impl QuestionFacts {
-    /// Reads a question asked on `today`.
+    /// Reads a question asked on `today` (the last few questions read on this thread are remembered, so the
+    /// stages of one plan that each ask for the facts read the question once).
     pub fn new(question: &str, today: Date) -> Self {
+        RECENT.with(|recent| {
+            let mut recent = recent.borrow_mut();
+            if let Some(facts) = recent.iter().find(|f| f.today == today && f.question == question) {
+                return facts.clone();
+            }
+            let facts = Self::read(question, today);
+            if recent.len() >= RECENT_QUESTIONS {
+                recent.remove(0);
+            }
+            recent.push(facts.clone());
+            facts
+        })
+    }
+
+    /// Reads a question asked on `today`, without the memo.
+    fn read(question: &str, today: Date) -> Self {
         let spans = scan(question, today);
         let times = spans
             .iter()

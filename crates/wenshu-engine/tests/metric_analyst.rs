@@ -130,7 +130,7 @@ async fn answer_all(setup: &Setup, db: Database) -> Vec<(String, Verdict)> {
                 let call = bind(tool, &arguments).expect("a built query binds against the tool's schema");
                 let ctx = ExecContext::new(today);
                 match executor.execute(tool, &call, &ctx).await {
-                    Ok(result) => match {
+                    Ok(result) => {
                         if std::env::var("WENSHU_METRIC_DEBUG").is_ok() {
                             eprintln!(
                                 "{id} {question} {}\n   {:?}",
@@ -138,15 +138,16 @@ async fn answer_all(setup: &Setup, db: Database) -> Vec<(String, Verdict)> {
                                 result.rows.iter().take(4).collect::<Vec<_>>()
                             );
                         }
-                        judge(case["check"].as_str().unwrap(), &truth.rows, &result.rows)
-                    } {
-                        Ok(()) => Verdict::Right,
-                        Err(why) => Verdict::Wrong(format!(
-                            "{why}; query {}; rows {:?}",
-                            serde_json::to_string(&query).unwrap(),
-                            result.rows
-                        )),
-                    },
+                        let judged = judge(case["check"].as_str().unwrap(), &truth.rows, &result.rows);
+                        match judged {
+                            Ok(()) => Verdict::Right,
+                            Err(why) => Verdict::Wrong(format!(
+                                "{why}; query {}; rows {:?}",
+                                serde_json::to_string(&query).unwrap(),
+                                result.rows
+                            )),
+                        }
+                    }
                     Err(e) => Verdict::Honest(format!("execution failed: {e}")),
                 }
             }

@@ -186,7 +186,11 @@ impl Folded {
         let mut text = String::with_capacity(question.len());
         let mut origin = Vec::with_capacity(question.len());
         for (at, c) in question.char_indices() {
-            let folded = canonical(c.encode_utf8(&mut [0; 4]));
+            let folded = if c.is_whitespace() {
+                " ".to_string()
+            } else {
+                canonical(c.encode_utf8(&mut [0; 4]))
+            };
             origin.extend(std::iter::repeat_n(at, folded.len()));
             text.push_str(&folded);
         }
@@ -307,6 +311,7 @@ impl<'a> Builder<'a> {
         self.rank(&mut query);
         self.aggregates(&mut query);
         self.threshold(&mut query);
+        self.unused_numbers();
         self.leftovers();
         if self.demands.iter().any(|d| matches!(d.kind, DemandKind::List)) {
             self.reasons.push("指标只给汇总，不列明细".into());
@@ -734,6 +739,27 @@ impl<'a> Builder<'a> {
             },
             value,
         });
+    }
+
+    /// Numbers the query does not use (a bare year, a count of nothing known): a number is never ignored.
+    fn unused_numbers(&mut self) {
+        let takes = |d: &Demand, n: f64| match d.kind {
+            DemandKind::Rank { top: Some(top), .. } => (f64::from(top) - n).abs() < 1e-9,
+            DemandKind::Threshold { value, .. } => (value - n).abs() < 1e-9,
+            _ => false,
+        };
+        for span in &self.facts.spans {
+            let wenshu_lexicon::SpanValue::Number(n) = span.value else {
+                continue;
+            };
+            let used = self.facts.times.iter().any(|t| overlaps(&t.range, &span.range))
+                || self.mentions.iter().any(|(r, _)| overlaps(r, &span.range))
+                || self.demands.iter().any(|d| takes(d, n));
+            if !used {
+                let text = self.facts.question.get(span.range.clone()).unwrap_or_default();
+                self.reasons.push(format!("不知道「{text}」这个数指什么"));
+            }
+        }
     }
 
     /// Words the question says that nothing accounted for: a name the model does not know must not be ignored.
