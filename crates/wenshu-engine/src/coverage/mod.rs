@@ -5,6 +5,7 @@
 //! - [`offer`]: what a bound call answers (`x-answers`, else the spellings of its enum values).
 //! - [`values`]: the values the question names, against the bound parameters.
 //! - [`exclusion`]: a value the question leaves out (除了X, 不含X, X之外) is never a filter on it.
+//! - [`time_words`]: a date the scan left out (国庆之后) is unmet, never a default period.
 //! - [`meets`]: one demand against an offer.
 //! - [`message`]: what cannot be done and what can be answered instead, in words.
 
@@ -12,6 +13,7 @@ pub mod exclusion;
 pub mod meets;
 pub mod message;
 pub mod offer;
+pub mod time_words;
 pub mod values;
 
 use jiff::civil::Date;
@@ -107,6 +109,7 @@ pub fn check_with(
     let offer = offer_of(tool, arguments);
     let mut unmet = values::unmet_values(tool, arguments, &facts.question, entities);
     unmet.extend(exclusion::excluded_values(tool, arguments, &facts.question, entities));
+    unmet.extend(time_words::unread_times(facts));
     for demand in &demands {
         if let Err(u) = meets::meets(demand, &offer, tool, arguments, &demands) {
             unmet.push(u);

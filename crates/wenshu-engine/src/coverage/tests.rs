@@ -195,3 +195,13 @@ fn a_ranking_by_a_measure_the_call_does_not_order_by_is_unmet() {
     assert_eq!(c.reason(), "不能按客单价排名（只能按利润排名）");
     assert!(cover("shop_stats", json!({"mode": "top", "n": 10}), "哪个店员的利润最高").is_met());
 }
+
+#[test]
+fn a_date_the_scan_left_out_is_unmet() {
+    let c = cover("shop_stats", json!({"mode": "total", "n": 10}), "春节之后的利润");
+    assert!(c.reason().starts_with("不能确定时间范围：春节之后"), "{}", c.reason());
+    let c = cover("shop_stats", json!({"mode": "total", "n": 10}), "上个月第二天的客流");
+    assert!(c.reason().starts_with("不能确定时间范围：上个月第二"), "{}", c.reason());
+    assert!(cover("shop_stats", json!({"mode": "top", "n": 5}), "上个月利润前五的店员").is_met());
+    assert!(cover("shop_stats", json!({"mode": "total", "n": 10}), "上个月的利润").is_met());
+}

@@ -1,0 +1,53 @@
+//! Time words the scan gave up on: a date glued to words that move or cut it (国庆之后, 上个月第二天) leaves no
+//! span, and a call must then not answer with a default period. Such a date is found by scanning the question
+//! cut right before the glued word; it is unmet (不能确定时间范围：国庆之后).
+
+use wenshu_lexicon::{SpanKind, scan};
+
+use super::Unmet;
+use super::message::unmet;
+use crate::facts::QuestionFacts;
+
+/// Characters that may start a word glued after a date (之后, 以前, 前后, 左右, 第二天, 头三天, 最后一周, 寒假, 期间).
+const GLUE_STARTS: &str = "之以前后左第头首末最假档暑寒节期";
+
+/// How many characters of the glued word a message shows.
+const GLUE_SHOWN: usize = 3;
+
+/// Every date of the question that the scan left out because words are glued to it.
+pub fn unread_times(facts: &QuestionFacts) -> Vec<Unmet> {
+    let q = facts.question.as_str();
+    let covered = |at: usize| {
+        facts
+            .spans
+            .iter()
+            .any(|s| matches!(s.kind, SpanKind::Time(_)) && s.range.start < at && at <= s.range.end)
+    };
+    let mut out: Vec<Unmet> = Vec::new();
+    for (at, c) in q.char_indices() {
+        if at == 0 || !GLUE_STARTS.contains(c) || covered(at) {
+            continue;
+        }
+        let lost = scan(&q[..at], facts.today)
+            .into_iter()
+            .filter(|s| matches!(s.kind, SpanKind::Time(_)) && s.range.end == at)
+            .find(|s| {
+                !facts
+                    .spans
+                    .iter()
+                    .any(|o| o.range.start < s.range.end && s.range.start < o.range.end)
+            });
+        if let Some(span) = lost {
+            let glue: String = q[at..].chars().take(GLUE_SHOWN).collect();
+            let words = format!("{}{glue}", span.text);
+            if !out.iter().any(|u| u.words == words) {
+                out.push(unmet(
+                    &words,
+                    format!("不能确定时间范围：{words}"),
+                    format!("cannot tell the dates of 「{words}」"),
+                ));
+            }
+        }
+    }
+    out
+}
