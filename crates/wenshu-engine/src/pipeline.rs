@@ -155,6 +155,18 @@ impl Planner {
             .collect()
     }
 
+    /// The tools a routed decision may name: the routable ones and the enabled metric tools (a model router may
+    /// return a metric query by names; coverage then checks it like any other call).
+    fn checkable_tools<'a>(&'a self, routable: &[&'a str]) -> Vec<&'a str> {
+        let metric = self
+            .catalog
+            .tools()
+            .iter()
+            .filter(|t| t.extensions().metrics.is_some() && self.is_enabled(t.name()))
+            .map(Tool::name);
+        routable.iter().copied().chain(metric).collect()
+    }
+
     /// Plans one question: route, check, resolve, fill, extract, bind.
     pub async fn plan(&self, request: &AskRequest) -> Planned {
         let mut trace = Trace::new(self.router.engine(), request.step_sink.clone());
@@ -201,12 +213,13 @@ impl Planner {
             };
         };
         let started = Instant::now();
+        let checkable = self.checkable_tools(&enabled);
         let checked = check_route(
             &decision,
             &request.question,
             &request.history,
             request.today,
-            &enabled,
+            &checkable,
             &subject_types,
         );
         let summary = if checked.notes.is_empty() {

@@ -101,12 +101,16 @@ async fn the_plan_cases_pass_through_the_model_engine() {
             fixed: Map::new(),
         };
         let extraction = extractor.extract_now(&request);
-        let answer: Map<String, Value> = extraction
-            .trace
-            .grounding
-            .iter()
-            .map(|c| (c.param.clone(), c.value.clone()))
-            .collect();
+        let answer: Map<String, Value> = match extraction.trace.bound_from {
+            // A metric tool's extraction is its metric query by names, as a model would return it.
+            Some(query) if tool.extensions().metrics.is_some() => query,
+            _ => extraction
+                .trace
+                .grounding
+                .iter()
+                .map(|c| (c.param.clone(), c.value.clone()))
+                .collect(),
+        };
         Reply::content(Value::Object(answer).to_string())
     };
     let server = ScriptedChatServer::start_with(Arc::new(responder)).await;
