@@ -65,7 +65,7 @@ fn the_seed_questions_are_answered_on_the_demo_database() {
         .iter()
         .map(|s| s["step"].as_str().unwrap())
         .collect();
-    assert_eq!(steps, ["route", "check", "fill", "extract", "execute"]);
+    assert_eq!(steps, ["route", "check", "fill", "extract", "coverage", "execute"]);
     let (_, answer) = dir.ask_json(&["流浪地球2最近7天的每日票房"]);
     assert_eq!(
         answer["params"],
@@ -125,11 +125,19 @@ fn stops_say_where_and_for_whom() {
     );
     let (_, answer) = dir.ask_json(&["今年票房最高的十部电影是哪些"]);
     assert_eq!(
+        (answer["kind"].as_str(), answer["tool"].as_str()),
+        (Some("answered"), Some("box_office_metrics")),
+        "a metric tool answers a ranking, no fallback needed"
+    );
+    assert_eq!(answer["outcome"]["rows"].as_array().unwrap().len(), 10);
+    let (_, answer) = dir.ask_json(&["上映年份最早的十部电影是哪些"]);
+    assert_eq!(
         (
             answer["outcome"]["step"].as_str(),
             answer["outcome"]["audience"].as_str()
         ),
-        (Some("fallback"), Some("admin"))
+        (Some("fallback"), Some("admin")),
+        "no fixed or metric tool orders by a dimension: only the fallback could"
     );
     assert!(answer["outcome"]["reasons"][1].as_str().unwrap().contains("模型"));
     let (code, answer) = dir.ask_json(&["订单 A-9 现在什么状态"]);
