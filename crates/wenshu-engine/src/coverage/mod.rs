@@ -110,6 +110,7 @@ pub fn check_with(
     let mut unmet = values::unmet_values(tool, arguments, &facts.question, entities);
     unmet.extend(exclusion::excluded_values(tool, arguments, &facts.question, entities));
     unmet.extend(time_words::unread_times(facts));
+    unmet.extend(time_words::later_baseline(arguments));
     for demand in &demands {
         if let Err(u) = meets::meets(demand, &offer, tool, arguments, &demands) {
             unmet.push(u);

@@ -205,3 +205,15 @@ fn a_date_the_scan_left_out_is_unmet() {
     assert!(cover("shop_stats", json!({"mode": "top", "n": 5}), "上个月利润前五的店员").is_met());
     assert!(cover("shop_stats", json!({"mode": "total", "n": 10}), "上个月的利润").is_met());
 }
+
+#[test]
+fn a_base_period_later_than_the_current_one_is_unmet() {
+    let later = args(json!({"timeRange": {"start": "2026-11-16", "end": "2026-11-22"},
+        "compare": {"kind": "previous_period", "range": {"start": "2026-11-23", "end": "2026-11-29"}}}));
+    let u = time_words::later_baseline(&later).unwrap();
+    assert!(u.reason.contains("晚于当前时段"), "{}", u.reason);
+    let earlier = args(json!({"timeRange": {"start": "2026-11-23", "end": "2026-11-29"},
+        "compare": {"kind": "previous_period", "range": {"start": "2026-11-16", "end": "2026-11-22"}}}));
+    assert!(time_words::later_baseline(&earlier).is_none());
+    assert!(time_words::later_baseline(&args(json!({"timeRange": {"start": "2026-11-23"}}))).is_none());
+}

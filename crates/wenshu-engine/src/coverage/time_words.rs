@@ -2,6 +2,7 @@
 //! span, and a call must then not answer with a default period. Such a date is found by scanning the question
 //! cut right before the glued word; it is unmet (不能确定时间范围：国庆之后).
 
+use serde_json::{Map, Value};
 use wenshu_lexicon::{SpanKind, scan};
 
 use super::Unmet;
@@ -50,4 +51,20 @@ pub fn unread_times(facts: &QuestionFacts) -> Vec<Unmet> {
         }
     }
     out
+}
+
+/// A metric call comparing its period with a later one (上周和本周对比 read as 上周 against 本周): the later period
+/// is the current one, so such a call is unmet rather than a change with its sign turned round.
+pub fn later_baseline(arguments: &Map<String, Value>) -> Option<Unmet> {
+    let start = |v: Option<&Value>| v?.get("start")?.as_str().map(str::to_string);
+    let current = start(arguments.get("timeRange"))?;
+    let compare = arguments.get("compare")?;
+    let base = start(compare.get("range"))?;
+    (base > current).then(|| {
+        unmet(
+            &base,
+            format!("对比的基准时段（{base}起）晚于当前时段（{current}起）：请把较晚的时段作为当前时段"),
+            format!("the base period (from {base}) is later than the current one (from {current})"),
+        )
+    })
 }
