@@ -54,7 +54,7 @@ fn no_analyst_question_gets_a_silent_wrong_answer() {
     assert_eq!(wrong, 0, "{text}");
     assert_eq!(right + honest, 30, "{text}");
     assert!(right > 0, "nothing answered: {text}");
-    assert!(text.trim_end().ends_with("30 passed, 0 failed"), "{text}");
+    assert!(text.lines().any(|l| l.trim() == "30 passed, 0 failed"), "{text}");
 }
 
 #[test]
@@ -75,7 +75,12 @@ fn the_logistics_plan_cases_pass_with_the_lexicon_engine() {
         ],
         "logistics",
     );
-    let last = text.lines().last().unwrap_or_default().to_string();
+    let last = text
+        .lines()
+        .rev()
+        .find(|l| l.contains(" passed, ") && l.trim_end().ends_with(" failed"))
+        .unwrap_or_default()
+        .to_string();
     let [passed, failed] = counts(&last, "")[..] else {
         panic!("{text}");
     };
