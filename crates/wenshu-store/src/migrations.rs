@@ -11,53 +11,30 @@ pub(crate) struct Migration {
     pub(crate) sql: &'static str,
 }
 
+/// Builds one backend's migration list from the names below, with `sql` read from `migrations/<dir>/`.
+macro_rules! migration_list {
+    ($dir:literal) => {
+        migration_list!($dir;
+            1 "0001_init.sql",
+            2 "0002_turn_subject.sql",
+            3 "0003_owner_retention.sql",
+            4 "0004_library_feedback.sql",
+        )
+    };
+    ($dir:literal; $($version:literal $name:literal,)*) => {
+        &[$(Migration {
+            version: $version,
+            name: $name,
+            sql: include_str!(concat!("../migrations/", $dir, "/", $name)),
+        },)*]
+    };
+}
+
 /// The SQLite migrations, oldest first.
-pub(crate) const SQLITE: &[Migration] = &[
-    Migration {
-        version: 1,
-        name: "0001_init.sql",
-        sql: include_str!("../migrations/sqlite/0001_init.sql"),
-    },
-    Migration {
-        version: 2,
-        name: "0002_turn_subject.sql",
-        sql: include_str!("../migrations/sqlite/0002_turn_subject.sql"),
-    },
-    Migration {
-        version: 3,
-        name: "0003_owner_retention.sql",
-        sql: include_str!("../migrations/sqlite/0003_owner_retention.sql"),
-    },
-    Migration {
-        version: 4,
-        name: "0004_library_feedback.sql",
-        sql: include_str!("../migrations/sqlite/0004_library_feedback.sql"),
-    },
-];
+pub(crate) const SQLITE: &[Migration] = migration_list!("sqlite");
 
 /// The PostgreSQL migrations, oldest first.
-pub(crate) const POSTGRES: &[Migration] = &[
-    Migration {
-        version: 1,
-        name: "0001_init.sql",
-        sql: include_str!("../migrations/postgres/0001_init.sql"),
-    },
-    Migration {
-        version: 2,
-        name: "0002_turn_subject.sql",
-        sql: include_str!("../migrations/postgres/0002_turn_subject.sql"),
-    },
-    Migration {
-        version: 3,
-        name: "0003_owner_retention.sql",
-        sql: include_str!("../migrations/postgres/0003_owner_retention.sql"),
-    },
-    Migration {
-        version: 4,
-        name: "0004_library_feedback.sql",
-        sql: include_str!("../migrations/postgres/0004_library_feedback.sql"),
-    },
-];
+pub(crate) const POSTGRES: &[Migration] = migration_list!("postgres");
 
 /// The version table's definition (the same text works on both backends).
 pub(crate) const VERSION_TABLE: &str = "CREATE TABLE IF NOT EXISTS wenshu_schema_version (\
