@@ -6,7 +6,8 @@
 //! is dropped from the call and named in the trace. A period enum whose question names a period the enum cannot
 //! take is `unsupported`, never silently replaced by the default. A mode (`queryType` = `ranking`) is a way of
 //! answering, not a fact: no spelling needed, it is checked against the question's demands (前三名 asks for a
-//! ranking), and kept, marked unverified, when nothing decides — never silently replaced by the default.
+//! ranking), and kept, marked unverified, when nothing decides — never silently replaced by the default. A metric
+//! tool's call is grounded by `metric_grounding`.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -84,6 +85,9 @@ pub struct Grounding {
 /// Checks each value of `answer` against the question; keys the tool does not declare pass through untouched
 /// (binding reports them). Parameters in `skip` (filled by code) are not checked.
 pub fn ground(tool: &Tool, facts: &QuestionFacts, answer: &Map<String, Value>, skip: &[&str]) -> Grounding {
+    if let Some(model) = tool.extensions().metrics.as_deref() {
+        return super::metric_grounding::ground_metric(model, facts, answer, skip);
+    }
     let mut grounding = Grounding::default();
     let mut demands = None;
     for (key, value) in answer {
@@ -259,7 +263,7 @@ fn enum_support(tool: &Tool, spec: &ParamSpec, value: &Value, facts: &QuestionFa
     })
 }
 
-fn number_support(value: &Value, facts: &QuestionFacts) -> Option<String> {
+pub(super) fn number_support(value: &Value, facts: &QuestionFacts) -> Option<String> {
     let stated = match value.as_i64() {
         Some(i) => facts.states_integer(i),
         None => value.as_f64().is_some_and(|f| facts.states_number(f)),
@@ -324,7 +328,7 @@ fn text_support(value: &Value, facts: &QuestionFacts) -> Option<String> {
         .then(|| format!("the question contains 「{text}」"))
 }
 
-fn plain(value: &Value) -> String {
+pub(super) fn plain(value: &Value) -> String {
     value.as_str().map_or_else(|| value.to_string(), str::to_string)
 }
 

@@ -2,6 +2,7 @@
 
 pub mod decoding_schema;
 pub mod grounding;
+pub mod metric_grounding;
 pub mod mode;
 pub mod model;
 mod outcome;

@@ -1,0 +1,334 @@
+//! Grounding of a metric tool's call: structure names are checked against the model and the question's demands,
+//! facts (days, filter values, numbers) against the question.
+//!
+//! Measures, group-by dimensions, the grain, the order, the comparison kind and the share are ways of answering, not
+//! facts: kept when they are names of the model, corrected or dropped only when they contradict what the question
+//! asks (最低 is ascending), else marked unverified. The time range must be stated by a time expression, a filter
+//! value must be named by the question (its value or a synonym), a limit or threshold must be a stated number.
+
+use serde_json::{Map, Value};
+use wenshu_contract::metric::{Grain, MetricModel};
+use wenshu_lexicon::demand::{Baseline, Demand, DemandKind, Order, demands_of};
+
+use super::grounding::{Grounding, GroundingCheck, Verdict, number_support, plain};
+use crate::facts::QuestionFacts;
+
+/// Grounds each value of a metric tool's `answer` against `model` and the question; unknown keys pass through.
+pub fn ground_metric(
+    model: &MetricModel,
+    facts: &QuestionFacts,
+    answer: &Map<String, Value>,
+    skip: &[&str],
+) -> Grounding {
+    let mut grounding = Grounding::default();
+    let demands = demands_of(&facts.question, facts.today);
+    for (key, value) in answer {
+        if value.is_null() {
+            continue;
+        }
+        let (value, verdict) = if skip.contains(&key.as_str()) {
+            grounding.kept.insert(key.clone(), value.clone());
+            continue;
+        } else {
+            match key.as_str() {
+                "measures" => names_verdict(value, "name", |n| model.measure_index(n).is_some(), facts),
+                "groupBy" => names_verdict(value, "", |n| model.dimension_index(n).is_some(), facts),
+                "grain" => grain_verdict(value, &demands),
+                "order" => order_verdict(model, value, &demands),
+                "compare" => compare_verdict(value, &demands, facts),
+                "share" => share_verdict(model, value),
+                "timeRange" => (value.clone(), range_verdict(value, facts)),
+                "filters" => filters_verdict(model, value, facts),
+                "limit" => (value.clone(), number_verdict(value, facts)),
+                "having" => having_verdict(model, value, facts),
+                _ => {
+                    grounding.kept.insert(key.clone(), value.clone());
+                    continue;
+                }
+            }
+        };
+        if !matches!(verdict, Verdict::Dropped { .. }) {
+            grounding.kept.insert(key.clone(), value.clone());
+        }
+        grounding.checks.push(GroundingCheck {
+            param: key.clone(),
+            value,
+            verdict,
+        });
+    }
+    grounding
+}
+
+/// A name of the model that the question does not spell: kept, unverified.
+fn unverified(what: &str) -> Verdict {
+    Verdict::Unverified {
+        reason: format!("{what} is a name of the metric model; nothing in the question contradicts it"),
+    }
+}
+
+fn not_in_model(what: &str) -> Verdict {
+    Verdict::Dropped {
+        reason: format!("{what} is not a name of the metric model"),
+    }
+}
+
+/// An array of names (or of objects whose `field` is a name): every one must be valid.
+fn names_verdict(value: &Value, field: &str, valid: impl Fn(&str) -> bool, facts: &QuestionFacts) -> (Value, Verdict) {
+    let names: Option<Vec<&str>> = value.as_array().map(|items| {
+        items
+            .iter()
+            .filter_map(|item| {
+                if field.is_empty() {
+                    item.as_str()
+                } else {
+                    item.get(field)?.as_str()
+                }
+            })
+            .collect()
+    });
+    let verdict = match names {
+        Some(names) if !names.is_empty() && names.len() == value.as_array().map_or(0, Vec::len) => {
+            if let Some(bad) = names.iter().find(|n| !valid(n)) {
+                not_in_model(bad)
+            } else if names.iter().all(|n| facts.contains(n)) {
+                Verdict::Supported {
+                    evidence: format!("the question says {}", names.join("、")),
+                }
+            } else {
+                unverified(&names.join("、"))
+            }
+        }
+        _ => not_in_model(&plain(value)),
+    };
+    (value.clone(), verdict)
+}
+
+fn grain_of(grain: wenshu_lexicon::demand::Grain) -> Grain {
+    use wenshu_lexicon::demand::Grain as G;
+    match grain {
+        G::Day => Grain::Day,
+        G::Week => Grain::Week,
+        G::Month => Grain::Month,
+        G::Quarter => Grain::Quarter,
+        G::Year => Grain::Year,
+    }
+}
+
+fn grain_verdict(value: &Value, demands: &[Demand]) -> (Value, Verdict) {
+    let Some(given) = value.as_str().and_then(Grain::from_name) else {
+        return (value.clone(), not_in_model(&plain(value)));
+    };
+    let asked = demands
+        .iter()
+        .find_map(|d| d.grain().map(|g| (grain_of(g), d.words.clone())));
+    match asked {
+        Some((grain, words)) if grain == given => (
+            value.clone(),
+            Verdict::Supported {
+                evidence: format!("the question asks 「{words}」"),
+            },
+        ),
+        Some((grain, words)) => (
+            Value::String(grain.name().to_string()),
+            Verdict::Corrected {
+                from: value.clone(),
+                evidence: format!("the question asks 「{words}」, which is {}", grain.name()),
+            },
+        ),
+        None => (value.clone(), unverified(given.name())),
+    }
+}
+
+fn order_verdict(model: &MetricModel, value: &Value, demands: &[Demand]) -> (Value, Verdict) {
+    let measure = value.get("measure").and_then(Value::as_str).unwrap_or_default();
+    let direction = value.get("direction").and_then(Value::as_str).unwrap_or_default();
+    if model.measure_index(measure).is_none() || !matches!(direction, "asc" | "desc") {
+        return (value.clone(), not_in_model(&plain(value)));
+    }
+    let asked = demands.iter().find_map(|d| match &d.kind {
+        DemandKind::Rank { order, .. } => Some((if *order == Order::Lowest { "asc" } else { "desc" }, &d.words)),
+        _ => None,
+    });
+    match asked {
+        Some((want, words)) if want == direction => (
+            value.clone(),
+            Verdict::Supported {
+                evidence: format!("the question asks 「{words}」, which {direction} answers"),
+            },
+        ),
+        Some((want, words)) => {
+            let mut corrected = value.clone();
+            corrected["direction"] = Value::String(want.to_string());
+            (
+                corrected,
+                Verdict::Corrected {
+                    from: value.clone(),
+                    evidence: format!("the question asks 「{words}」, which {want} answers, not {direction}"),
+                },
+            )
+        }
+        None => (value.clone(), unverified(&format!("{measure} {direction}"))),
+    }
+}
+
+fn compare_verdict(value: &Value, demands: &[Demand], facts: &QuestionFacts) -> (Value, Verdict) {
+    let kind = value.get("kind").and_then(Value::as_str).unwrap_or_default();
+    if !matches!(kind, "previous_period" | "year_over_year") {
+        return (value.clone(), not_in_model(&plain(value)));
+    }
+    if let Some(range) = value.get("range").filter(|r| !r.is_null())
+        && matches!(range_verdict(range, facts), Verdict::Dropped { .. })
+    {
+        return (
+            value.clone(),
+            Verdict::Dropped {
+                reason: format!("the question never states the comparison range {}", plain(range)),
+            },
+        );
+    }
+    let asked = demands.iter().find_map(|d| match &d.kind {
+        DemandKind::Period { baseline } => Some((*baseline, &d.words)),
+        _ => None,
+    });
+    match asked {
+        Some((Baseline::Previous, words)) if kind == "year_over_year" => {
+            corrected_kind(value, "previous_period", words)
+        }
+        Some((Baseline::YearAgo, words)) if kind == "previous_period" => corrected_kind(value, "year_over_year", words),
+        Some((_, words)) => (
+            value.clone(),
+            Verdict::Supported {
+                evidence: format!("the question asks 「{words}」"),
+            },
+        ),
+        None => (value.clone(), unverified(kind)),
+    }
+}
+
+fn corrected_kind(value: &Value, kind: &str, words: &str) -> (Value, Verdict) {
+    let mut corrected = value.clone();
+    corrected["kind"] = Value::String(kind.to_string());
+    (
+        corrected,
+        Verdict::Corrected {
+            from: value.clone(),
+            evidence: format!("the question asks 「{words}」, which is {kind}"),
+        },
+    )
+}
+
+fn share_verdict(model: &MetricModel, value: &Value) -> (Value, Verdict) {
+    let across: Option<Vec<&str>> = value
+        .get("across")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect());
+    let verdict = match across {
+        Some(names) => match names.iter().find(|n| model.dimension_index(n).is_none()) {
+            Some(bad) => not_in_model(bad),
+            None => unverified(&format!("share across {}", names.join("、"))),
+        },
+        None => not_in_model(&plain(value)),
+    };
+    (value.clone(), verdict)
+}
+
+/// Both days must be stated by the question's time expressions.
+fn range_verdict(value: &Value, facts: &QuestionFacts) -> Verdict {
+    let day = |key: &str| value.get(key).and_then(Value::as_str).unwrap_or_default();
+    let (start, end) = (day("start"), day("end"));
+    let spans = facts
+        .times
+        .iter()
+        .any(|t| t.date_range.start.to_string() == start && t.date_range.end.to_string() == end);
+    if spans || (facts.states_date(start) && facts.states_date(end)) {
+        Verdict::Supported {
+            evidence: format!("a time expression covers {start} to {end}"),
+        }
+    } else {
+        Verdict::Dropped {
+            reason: format!("the question never states {start} to {end}"),
+        }
+    }
+}
+
+fn number_verdict(value: &Value, facts: &QuestionFacts) -> Verdict {
+    match number_support(value, facts) {
+        Some(evidence) => Verdict::Supported { evidence },
+        None => Verdict::Dropped {
+            reason: format!("the question never states {}", plain(value)),
+        },
+    }
+}
+
+fn having_verdict(model: &MetricModel, value: &Value, facts: &QuestionFacts) -> (Value, Verdict) {
+    let measure = value.get("measure").and_then(Value::as_str).unwrap_or_default();
+    if model.measure_index(measure).is_none() {
+        return (value.clone(), not_in_model(measure));
+    }
+    let bound = value.get("value").cloned().unwrap_or(Value::Null);
+    (value.clone(), number_verdict(&bound, facts))
+}
+
+/// The spelling by which the question names `text` of dimension `dim`: the value itself, or a value synonym (a
+/// spelling the value starts with, as 华东 of 华东区, or one listed for it).
+fn names_value(model: &MetricModel, dim: usize, text: &str, facts: &QuestionFacts) -> Option<String> {
+    if facts.contains(text) {
+        return Some(text.to_string());
+    }
+    model.dimensions[dim]
+        .value_synonyms
+        .iter()
+        .filter(|(value, synonyms)| text.starts_with(value.as_str()) || synonyms.iter().any(|s| s == text))
+        .flat_map(|(value, synonyms)| std::iter::once(value).chain(synonyms))
+        .find(|spelling| facts.contains(spelling))
+        .cloned()
+}
+
+/// Filters whose every value the question names are kept; the others are dropped and named.
+fn filters_verdict(model: &MetricModel, value: &Value, facts: &QuestionFacts) -> (Value, Verdict) {
+    let Some(items) = value.as_array() else {
+        return (value.clone(), not_in_model(&plain(value)));
+    };
+    let mut kept = Vec::new();
+    let mut dropped = Vec::new();
+    for item in items {
+        let dim = item
+            .get("dimension")
+            .and_then(Value::as_str)
+            .and_then(|d| model.dimension_index(d));
+        let values: Vec<&str> = item
+            .get("values")
+            .and_then(Value::as_array)
+            .map(|v| v.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let named = dim.is_some_and(|dim| {
+            !values.is_empty() && values.iter().all(|v| names_value(model, dim, v, facts).is_some())
+        });
+        if named {
+            kept.push(item.clone());
+        } else {
+            dropped.push(plain(item));
+        }
+    }
+    match (kept.is_empty(), dropped.is_empty()) {
+        (_, true) => (
+            value.clone(),
+            Verdict::Supported {
+                evidence: "the question names every filter value".to_string(),
+            },
+        ),
+        (true, false) => (
+            value.clone(),
+            Verdict::Dropped {
+                reason: format!("the question never states {}", dropped.join("、")),
+            },
+        ),
+        (false, false) => (
+            Value::Array(kept),
+            Verdict::Corrected {
+                from: value.clone(),
+                evidence: format!("the question never states {}, so it is left out", dropped.join("、")),
+            },
+        ),
+    }
+}

@@ -1,0 +1,153 @@
+//! Grounding of a model's metric query: structure names of the model are kept (and checked against the question's
+//! demands), facts the question never states are dropped and named. A chat model on loopback (ScriptedChatServer)
+//! plays the model; the kept query runs on the demo's SQLite data.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use jiff::civil::date;
+use serde_json::{Map, Value, json};
+use wenshu_contract::demo_catalog;
+use wenshu_engine::db::Database;
+use wenshu_engine::execute::{ExecContext, Executor};
+use wenshu_engine::extract::grounding::Verdict;
+use wenshu_engine::extract::{ExtractOutcome, ExtractRequest, Extraction, ModelExtractor};
+use wenshu_engine::metric::{MetricExecutor, MetricValues, SharedValues};
+use wenshu_engine::resolve::EntityCatalogs;
+use wenshu_llm::client::ChatClient;
+use wenshu_llm::config::{BreakerConfig, OutputMode, ProviderConfig, RetryConfig};
+use wenshu_llm::prompt::PromptTemplates;
+use wenshu_testkit::{Reply, ScriptedChatServer};
+
+async fn extract(tool: &str, reply: Value, question: &str) -> Extraction {
+    let reply = reply.to_string();
+    let server = ScriptedChatServer::start(vec![Reply::content(&reply), Reply::content(&reply)]).await;
+    let provider = ProviderConfig::new("primary", server.base_url(), "scripted")
+        .with_timeout(Duration::from_millis(800))
+        .with_output_mode(OutputMode::JsonObject);
+    let retry = RetryConfig {
+        max_retries: 0,
+        base_delay: Duration::from_millis(5),
+        max_delay: Duration::from_millis(20),
+    };
+    let client = ChatClient::new(vec![provider], retry, BreakerConfig::default()).unwrap();
+    let extractor = ModelExtractor::new(Arc::new(client), Arc::new(PromptTemplates::embedded()), true);
+    let catalog = demo_catalog().unwrap();
+    let request = ExtractRequest {
+        tool: catalog.get(tool).unwrap(),
+        question,
+        today: date(2026, 11, 29),
+        timezone: "Asia/Shanghai",
+        fixed: Map::new(),
+    };
+    extractor.extract(&request).await
+}
+
+fn params(extraction: &Extraction) -> &Map<String, Value> {
+    match &extraction.outcome {
+        ExtractOutcome::Ok { params } => params,
+        other => panic!("expected ok, got {other:?}"),
+    }
+}
+
+fn verdict<'a>(extraction: &'a Extraction, param: &str) -> &'a Verdict {
+    &extraction
+        .trace
+        .grounding
+        .iter()
+        .find(|c| c.param == param)
+        .unwrap_or_else(|| panic!("no check on {param}: {:?}", extraction.trace.grounding))
+        .verdict
+}
+
+fn top_ten() -> Value {
+    json!({"measures": [{"name": "票房"}], "timeRange": {"start": "2026-01-01", "end": "2026-12-31"},
+        "groupBy": ["影片"], "order": {"measure": "票房", "direction": "desc"}, "limit": 10})
+}
+
+#[tokio::test]
+async fn the_right_metric_query_is_kept_whole_and_answered() {
+    let extraction = extract("box_office_metrics", top_ten(), "今年票房最高的十部电影是哪些").await;
+    let params = params(&extraction).clone();
+    for key in ["measures", "timeRange", "groupBy", "order", "limit"] {
+        assert!(params.contains_key(key), "{key} kept: {params:?}");
+        assert!(
+            !matches!(verdict(&extraction, key), Verdict::Dropped { .. }),
+            "{key}: {:?}",
+            extraction.trace.grounding
+        );
+    }
+    assert_eq!(params["order"]["direction"], "desc");
+    assert!(matches!(verdict(&extraction, "timeRange"), Verdict::Supported { .. }));
+
+    let dir = std::env::temp_dir().join(format!("wenshu-metric-grounding-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = format!("sqlite://{}", dir.join("demo.sqlite").display());
+    wenshu_engine::demo::create_at(&url, date(2026, 11, 29)).await.unwrap();
+    let db = Database::connect_read_only(&url).await.unwrap();
+    let catalog = demo_catalog().unwrap();
+    let tool = catalog.get("box_office_metrics").unwrap();
+    let entities = EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).unwrap();
+    let values = SharedValues::new();
+    values.set(MetricValues::load(&db, &catalog, &entities).await.unwrap());
+    let executor = MetricExecutor::new(db, values);
+    let call = wenshu_contract::bind(tool, &params).unwrap();
+    let result = executor
+        .execute(tool, &call, &ExecContext::new(date(2026, 11, 29)))
+        .await
+        .unwrap();
+    assert_eq!(result.columns, ["影片", "票房"]);
+    assert!(!result.rows.is_empty() && result.rows.len() <= 10, "{:?}", result.rows);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn a_filter_value_the_question_never_names_is_dropped() {
+    let reply = json!({"measures": [{"name": "销售额"}], "groupBy": ["产品"],
+        "filters": [{"dimension": "地区", "values": ["华东区"]}]});
+    let extraction = extract("sales_metrics", reply, "各产品的销售额是多少").await;
+    let params = params(&extraction);
+    assert!(!params.contains_key("filters"), "{params:?}");
+    let Verdict::Dropped { reason } = verdict(&extraction, "filters") else {
+        panic!("filters dropped: {:?}", extraction.trace.grounding);
+    };
+    assert!(reason.contains("华东区"), "{reason}");
+    assert!(params.contains_key("groupBy"), "{params:?}");
+}
+
+#[tokio::test]
+async fn a_filter_value_named_by_a_shorter_spelling_is_kept() {
+    let reply = json!({"measures": [{"name": "销售额"}], "filters": [{"dimension": "地区", "values": ["华东区"]}]});
+    let extraction = extract("sales_metrics", reply, "华东的销售额是多少").await;
+    assert!(
+        params(&extraction).contains_key("filters"),
+        "{:?}",
+        extraction.trace.grounding
+    );
+}
+
+#[tokio::test]
+async fn a_time_range_the_question_never_states_is_dropped() {
+    let extraction = extract("box_office_metrics", top_ten(), "票房最高的十部电影是哪些").await;
+    let params = params(&extraction);
+    assert!(!params.contains_key("timeRange"), "{params:?}");
+    assert!(matches!(verdict(&extraction, "timeRange"), Verdict::Dropped { .. }));
+    assert!(
+        params.contains_key("order") && params.contains_key("limit"),
+        "{params:?}"
+    );
+}
+
+#[tokio::test]
+async fn an_order_contradicting_the_question_is_corrected() {
+    let extraction = extract("box_office_metrics", top_ten(), "今年票房最低的十部电影是哪些").await;
+    assert_eq!(params(&extraction)["order"]["direction"], "asc");
+    assert!(matches!(verdict(&extraction, "order"), Verdict::Corrected { .. }));
+}
+
+#[tokio::test]
+async fn a_limit_the_question_never_states_is_dropped() {
+    let extraction = extract("box_office_metrics", top_ten(), "今年票房最高的电影是哪些").await;
+    assert!(matches!(verdict(&extraction, "limit"), Verdict::Dropped { .. }));
+    assert!(!params(&extraction).contains_key("limit"));
+}
