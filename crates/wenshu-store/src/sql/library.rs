@@ -1,7 +1,7 @@
 //! The statements of a person's library, written once for every [`Backend`]: the conversation list, rename and
 //! delete, a turn with its owner, and the 👍/👎 verdicts.
 
-use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Pool, Postgres, Sqlite, Type};
+use sqlx::{Pool, Postgres, Sqlite};
 
 use super::Backend;
 use super::queries::{failed, get, get_json, turn_from_row};
@@ -116,157 +116,149 @@ pub(crate) trait LibraryQueries: LibrarySql {
     fn feedback(pool: &Pool<Self>, limit: usize) -> BoxFuture<'_, Result<Vec<FeedbackEntry>, StoreError>>;
 }
 
-impl<DB> LibraryQueries for DB
-where
-    DB: LibrarySql,
-    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
-    DB::Arguments: IntoArguments<DB>,
-    for<'c> &'c str: ColumnIndex<DB::Row> + Encode<'c, DB> + Type<DB>,
-    for<'c> Option<&'c str>: Encode<'c, DB> + Type<DB>,
-    usize: ColumnIndex<DB::Row>,
-    for<'r> String: Decode<'r, DB> + Type<DB>,
-    for<'r> i64: Decode<'r, DB> + Encode<'r, DB> + Type<DB>,
-{
-    fn list<'a>(
-        pool: &'a Pool<Self>,
-        owner: Option<&'a str>,
-        limit: usize,
-    ) -> BoxFuture<'a, Result<Vec<ConversationSummary>, StoreError>> {
-        Box::pin(async move {
-            let tail = DB::LIBRARY.list;
-            let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-                "SELECT {LIST_COLUMNS} FROM conversations c {tail}"
-            )))
-            .bind(owner)
-            .bind(i64::try_from(limit).unwrap_or(i64::MAX))
-            .fetch_all(pool)
-            .await
-            .map_err(failed("cannot list conversations"))?;
-            rows.iter()
-                .map(|row| {
-                    let title: Option<String> = get(row, "title")?;
-                    let first: Option<String> = get(row, "first_question")?;
-                    let turns: i64 = get(row, "turns")?;
-                    Ok(ConversationSummary {
-                        id: get(row, "id")?,
-                        renamed: title.is_some(),
-                        title: title.or(first).unwrap_or_default(),
-                        created_at: get(row, "created_at")?,
-                        updated_at: get(row, "updated_at")?,
-                        turn_count: u64::try_from(turns).unwrap_or(0),
-                    })
-                })
-                .collect()
-        })
-    }
-
-    fn rename<'a>(pool: &'a Pool<Self>, id: &'a str, title: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
-        Box::pin(async move {
-            let found: Option<String> = sqlx::query_scalar(DB::LIBRARY.rename)
-                .bind(title)
-                .bind(id)
-                .fetch_optional(pool)
-                .await
-                .map_err(failed("cannot rename a conversation"))?;
-            Ok(found.is_some())
-        })
-    }
-
-    fn delete<'a>(pool: &'a Pool<Self>, id: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
-        Box::pin(async move {
-            let mut tx = super::begin_write(pool)
-                .await
-                .map_err(failed("cannot begin a delete"))?;
-            let found: Option<String> = sqlx::query_scalar(DB::LIBRARY.exists)
-                .bind(id)
-                .fetch_optional(&mut *tx)
-                .await
-                .map_err(failed("cannot find a conversation"))?;
-            if found.is_none() {
-                return Ok(false);
-            }
-            for statement in DB::LIBRARY.delete {
-                sqlx::query(statement)
-                    .bind(id)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(failed("cannot delete a conversation"))?;
-            }
-            tx.commit().await.map_err(failed("cannot commit a delete"))?;
-            Ok(true)
-        })
-    }
-
-    fn owned_turn<'a>(pool: &'a Pool<Self>, turn_id: &'a str) -> BoxFuture<'a, Result<Option<OwnedTurn>, StoreError>> {
-        Box::pin(async move {
-            let row = sqlx::query(DB::LIBRARY.owned_turn)
-                .bind(turn_id)
-                .fetch_optional(pool)
-                .await
-                .map_err(failed("cannot read a turn"))?;
-            let Some(row) = row else {
-                return Ok(None);
-            };
-            Ok(Some(OwnedTurn {
-                conversation_id: get(&row, "conversation_id")?,
-                owner: get(&row, "owner")?,
-                turn: turn_from_row::<DB>(&row)?,
-            }))
-        })
-    }
-
-    fn set_feedback<'a>(
-        pool: &'a Pool<Self>,
-        turn_id: &'a str,
-        verdict: &'a str,
-        note: Option<&'a str>,
-    ) -> BoxFuture<'a, Result<Feedback, StoreError>> {
-        Box::pin(async move {
-            let feedback = Feedback {
-                turn_id: turn_id.to_string(),
-                verdict: verdict.to_string(),
-                note: note.map(str::to_string),
-                created_at: ids::now(),
-            };
-            sqlx::query(DB::LIBRARY.upsert_feedback)
-                .bind(turn_id)
-                .bind(verdict)
-                .bind(note)
-                .bind(feedback.created_at.as_str())
-                .execute(pool)
-                .await
-                .map_err(failed("cannot store feedback"))?;
-            Ok(feedback)
-        })
-    }
-
-    fn feedback(pool: &Pool<Self>, limit: usize) -> BoxFuture<'_, Result<Vec<FeedbackEntry>, StoreError>> {
-        Box::pin(async move {
-            let rows = sqlx::query(DB::LIBRARY.list_feedback)
+on_every_backend! {
+    impl<DB: LibrarySql> LibraryQueries for DB {
+        fn list<'a>(
+            pool: &'a Pool<Self>,
+            owner: Option<&'a str>,
+            limit: usize,
+        ) -> BoxFuture<'a, Result<Vec<ConversationSummary>, StoreError>> {
+            Box::pin(async move {
+                let tail = DB::LIBRARY.list;
+                let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+                    "SELECT {LIST_COLUMNS} FROM conversations c {tail}"
+                )))
+                .bind(owner)
                 .bind(i64::try_from(limit).unwrap_or(i64::MAX))
                 .fetch_all(pool)
                 .await
-                .map_err(failed("cannot list feedback"))?;
-            rows.iter()
-                .map(|row| {
-                    let outcome = get_json::<DB>(row, "outcome", "turns.outcome")?;
-                    Ok(FeedbackEntry {
-                        feedback: Feedback {
-                            turn_id: get(row, "turn_id")?,
-                            verdict: get(row, "verdict")?,
-                            note: get(row, "note")?,
+                .map_err(failed("cannot list conversations"))?;
+                rows.iter()
+                    .map(|row| {
+                        let title: Option<String> = get(row, "title")?;
+                        let first: Option<String> = get(row, "first_question")?;
+                        let turns: i64 = get(row, "turns")?;
+                        Ok(ConversationSummary {
+                            id: get(row, "id")?,
+                            renamed: title.is_some(),
+                            title: title.or(first).unwrap_or_default(),
                             created_at: get(row, "created_at")?,
-                        },
-                        conversation_id: get(row, "conversation_id")?,
-                        owner: get(row, "owner")?,
-                        question: get(row, "question")?,
-                        rewritten_question: get(row, "rewritten_question")?,
-                        kind: get(row, "kind")?,
-                        tool: get(row, "tool")?,
-                        params: outcome.get("params").cloned().unwrap_or(serde_json::Value::Null),
+                            updated_at: get(row, "updated_at")?,
+                            turn_count: u64::try_from(turns).unwrap_or(0),
+                        })
                     })
-                })
-                .collect()
-        })
+                    .collect()
+            })
+        }
+
+        fn rename<'a>(pool: &'a Pool<Self>, id: &'a str, title: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
+            Box::pin(async move {
+                let found: Option<String> = sqlx::query_scalar(DB::LIBRARY.rename)
+                    .bind(title)
+                    .bind(id)
+                    .fetch_optional(pool)
+                    .await
+                    .map_err(failed("cannot rename a conversation"))?;
+                Ok(found.is_some())
+            })
+        }
+
+        fn delete<'a>(pool: &'a Pool<Self>, id: &'a str) -> BoxFuture<'a, Result<bool, StoreError>> {
+            Box::pin(async move {
+                let mut tx = super::begin_write(pool)
+                    .await
+                    .map_err(failed("cannot begin a delete"))?;
+                let found: Option<String> = sqlx::query_scalar(DB::LIBRARY.exists)
+                    .bind(id)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(failed("cannot find a conversation"))?;
+                if found.is_none() {
+                    return Ok(false);
+                }
+                for statement in DB::LIBRARY.delete {
+                    sqlx::query(statement)
+                        .bind(id)
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(failed("cannot delete a conversation"))?;
+                }
+                tx.commit().await.map_err(failed("cannot commit a delete"))?;
+                Ok(true)
+            })
+        }
+
+        fn owned_turn<'a>(pool: &'a Pool<Self>, turn_id: &'a str) -> BoxFuture<'a, Result<Option<OwnedTurn>, StoreError>> {
+            Box::pin(async move {
+                let row = sqlx::query(DB::LIBRARY.owned_turn)
+                    .bind(turn_id)
+                    .fetch_optional(pool)
+                    .await
+                    .map_err(failed("cannot read a turn"))?;
+                let Some(row) = row else {
+                    return Ok(None);
+                };
+                Ok(Some(OwnedTurn {
+                    conversation_id: get(&row, "conversation_id")?,
+                    owner: get(&row, "owner")?,
+                    turn: turn_from_row::<DB>(&row)?,
+                }))
+            })
+        }
+
+        fn set_feedback<'a>(
+            pool: &'a Pool<Self>,
+            turn_id: &'a str,
+            verdict: &'a str,
+            note: Option<&'a str>,
+        ) -> BoxFuture<'a, Result<Feedback, StoreError>> {
+            Box::pin(async move {
+                let feedback = Feedback {
+                    turn_id: turn_id.to_string(),
+                    verdict: verdict.to_string(),
+                    note: note.map(str::to_string),
+                    created_at: ids::now(),
+                };
+                sqlx::query(DB::LIBRARY.upsert_feedback)
+                    .bind(turn_id)
+                    .bind(verdict)
+                    .bind(note)
+                    .bind(feedback.created_at.as_str())
+                    .execute(pool)
+                    .await
+                    .map_err(failed("cannot store feedback"))?;
+                Ok(feedback)
+            })
+        }
+
+        fn feedback(pool: &Pool<Self>, limit: usize) -> BoxFuture<'_, Result<Vec<FeedbackEntry>, StoreError>> {
+            Box::pin(async move {
+                let rows = sqlx::query(DB::LIBRARY.list_feedback)
+                    .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+                    .fetch_all(pool)
+                    .await
+                    .map_err(failed("cannot list feedback"))?;
+                rows.iter()
+                    .map(|row| {
+                        let outcome = get_json::<DB>(row, "outcome", "turns.outcome")?;
+                        Ok(FeedbackEntry {
+                            feedback: Feedback {
+                                turn_id: get(row, "turn_id")?,
+                                verdict: get(row, "verdict")?,
+                                note: get(row, "note")?,
+                                created_at: get(row, "created_at")?,
+                            },
+                            conversation_id: get(row, "conversation_id")?,
+                            owner: get(row, "owner")?,
+                            question: get(row, "question")?,
+                            rewritten_question: get(row, "rewritten_question")?,
+                            kind: get(row, "kind")?,
+                            tool: get(row, "tool")?,
+                            params: outcome.get("params").cloned().unwrap_or(serde_json::Value::Null),
+                        })
+                    })
+                    .collect()
+            })
+        }
     }
 }

@@ -1,6 +1,27 @@
 //! What the SQL backends share: the [`Backend`] trait (each backend's statements and JSON column handling), the
 //! queries and migrations written once over it, and the [`Store`](crate::Store) implementation on top.
 
+/// Writes `impl<DB: Sql> Trait for DB { … }` with the driver bounds every statement written once over a
+/// [`Backend`] needs, so they are stated here only.
+macro_rules! on_every_backend {
+    (impl<DB: $sql:ident> $trait:ident for DB { $($body:tt)* }) => {
+        impl<DB> $trait for DB
+        where
+            DB: $sql,
+            for<'c> &'c mut DB::Connection: ::sqlx::Executor<'c, Database = DB>,
+            DB::Arguments: ::sqlx::IntoArguments<DB>,
+            for<'c> &'c str: ::sqlx::ColumnIndex<DB::Row> + ::sqlx::Encode<'c, DB> + ::sqlx::Type<DB>,
+            for<'c> Option<&'c str>: ::sqlx::Encode<'c, DB> + ::sqlx::Type<DB>,
+            usize: ::sqlx::ColumnIndex<DB::Row>,
+            for<'r> String: ::sqlx::Decode<'r, DB> + ::sqlx::Type<DB>,
+            for<'r> i64: ::sqlx::Decode<'r, DB> + ::sqlx::Encode<'r, DB> + ::sqlx::Type<DB>,
+            for<'r> bool: ::sqlx::Decode<'r, DB> + ::sqlx::Encode<'r, DB> + ::sqlx::Type<DB>,
+        {
+            $($body)*
+        }
+    };
+}
+
 pub(crate) mod library;
 pub(crate) mod migrate;
 pub(crate) mod owned;

@@ -1,7 +1,7 @@
 //! The statements of owned reads, paging and retention, written once for every [`Backend`]: conversations with
 //! their owner, one page of turns, a trace with its owner, and the purge of old turns.
 
-use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Pool, Postgres, Sqlite, Type};
+use sqlx::{Pool, Postgres, Sqlite};
 
 use super::Backend;
 use super::queries::{TURN_COLUMNS, failed, get, turn_from_row};
@@ -103,157 +103,149 @@ pub(crate) trait OwnedQueries: OwnedSql {
     fn purge(pool: &Pool<Self>, days: u32) -> BoxFuture<'_, Result<u64, StoreError>>;
 }
 
-impl<DB> OwnedQueries for DB
-where
-    DB: OwnedSql,
-    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
-    DB::Arguments: IntoArguments<DB>,
-    for<'c> &'c str: ColumnIndex<DB::Row> + Encode<'c, DB> + Type<DB>,
-    for<'c> Option<&'c str>: Encode<'c, DB> + Type<DB>,
-    usize: ColumnIndex<DB::Row>,
-    for<'r> String: Decode<'r, DB> + Type<DB>,
-    for<'r> i64: Decode<'r, DB> + Encode<'r, DB> + Type<DB>,
-{
-    fn create_owned<'a>(
-        pool: &'a Pool<Self>,
-        owner: Option<&'a str>,
-    ) -> BoxFuture<'a, Result<Conversation, StoreError>> {
-        Box::pin(async move {
-            let conversation = Conversation {
-                id: ids::new_id(),
-                created_at: ids::now(),
-            };
-            sqlx::query(DB::OWNED.insert)
-                .bind(conversation.id.as_str())
-                .bind(conversation.created_at.as_str())
-                .bind(owner)
-                .execute(pool)
-                .await
-                .map_err(failed("cannot create a conversation"))?;
-            Ok(conversation)
-        })
-    }
+on_every_backend! {
+    impl<DB: OwnedSql> OwnedQueries for DB {
+        fn create_owned<'a>(
+            pool: &'a Pool<Self>,
+            owner: Option<&'a str>,
+        ) -> BoxFuture<'a, Result<Conversation, StoreError>> {
+            Box::pin(async move {
+                let conversation = Conversation {
+                    id: ids::new_id(),
+                    created_at: ids::now(),
+                };
+                sqlx::query(DB::OWNED.insert)
+                    .bind(conversation.id.as_str())
+                    .bind(conversation.created_at.as_str())
+                    .bind(owner)
+                    .execute(pool)
+                    .await
+                    .map_err(failed("cannot create a conversation"))?;
+                Ok(conversation)
+            })
+        }
 
-    fn info<'a>(pool: &'a Pool<Self>, id: &'a str) -> BoxFuture<'a, Result<Option<ConversationInfo>, StoreError>> {
-        Box::pin(async move {
-            let row = sqlx::query(DB::OWNED.info)
-                .bind(id)
-                .fetch_optional(pool)
-                .await
-                .map_err(failed("cannot read a conversation"))?;
-            let Some(row) = row else {
-                return Ok(None);
-            };
-            let turns: i64 = get(&row, "turns")?;
-            Ok(Some(ConversationInfo {
-                id: get(&row, "id")?,
-                created_at: get(&row, "created_at")?,
-                owner: get(&row, "owner")?,
-                turns: u64::try_from(turns).unwrap_or(0),
-            }))
-        })
-    }
-
-    fn page<'a>(
-        pool: &'a Pool<Self>,
-        id: &'a str,
-        limit: usize,
-        before: Option<&'a str>,
-    ) -> BoxFuture<'a, Result<Option<TurnPage>, StoreError>> {
-        Box::pin(async move {
-            let Some(info) = <Self as OwnedQueries>::info(pool, id).await? else {
-                return Ok(None);
-            };
-            let below: i64 = match before {
-                None => i64::MAX,
-                Some(turn) => sqlx::query_scalar(DB::OWNED.seq_of)
+        fn info<'a>(pool: &'a Pool<Self>, id: &'a str) -> BoxFuture<'a, Result<Option<ConversationInfo>, StoreError>> {
+            Box::pin(async move {
+                let row = sqlx::query(DB::OWNED.info)
                     .bind(id)
-                    .bind(turn)
                     .fetch_optional(pool)
                     .await
-                    .map_err(failed("cannot find the `before` turn"))?
-                    .ok_or_else(|| StoreError::NotFound {
-                        what: "turn".to_string(),
-                        id: turn.to_string(),
-                    })?,
-            };
-            let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-            let tail = DB::OWNED.page;
-            let rows = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {TURN_COLUMNS} {tail}")))
-                .bind(id)
-                .bind(below)
-                .bind(limit)
-                .fetch_all(pool)
-                .await
-                .map_err(failed("cannot read a page of turns"))?;
-            let turns = rows.iter().map(turn_from_row::<DB>).collect::<Result<Vec<_>, _>>()?;
-            let seq_of_first: Option<i64> = match turns.first() {
-                Some(first) => sqlx::query_scalar(DB::OWNED.seq_of)
+                    .map_err(failed("cannot read a conversation"))?;
+                let Some(row) = row else {
+                    return Ok(None);
+                };
+                let turns: i64 = get(&row, "turns")?;
+                Ok(Some(ConversationInfo {
+                    id: get(&row, "id")?,
+                    created_at: get(&row, "created_at")?,
+                    owner: get(&row, "owner")?,
+                    turns: u64::try_from(turns).unwrap_or(0),
+                }))
+            })
+        }
+
+        fn page<'a>(
+            pool: &'a Pool<Self>,
+            id: &'a str,
+            limit: usize,
+            before: Option<&'a str>,
+        ) -> BoxFuture<'a, Result<Option<TurnPage>, StoreError>> {
+            Box::pin(async move {
+                let Some(info) = <Self as OwnedQueries>::info(pool, id).await? else {
+                    return Ok(None);
+                };
+                let below: i64 = match before {
+                    None => i64::MAX,
+                    Some(turn) => sqlx::query_scalar(DB::OWNED.seq_of)
+                        .bind(id)
+                        .bind(turn)
+                        .fetch_optional(pool)
+                        .await
+                        .map_err(failed("cannot find the `before` turn"))?
+                        .ok_or_else(|| StoreError::NotFound {
+                            what: "turn".to_string(),
+                            id: turn.to_string(),
+                        })?,
+                };
+                let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+                let tail = DB::OWNED.page;
+                let rows = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {TURN_COLUMNS} {tail}")))
                     .bind(id)
-                    .bind(first.id.as_str())
+                    .bind(below)
+                    .bind(limit)
+                    .fetch_all(pool)
+                    .await
+                    .map_err(failed("cannot read a page of turns"))?;
+                let turns = rows.iter().map(turn_from_row::<DB>).collect::<Result<Vec<_>, _>>()?;
+                let seq_of_first: Option<i64> = match turns.first() {
+                    Some(first) => sqlx::query_scalar(DB::OWNED.seq_of)
+                        .bind(id)
+                        .bind(first.id.as_str())
+                        .fetch_optional(pool)
+                        .await
+                        .map_err(failed("cannot number a turn"))?,
+                    None => None,
+                };
+                let next_before = match (seq_of_first, turns.first()) {
+                    (Some(seq), Some(first)) if seq > 1 => Some(first.id.clone()),
+                    _ => None,
+                };
+                Ok(Some(TurnPage {
+                    info,
+                    turns,
+                    next_before,
+                }))
+            })
+        }
+
+        fn owned_trace<'a>(
+            pool: &'a Pool<Self>,
+            trace_id: &'a str,
+        ) -> BoxFuture<'a, Result<Option<OwnedTrace>, StoreError>> {
+            Box::pin(async move {
+                let row = sqlx::query(DB::OWNED.trace)
+                    .bind(trace_id)
                     .fetch_optional(pool)
                     .await
-                    .map_err(failed("cannot number a turn"))?,
-                None => None,
-            };
-            let next_before = match (seq_of_first, turns.first()) {
-                (Some(seq), Some(first)) if seq > 1 => Some(first.id.clone()),
-                _ => None,
-            };
-            Ok(Some(TurnPage {
-                info,
-                turns,
-                next_before,
-            }))
-        })
-    }
+                    .map_err(failed("cannot read a trace"))?;
+                let Some(row) = row else {
+                    return Ok(None);
+                };
+                Ok(Some(OwnedTrace {
+                    owner: get(&row, "owner")?,
+                    body: super::queries::get_json::<DB>(&row, "body", "traces.body")?,
+                }))
+            })
+        }
 
-    fn owned_trace<'a>(
-        pool: &'a Pool<Self>,
-        trace_id: &'a str,
-    ) -> BoxFuture<'a, Result<Option<OwnedTrace>, StoreError>> {
-        Box::pin(async move {
-            let row = sqlx::query(DB::OWNED.trace)
-                .bind(trace_id)
-                .fetch_optional(pool)
-                .await
-                .map_err(failed("cannot read a trace"))?;
-            let Some(row) = row else {
-                return Ok(None);
-            };
-            Ok(Some(OwnedTrace {
-                owner: get(&row, "owner")?,
-                body: super::queries::get_json::<DB>(&row, "body", "traces.body")?,
-            }))
-        })
-    }
-
-    fn purge(pool: &Pool<Self>, days: u32) -> BoxFuture<'_, Result<u64, StoreError>> {
-        Box::pin(async move {
-            let age = jiff::SignedDuration::from_hours(24 * i64::from(days));
-            let cutoff = jiff::Timestamp::now().checked_sub(age).unwrap_or(jiff::Timestamp::MIN);
-            let cutoff = format!("{cutoff:.6}");
-            let mut tx = super::begin_write(pool)
-                .await
-                .map_err(failed("cannot begin the purge"))?;
-            let count: i64 = sqlx::query_scalar(DB::OWNED.count_old)
-                .bind(cutoff.as_str())
-                .fetch_one(&mut *tx)
-                .await
-                .map_err(failed("cannot count old turns"))?;
-            for statement in [
-                DB::OWNED.purge_traces,
-                DB::OWNED.purge_turns,
-                DB::OWNED.purge_conversations,
-            ] {
-                sqlx::query(statement)
+        fn purge(pool: &Pool<Self>, days: u32) -> BoxFuture<'_, Result<u64, StoreError>> {
+            Box::pin(async move {
+                let age = jiff::SignedDuration::from_hours(24 * i64::from(days));
+                let cutoff = jiff::Timestamp::now().checked_sub(age).unwrap_or(jiff::Timestamp::MIN);
+                let cutoff = format!("{cutoff:.6}");
+                let mut tx = super::begin_write(pool)
+                    .await
+                    .map_err(failed("cannot begin the purge"))?;
+                let count: i64 = sqlx::query_scalar(DB::OWNED.count_old)
                     .bind(cutoff.as_str())
-                    .execute(&mut *tx)
+                    .fetch_one(&mut *tx)
                     .await
-                    .map_err(failed("cannot purge old turns"))?;
-            }
-            tx.commit().await.map_err(failed("cannot commit the purge"))?;
-            Ok(u64::try_from(count).unwrap_or(0))
-        })
+                    .map_err(failed("cannot count old turns"))?;
+                for statement in [
+                    DB::OWNED.purge_traces,
+                    DB::OWNED.purge_turns,
+                    DB::OWNED.purge_conversations,
+                ] {
+                    sqlx::query(statement)
+                        .bind(cutoff.as_str())
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(failed("cannot purge old turns"))?;
+                }
+                tx.commit().await.map_err(failed("cannot commit the purge"))?;
+                Ok(u64::try_from(count).unwrap_or(0))
+            })
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! The statements behind each [`Store`](crate::Store) method, written once for every [`Backend`].
 
 use serde_json::Value;
-use sqlx::{ColumnIndex, Decode, Encode, Executor, IntoArguments, Pool, Row, Type};
+use sqlx::{ColumnIndex, Decode, Pool, Row, Type};
 
 use super::Backend;
 use crate::error::StoreError;
@@ -123,221 +123,212 @@ pub(crate) trait Queries: Backend {
     fn entity_catalogs(pool: &Pool<Self>) -> BoxFuture<'_, Result<Vec<(String, Value)>, StoreError>>;
 }
 
-impl<DB> Queries for DB
-where
-    DB: Backend,
-    for<'c> &'c mut DB::Connection: Executor<'c, Database = DB>,
-    DB::Arguments: IntoArguments<DB>,
-    for<'c> &'c str: ColumnIndex<DB::Row> + Encode<'c, DB> + Type<DB>,
-    for<'c> Option<&'c str>: Encode<'c, DB> + Type<DB>,
-    usize: ColumnIndex<DB::Row>,
-    for<'r> String: Decode<'r, DB> + Type<DB>,
-    for<'r> i64: Decode<'r, DB> + Encode<'r, DB> + Type<DB>,
-    for<'r> bool: Decode<'r, DB> + Encode<'r, DB> + Type<DB>,
-{
-    fn migrate(pool: &Pool<Self>) -> BoxFuture<'_, Result<(), StoreError>> {
-        Box::pin(super::migrate::run(pool))
-    }
+on_every_backend! {
+    impl<DB: Backend> Queries for DB {
+        fn migrate(pool: &Pool<Self>) -> BoxFuture<'_, Result<(), StoreError>> {
+            Box::pin(super::migrate::run(pool))
+        }
 
-    fn create_conversation(pool: &Pool<Self>) -> BoxFuture<'_, Result<Conversation, StoreError>> {
-        Box::pin(async move {
-            let conversation = Conversation {
-                id: ids::new_id(),
-                created_at: ids::now(),
-            };
-            sqlx::query(DB::SQL.insert_conversation)
-                .bind(conversation.id.as_str())
-                .bind(conversation.created_at.as_str())
-                .execute(pool)
-                .await
-                .map_err(failed("cannot create a conversation"))?;
-            Ok(conversation)
-        })
-    }
+        fn create_conversation(pool: &Pool<Self>) -> BoxFuture<'_, Result<Conversation, StoreError>> {
+            Box::pin(async move {
+                let conversation = Conversation {
+                    id: ids::new_id(),
+                    created_at: ids::now(),
+                };
+                sqlx::query(DB::SQL.insert_conversation)
+                    .bind(conversation.id.as_str())
+                    .bind(conversation.created_at.as_str())
+                    .execute(pool)
+                    .await
+                    .map_err(failed("cannot create a conversation"))?;
+                Ok(conversation)
+            })
+        }
 
-    fn conversation<'a>(
-        pool: &'a Pool<Self>,
-        id: &'a str,
-    ) -> BoxFuture<'a, Result<Option<ConversationWithTurns>, StoreError>> {
-        Box::pin(async move {
-            let found = sqlx::query(DB::SQL.select_conversation)
-                .bind(id)
-                .fetch_optional(pool)
-                .await
-                .map_err(failed("cannot read a conversation"))?;
-            let Some(row) = found else {
-                return Ok(None);
-            };
-            let tail = DB::SQL.turns_of_conversation;
-            let rows = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {TURN_COLUMNS} {tail}")))
-                .bind(id)
-                .fetch_all(pool)
-                .await
-                .map_err(failed("cannot read a conversation's turns"))?;
-            Ok(Some(ConversationWithTurns {
-                id: get(&row, "id")?,
-                created_at: get(&row, "created_at")?,
-                turns: rows.iter().map(turn_from_row::<DB>).collect::<Result<_, _>>()?,
-            }))
-        })
-    }
+        fn conversation<'a>(
+            pool: &'a Pool<Self>,
+            id: &'a str,
+        ) -> BoxFuture<'a, Result<Option<ConversationWithTurns>, StoreError>> {
+            Box::pin(async move {
+                let found = sqlx::query(DB::SQL.select_conversation)
+                    .bind(id)
+                    .fetch_optional(pool)
+                    .await
+                    .map_err(failed("cannot read a conversation"))?;
+                let Some(row) = found else {
+                    return Ok(None);
+                };
+                let tail = DB::SQL.turns_of_conversation;
+                let rows = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {TURN_COLUMNS} {tail}")))
+                    .bind(id)
+                    .fetch_all(pool)
+                    .await
+                    .map_err(failed("cannot read a conversation's turns"))?;
+                Ok(Some(ConversationWithTurns {
+                    id: get(&row, "id")?,
+                    created_at: get(&row, "created_at")?,
+                    turns: rows.iter().map(turn_from_row::<DB>).collect::<Result<_, _>>()?,
+                }))
+            })
+        }
 
-    fn history<'a>(
-        pool: &'a Pool<Self>,
-        conversation_id: &'a str,
-        rounds: usize,
-    ) -> BoxFuture<'a, Result<Vec<HistoryRound>, StoreError>> {
-        Box::pin(async move {
-            let limit = i64::try_from(rounds).unwrap_or(i64::MAX);
-            let rows = sqlx::query(DB::SQL.select_history)
-                .bind(conversation_id)
-                .bind(limit)
-                .fetch_all(pool)
-                .await
-                .map_err(failed("cannot read history"))?;
-            rows.iter()
-                .map(|row| {
-                    Ok(HistoryRound {
-                        question: get(row, "question")?,
-                        conclusion: get(row, "conclusion")?,
-                        subject: subject_from_row::<DB>(row)?,
+        fn history<'a>(
+            pool: &'a Pool<Self>,
+            conversation_id: &'a str,
+            rounds: usize,
+        ) -> BoxFuture<'a, Result<Vec<HistoryRound>, StoreError>> {
+            Box::pin(async move {
+                let limit = i64::try_from(rounds).unwrap_or(i64::MAX);
+                let rows = sqlx::query(DB::SQL.select_history)
+                    .bind(conversation_id)
+                    .bind(limit)
+                    .fetch_all(pool)
+                    .await
+                    .map_err(failed("cannot read history"))?;
+                rows.iter()
+                    .map(|row| {
+                        Ok(HistoryRound {
+                            question: get(row, "question")?,
+                            conclusion: get(row, "conclusion")?,
+                            subject: subject_from_row::<DB>(row)?,
+                        })
                     })
-                })
-                .collect()
-        })
-    }
+                    .collect()
+            })
+        }
 
-    fn append_turn(pool: &Pool<Self>, turn: NewTurn) -> BoxFuture<'_, Result<StoredIds, StoreError>> {
-        Box::pin(async move {
-            let mut tx = super::begin_write(pool)
-                .await
-                .map_err(failed("cannot begin appending a turn"))?;
-            let exists = sqlx::query(DB::SQL.lock_conversation)
-                .bind(turn.conversation_id.as_str())
-                .fetch_optional(&mut *tx)
-                .await
-                .map_err(failed("cannot look up the conversation"))?;
-            if exists.is_none() {
-                return Err(StoreError::conversation_not_found(&turn.conversation_id));
-            }
-            let seq: i64 = sqlx::query_scalar(DB::SQL.next_seq)
-                .bind(turn.conversation_id.as_str())
-                .fetch_one(&mut *tx)
-                .await
-                .map_err(failed("cannot number the turn"))?;
-            let ids = StoredIds {
-                turn_id: ids::new_id(),
-                trace_id: ids::new_id(),
-            };
-            let created_at = ids::now();
-            let subject = &turn.subject;
-            let subject_id = subject.as_ref().map(|s| s.id.to_string());
-            let insert = sqlx::query(DB::SQL.insert_turn)
-                .bind(ids.turn_id.as_str())
-                .bind(turn.conversation_id.as_str())
-                .bind(seq)
-                .bind(turn.question.as_str())
-                .bind(turn.rewritten_question.as_str())
-                .bind(turn.kind.as_str())
-                .bind(turn.tool.as_deref());
-            DB::bind_json(insert, &turn.outcome)
-                .bind(turn.conclusion.as_str())
-                .bind(ids.trace_id.as_str())
-                .bind(created_at.as_str())
-                .bind(subject.as_ref().map(|s| s.entity_type.as_str()))
-                .bind(subject_id.as_deref())
-                .bind(subject.as_ref().map(|s| s.name.as_str()))
-                .execute(&mut *tx)
-                .await
-                .map_err(failed("cannot insert the turn"))?;
-            let insert = sqlx::query(DB::SQL.insert_trace)
-                .bind(ids.trace_id.as_str())
-                .bind(ids.turn_id.as_str());
-            DB::bind_json(insert, &turn.trace)
-                .bind(created_at.as_str())
-                .execute(&mut *tx)
-                .await
-                .map_err(failed("cannot insert the trace"))?;
-            tx.commit().await.map_err(failed("cannot commit the turn"))?;
-            Ok(ids)
-        })
-    }
+        fn append_turn(pool: &Pool<Self>, turn: NewTurn) -> BoxFuture<'_, Result<StoredIds, StoreError>> {
+            Box::pin(async move {
+                let mut tx = super::begin_write(pool)
+                    .await
+                    .map_err(failed("cannot begin appending a turn"))?;
+                let exists = sqlx::query(DB::SQL.lock_conversation)
+                    .bind(turn.conversation_id.as_str())
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(failed("cannot look up the conversation"))?;
+                if exists.is_none() {
+                    return Err(StoreError::conversation_not_found(&turn.conversation_id));
+                }
+                let seq: i64 = sqlx::query_scalar(DB::SQL.next_seq)
+                    .bind(turn.conversation_id.as_str())
+                    .fetch_one(&mut *tx)
+                    .await
+                    .map_err(failed("cannot number the turn"))?;
+                let ids = StoredIds {
+                    turn_id: ids::new_id(),
+                    trace_id: ids::new_id(),
+                };
+                let created_at = ids::now();
+                let subject = &turn.subject;
+                let subject_id = subject.as_ref().map(|s| s.id.to_string());
+                let insert = sqlx::query(DB::SQL.insert_turn)
+                    .bind(ids.turn_id.as_str())
+                    .bind(turn.conversation_id.as_str())
+                    .bind(seq)
+                    .bind(turn.question.as_str())
+                    .bind(turn.rewritten_question.as_str())
+                    .bind(turn.kind.as_str())
+                    .bind(turn.tool.as_deref());
+                DB::bind_json(insert, &turn.outcome)
+                    .bind(turn.conclusion.as_str())
+                    .bind(ids.trace_id.as_str())
+                    .bind(created_at.as_str())
+                    .bind(subject.as_ref().map(|s| s.entity_type.as_str()))
+                    .bind(subject_id.as_deref())
+                    .bind(subject.as_ref().map(|s| s.name.as_str()))
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(failed("cannot insert the turn"))?;
+                let insert = sqlx::query(DB::SQL.insert_trace)
+                    .bind(ids.trace_id.as_str())
+                    .bind(ids.turn_id.as_str());
+                DB::bind_json(insert, &turn.trace)
+                    .bind(created_at.as_str())
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(failed("cannot insert the trace"))?;
+                tx.commit().await.map_err(failed("cannot commit the turn"))?;
+                Ok(ids)
+            })
+        }
 
-    fn trace<'a>(pool: &'a Pool<Self>, trace_id: &'a str) -> BoxFuture<'a, Result<Option<Value>, StoreError>> {
-        Box::pin(async move {
-            let body: Option<DB::Json> = sqlx::query_scalar(DB::SQL.select_trace)
-                .bind(trace_id)
-                .fetch_optional(pool)
-                .await
-                .map_err(failed("cannot read a trace"))?;
-            body.map(|stored| DB::json_value(stored, "traces.body")).transpose()
-        })
-    }
+        fn trace<'a>(pool: &'a Pool<Self>, trace_id: &'a str) -> BoxFuture<'a, Result<Option<Value>, StoreError>> {
+            Box::pin(async move {
+                let body: Option<DB::Json> = sqlx::query_scalar(DB::SQL.select_trace)
+                    .bind(trace_id)
+                    .fetch_optional(pool)
+                    .await
+                    .map_err(failed("cannot read a trace"))?;
+                body.map(|stored| DB::json_value(stored, "traces.body")).transpose()
+            })
+        }
 
-    fn tool_states(pool: &Pool<Self>) -> BoxFuture<'_, Result<Vec<ToolState>, StoreError>> {
-        Box::pin(async move {
-            let rows = sqlx::query("SELECT name, enabled, updated_at FROM tool_states ORDER BY name")
-                .fetch_all(pool)
-                .await
-                .map_err(failed("cannot read tool states"))?;
-            rows.iter()
-                .map(|row| {
-                    Ok(ToolState {
-                        name: get(row, "name")?,
-                        enabled: get(row, "enabled")?,
-                        updated_at: get(row, "updated_at")?,
+        fn tool_states(pool: &Pool<Self>) -> BoxFuture<'_, Result<Vec<ToolState>, StoreError>> {
+            Box::pin(async move {
+                let rows = sqlx::query("SELECT name, enabled, updated_at FROM tool_states ORDER BY name")
+                    .fetch_all(pool)
+                    .await
+                    .map_err(failed("cannot read tool states"))?;
+                rows.iter()
+                    .map(|row| {
+                        Ok(ToolState {
+                            name: get(row, "name")?,
+                            enabled: get(row, "enabled")?,
+                            updated_at: get(row, "updated_at")?,
+                        })
                     })
-                })
-                .collect()
-        })
-    }
+                    .collect()
+            })
+        }
 
-    fn set_tool_enabled<'a>(
-        pool: &'a Pool<Self>,
-        name: &'a str,
-        enabled: bool,
-    ) -> BoxFuture<'a, Result<(), StoreError>> {
-        Box::pin(async move {
-            sqlx::query(DB::SQL.upsert_tool_state)
-                .bind(name)
-                .bind(enabled)
-                .bind(ids::now().as_str())
-                .execute(pool)
-                .await
-                .map_err(failed("cannot set a tool state"))?;
-            Ok(())
-        })
-    }
+        fn set_tool_enabled<'a>(
+            pool: &'a Pool<Self>,
+            name: &'a str,
+            enabled: bool,
+        ) -> BoxFuture<'a, Result<(), StoreError>> {
+            Box::pin(async move {
+                sqlx::query(DB::SQL.upsert_tool_state)
+                    .bind(name)
+                    .bind(enabled)
+                    .bind(ids::now().as_str())
+                    .execute(pool)
+                    .await
+                    .map_err(failed("cannot set a tool state"))?;
+                Ok(())
+            })
+        }
 
-    fn save_entity_catalog<'a>(
-        pool: &'a Pool<Self>,
-        entity_type: &'a str,
-        entities: &'a Value,
-    ) -> BoxFuture<'a, Result<(), StoreError>> {
-        Box::pin(async move {
-            let upsert = sqlx::query(DB::SQL.upsert_entity_catalog).bind(entity_type);
-            DB::bind_json(upsert, entities)
-                .bind(ids::now().as_str())
-                .execute(pool)
-                .await
-                .map_err(failed("cannot save an entity catalog"))?;
-            Ok(())
-        })
-    }
+        fn save_entity_catalog<'a>(
+            pool: &'a Pool<Self>,
+            entity_type: &'a str,
+            entities: &'a Value,
+        ) -> BoxFuture<'a, Result<(), StoreError>> {
+            Box::pin(async move {
+                let upsert = sqlx::query(DB::SQL.upsert_entity_catalog).bind(entity_type);
+                DB::bind_json(upsert, entities)
+                    .bind(ids::now().as_str())
+                    .execute(pool)
+                    .await
+                    .map_err(failed("cannot save an entity catalog"))?;
+                Ok(())
+            })
+        }
 
-    fn entity_catalogs(pool: &Pool<Self>) -> BoxFuture<'_, Result<Vec<(String, Value)>, StoreError>> {
-        Box::pin(async move {
-            let rows = sqlx::query("SELECT entity_type, body FROM entity_catalogs ORDER BY entity_type")
-                .fetch_all(pool)
-                .await
-                .map_err(failed("cannot read entity catalogs"))?;
-            rows.iter()
-                .map(|row| {
-                    let entity_type: String = get(row, "entity_type")?;
-                    let body = get_json::<DB>(row, "body", "entity_catalogs.body")?;
-                    Ok((entity_type, body))
-                })
-                .collect()
-        })
+        fn entity_catalogs(pool: &Pool<Self>) -> BoxFuture<'_, Result<Vec<(String, Value)>, StoreError>> {
+            Box::pin(async move {
+                let rows = sqlx::query("SELECT entity_type, body FROM entity_catalogs ORDER BY entity_type")
+                    .fetch_all(pool)
+                    .await
+                    .map_err(failed("cannot read entity catalogs"))?;
+                rows.iter()
+                    .map(|row| {
+                        let entity_type: String = get(row, "entity_type")?;
+                        let body = get_json::<DB>(row, "body", "entity_catalogs.body")?;
+                        Ok((entity_type, body))
+                    })
+                    .collect()
+            })
+        }
     }
 }
