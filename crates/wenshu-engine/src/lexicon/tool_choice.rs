@@ -13,7 +13,7 @@ use wenshu_lexicon::demand::{Aggregate, DemandKind, demands};
 
 use super::text::Sentence;
 use super::tool_index::ToolIndex;
-use super::words::{aggregate_cues, is_id_like, mask_question_words, related_words};
+use super::words::{aggregate_cues, has_reference, is_id_like, mask_question_words, related_words};
 use crate::coverage::offer::{RANK_SPELLINGS, spelled};
 use crate::facts::QuestionFacts;
 use crate::resolve::EntityCatalogs;
@@ -32,6 +32,10 @@ pub const PLACE_BONUS: f64 = 1.5;
 pub const COUNT_BONUS: f64 = 1.0;
 /// What the score of a ranking tool is multiplied by when the question asks for no ranking.
 pub const RANKING_TOOL_FACTOR: f64 = 0.5;
+
+/// What the score of a tool of one subject is multiplied by when the question names no entity of its type and
+/// refers to none (这个, 他).
+pub const SUBJECTLESS_FACTOR: f64 = 0.8;
 
 /// An entity named in a question.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -176,6 +180,16 @@ pub fn choose_tool(
                 score
                     .reasons
                     .push("a ranking tool, and the question asks for no ranking".into());
+            }
+            if let Some(subject) = &tool.extensions().subject
+                && !mentions.iter().any(|m| m.entity_type == subject.entity_type)
+                && !has_reference(&folded)
+            {
+                score.total *= SUBJECTLESS_FACTOR;
+                score.reasons.push(format!(
+                    "a tool of one {}, and the question names none",
+                    subject.entity_type
+                ));
             }
             score.own = score.total
                 - MENTION_BONUS * score.reasons.iter().filter(|r| r.starts_with("names the ")).count() as f64;

@@ -68,6 +68,20 @@ pub fn terms(text: &str) -> Vec<String> {
     }
     flush_cjk(&mut cjk, &mut out);
     flush_word(&mut word, &mut out);
+    out.extend(closed_compounds(&sentence.chars));
+    out
+}
+
+/// The hyphenated English compounds of a text written closed (on-time → ontime), as names often write them.
+fn closed_compounds(chars: &[char]) -> Vec<String> {
+    let text: String = chars.iter().collect();
+    let mut out = Vec::new();
+    for piece in text.split(|c: char| !c.is_ascii_alphabetic() && c != '-') {
+        let parts: Vec<&str> = piece.split('-').collect();
+        if parts.len() > 1 && parts.iter().all(|p| !p.is_empty()) {
+            out.push(parts.concat());
+        }
+    }
     out
 }
 
@@ -113,12 +127,43 @@ pub fn tool_text(tool: &Tool, entities: &EntityCatalogs, today: Date) -> String 
                 for mention in index.find_mentions(example) {
                     sentence.mask_bytes(&mention.range);
                 }
+                mask_partial_names(&mut sentence, index);
             }
         }
         parts.push(sentence.open_text());
     }
     let joined = parts.join(" | ");
     Sentence::new(&joined).chars.iter().collect()
+}
+
+/// The fewest characters a part of an entity name needs to be hidden from a tool's example words.
+const PARTIAL_NAME_CHARS: usize = 3;
+
+/// Masks the longest open CJK windows of an example that are part of an entity's name (嘉定仓 of 上海嘉定仓), so
+/// a shortened name in an example never speaks for a tool, nor hides the subject of a question.
+fn mask_partial_names(sentence: &mut Sentence, index: &crate::resolve::EntityIndex) {
+    let names: Vec<String> = index
+        .entities()
+        .iter()
+        .flat_map(|e| std::iter::once(&e.name).chain(e.aliases.iter()))
+        .map(|name| Sentence::new(name).chars.iter().collect())
+        .collect();
+    for run in sentence.open_runs() {
+        let mut start = run.start;
+        while start + PARTIAL_NAME_CHARS <= run.end {
+            let longest = (start + PARTIAL_NAME_CHARS..=run.end).rev().find(|&end| {
+                let window: String = sentence.chars.get(start..end).unwrap_or_default().iter().collect();
+                window.chars().all(is_cjk) && names.iter().any(|name| name.contains(window.as_str()))
+            });
+            match longest {
+                Some(end) => {
+                    sentence.mask_chars(&(start..end));
+                    start = end;
+                }
+                None => start += 1,
+            }
+        }
+    }
 }
 
 fn push_param_text(tool: &Tool, spec: &ParamSpec, parts: &mut Vec<String>) {
@@ -223,5 +268,28 @@ mod tests {
             assert!(t.iter().any(|x| x == expected), "{expected} in {t:?}");
         }
         assert_eq!(terms("票房呢").len(), 6);
+    }
+
+    #[test]
+    fn hyphenated_words_are_also_written_closed() {
+        let t = terms("the on-time rate, well-known");
+        for expected in ["on", "time", "ontime", "wellknown"] {
+            assert!(t.iter().any(|x| x == expected), "{expected} in {t:?}");
+        }
+        assert!(!terms("on time").iter().any(|x| x == "ontime"));
+    }
+
+    #[test]
+    fn a_shortened_entity_name_in_an_example_is_hidden() {
+        let entities = EntityCatalogs::from_json_str(r#"{"site": [{"id": 1, "name": "东城青松站"}]}"#).unwrap();
+        let Some(index) = entities.get("site") else {
+            panic!("site index");
+        };
+        let mut sentence = Sentence::new("青松站的到货量");
+        mask_partial_names(&mut sentence, index);
+        assert_eq!(sentence.open_text().trim(), "的到货量");
+        let mut two = Sentence::new("青松的到货量");
+        mask_partial_names(&mut two, index);
+        assert_eq!(two.open_text(), "青松的到货量", "two characters are too few to hide");
     }
 }
