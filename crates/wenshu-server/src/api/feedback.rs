@@ -5,13 +5,11 @@
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
 use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::conversations::path_error;
-use super::library::{parse_limit, read_body};
+use super::library::{id_and_body, parse_limit, unprocessable};
 use crate::auth::require_admin;
 use crate::error::ApiError;
 use crate::principal::{Principal, Role};
@@ -42,10 +40,6 @@ pub struct FeedbackQuery {
     pub limit: Option<String>,
 }
 
-fn unprocessable(code: &'static str, param: &str, message: String) -> ApiError {
-    ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message).with_param(param)
-}
-
 /// Stores the verdict on one of the principal's turns (a second verdict replaces the first).
 pub async fn put(
     State(state): State<AppState>,
@@ -53,8 +47,7 @@ pub async fn put(
     id: Result<Path<String>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let Path(id) = id.map_err(path_error)?;
-    let body: FeedbackBody = read_body(body, "{\"verdict\": \"up\"|\"down\", \"note\": \"…\"}")?;
+    let (id, body): (String, FeedbackBody) = id_and_body(id, body, "{\"verdict\": \"up\"|\"down\", \"note\": \"…\"}")?;
     let verdict = match &body.verdict {
         Value::String(v) if v == "up" || v == "down" => v.clone(),
         other => {

@@ -66,6 +66,21 @@ pub fn read_body<T: serde::de::DeserializeOwned>(
         .map_err(|e| ApiError::bad_request("malformed_json", format!("the body is not {shape}: {e}")))
 }
 
+/// The `{id}` of the path and the JSON body read as `T` (see [`read_body`]).
+pub fn id_and_body<T: serde::de::DeserializeOwned>(
+    id: Result<Path<String>, PathRejection>,
+    body: Result<Bytes, BytesRejection>,
+    shape: &str,
+) -> Result<(String, T), ApiError> {
+    let Path(id) = id.map_err(path_error)?;
+    Ok((id, read_body(body, shape)?))
+}
+
+/// A 422 with `code` and `message` naming the body field `param`.
+pub fn unprocessable(code: &'static str, param: &str, message: String) -> ApiError {
+    ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message).with_param(param)
+}
+
 /// The principal's conversations that hold turns, newest activity first.
 pub async fn list(
     State(state): State<AppState>,
@@ -96,25 +111,22 @@ pub async fn rename(
     id: Result<Path<String>, PathRejection>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let Path(id) = id.map_err(path_error)?;
-    let body: RenameBody = read_body(body, "{\"title\": \"…\"}")?;
+    let (id, body): (String, RenameBody) = id_and_body(id, body, "{\"title\": \"…\"}")?;
     let Value::String(title) = body.title else {
-        return Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
+        return Err(unprocessable(
             "invalid_type",
+            "title",
             format!("`title` must be a string, got {}", body.title),
-        )
-        .with_param("title"));
+        ));
     };
     let title = title.trim();
     let chars = title.chars().count();
     if chars == 0 || chars > MAX_TITLE_CHARS {
-        return Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
+        return Err(unprocessable(
             "invalid_value",
+            "title",
             format!("`title` must have 1 to {MAX_TITLE_CHARS} characters after trimming, got {chars}"),
-        )
-        .with_param("title"));
+        ));
     }
     check_readable(&state, &principal, &id).await?;
     state.store().rename_conversation(&id, title).await?;
