@@ -151,3 +151,26 @@ async fn a_limit_the_question_never_states_is_dropped() {
     assert!(matches!(verdict(&extraction, "limit"), Verdict::Dropped { .. }));
     assert!(!params(&extraction).contains_key("limit"));
 }
+
+#[tokio::test]
+async fn a_grain_or_comparison_the_question_contradicts_is_corrected() {
+    let reply = json!({"measures": [{"name": "销售额"}], "grain": "day",
+        "timeRange": {"start": "2026-01-01", "end": "2026-12-31"}});
+    let extraction = extract("sales_metrics", reply, "今年每个月的销售额").await;
+    assert_eq!(params(&extraction)["grain"], "month");
+    assert!(matches!(verdict(&extraction, "grain"), Verdict::Corrected { .. }));
+
+    let reply = json!({"measures": [{"name": "销售额"}], "compare": {"kind": "year_over_year"},
+        "timeRange": {"start": "2026-10-01", "end": "2026-12-31"}});
+    let extraction = extract("sales_metrics", reply, "本季度销售额环比怎么样").await;
+    assert_eq!(params(&extraction)["compare"]["kind"], "previous_period");
+    assert!(matches!(verdict(&extraction, "compare"), Verdict::Corrected { .. }));
+}
+
+#[tokio::test]
+async fn a_model_name_the_question_does_not_spell_is_kept_unverified() {
+    let reply = json!({"measures": [{"name": "销售额"}], "groupBy": ["地区"]});
+    let extraction = extract("sales_metrics", reply, "哪个大区卖得最好").await;
+    assert!(params(&extraction).contains_key("measures"));
+    assert!(matches!(verdict(&extraction, "measures"), Verdict::Unverified { .. }));
+}
