@@ -322,7 +322,14 @@ fn place_value(spec: &ParamSpec, reading: &Reading<'_>) -> Option<(Value, String
 /// The name of an entity of the parameter's `x-entity` type named in the question (its catalog name).
 fn entity_value(spec: &ParamSpec, reading: &Reading<'_>) -> Option<(Value, String)> {
     let entity_type = spec.entity.as_deref()?;
-    let mention = reading.mentions.iter().find(|m| m.entity_type == entity_type)?;
+    let Some(mention) = reading.mentions.iter().find(|m| m.entity_type == entity_type) else {
+        let index = reading.entities.get(entity_type)?;
+        let (entity, words) = partial_name(index, &reading.facts.question)?;
+        return Some((
+            Value::String(entity.name.clone()),
+            format!("「{words}」 is part of the name of one {entity_type} only"),
+        ));
+    };
     let name = reading
         .entities
         .get(entity_type)
@@ -332,6 +339,39 @@ fn entity_value(spec: &ParamSpec, reading: &Reading<'_>) -> Option<(Value, Strin
         Value::String(name),
         format!("the {entity_type} 「{}」 is named", mention.surface),
     ))
+}
+
+/// The fewest characters a part of a name needs to stand for the entity.
+const PARTIAL_NAME_CHARS: usize = 3;
+
+/// The longest CJK words of a question (three characters or more) that are part of the name of exactly one
+/// entity (白云仓 of 广州白云仓), with those words.
+fn partial_name<'a>(
+    index: &'a crate::resolve::EntityIndex,
+    question: &str,
+) -> Option<(&'a crate::resolve::Entity, String)> {
+    let chars: Vec<char> = super::text::Sentence::new(question).chars;
+    let names: Vec<String> = index
+        .entities()
+        .iter()
+        .map(|e| super::text::Sentence::new(&e.name).chars.iter().collect())
+        .collect();
+    let longest = chars
+        .len()
+        .min(names.iter().map(|n| n.chars().count()).max().unwrap_or(0));
+    for length in (PARTIAL_NAME_CHARS..=longest).rev() {
+        for window in chars.windows(length) {
+            if !window.iter().all(|&c| super::text::is_cjk(c)) {
+                continue;
+            }
+            let words: String = window.iter().collect();
+            let mut holders = names.iter().enumerate().filter(|(_, n)| n.contains(words.as_str()));
+            if let (Some((position, _)), None) = (holders.next(), holders.next()) {
+                return index.entities().get(position).map(|e| (e, words));
+            }
+        }
+    }
+    None
 }
 
 /// A `format: date` parameter from the question's first time expression: its first day for a start, its last
@@ -349,4 +389,31 @@ fn date_value(spec: &ParamSpec, reading: &Reading<'_>) -> Option<(Value, String)
         (false, false) => return None,
     };
     Some((Value::String(day.to_string()), format!("「{words}」 covers {day}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resolve::EntityCatalogs;
+
+    #[test]
+    fn a_part_of_one_name_only_stands_for_that_entity() {
+        let entities = EntityCatalogs::from_json_str(
+            r#"{"site": [{"id": 1, "name": "东城青松站"}, {"id": 2, "name": "西城青松站"}, {"id": 3, "name": "南湖白桦站"}]}"#,
+        )
+        .unwrap();
+        let Some(index) = entities.get("site") else {
+            panic!("site index");
+        };
+        let found = partial_name(index, "白桦站本周到货多少").map(|(e, words)| (e.name.clone(), words));
+        assert_eq!(found, Some(("南湖白桦站".to_string(), "白桦站".to_string())));
+        assert!(
+            partial_name(index, "青松站本周到货多少").is_none(),
+            "two sites hold 青松站"
+        );
+        assert!(
+            partial_name(index, "白桦本周到货多少").is_none(),
+            "two characters are too few"
+        );
+    }
 }
