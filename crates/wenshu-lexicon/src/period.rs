@@ -5,9 +5,34 @@ use jiff::civil::Date;
 use crate::text::Folded;
 use crate::time::{DateRange, TimeKind, parse_date_range, scan_times};
 
+/// How many recently read enum values each thread remembers.
+const RECENT_VALUES: usize = 64;
+
+/// A value read on one day, and the range it denotes then.
+type Reading = (String, Date, Option<DateRange>);
+
+thread_local! {
+    /// The enum values most recently read on this thread, oldest first.
+    static RECENT: std::cell::RefCell<Vec<Reading>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// The range an enum value denotes today (本月, this_month, last_7_days …), if it is a time expression.
+///
+/// The last few values read on this thread are remembered, so the enum labels a plan reads many times
+/// are parsed once.
 pub fn period_range(value: &str, today: Date) -> Option<DateRange> {
-    parse_date_range(value, today).ok()
+    RECENT.with(|recent| {
+        let mut recent = recent.borrow_mut();
+        if let Some((_, _, range)) = recent.iter().find(|(v, day, _)| *day == today && v == value) {
+            return *range;
+        }
+        let range = parse_date_range(value, today).ok();
+        if recent.len() >= RECENT_VALUES {
+            recent.remove(0);
+        }
+        recent.push((value.to_string(), today, range));
+        range
+    })
 }
 
 /// The enum value whose own meaning today is exactly `range`; None when no value denotes it.
