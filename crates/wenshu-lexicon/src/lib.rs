@@ -17,8 +17,8 @@
 
 pub mod boolean;
 pub mod canonical;
-pub mod demand;
 pub mod compare;
+pub mod demand;
 pub mod numeral;
 pub mod period;
 pub mod place;
