@@ -8,8 +8,8 @@ use wenshu_contract::answers::{RankOrder, Shape, TimeGrain};
 use wenshu_lexicon::canonical::canonical;
 use wenshu_lexicon::demand::{Aggregate, Baseline, Grain};
 
-/// What one bound call answers, for coverage. Any kind of tool can describe its calls with one (see
-/// `/tmp/team/coverage-api.md`): a declared `x-answers`, a metric model, or what the enum spellings say.
+/// What one bound call answers, for coverage. Any kind of tool can describe its calls with one: a declared
+/// `x-answers`, a metric model, or what the enum spellings say.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Offer {
     /// The shape of the rows; none when nothing says (an undeclared tool without a mode).
