@@ -21,6 +21,7 @@ pub mod pipeline;
 pub mod plan;
 pub mod resolve;
 pub mod route;
+pub mod scope;
 pub mod sql_guard;
 pub mod trace;
 pub mod understood;

@@ -15,6 +15,7 @@ use crate::plan::{Audience, Plan};
 use crate::resolve::chosen::{check_chosen_id, choice_by_attribute, earlier_choice};
 use crate::resolve::{EntityCatalogs, Resolution};
 use crate::route::{RouteInput, Router, Turn};
+use crate::scope::Viewer;
 use crate::trace::{StepSink, Trace};
 
 mod cover;
@@ -35,6 +36,8 @@ pub struct AskRequest {
     pub subject_id: Option<String>,
     /// Receives each trace step as it finishes (for streaming), when given.
     pub step_sink: Option<StepSink>,
+    /// Who asks: row scopes and principal-filled parameters read it (the local operator unless set).
+    pub viewer: Viewer,
 }
 
 impl AskRequest {
@@ -46,6 +49,7 @@ impl AskRequest {
             today,
             subject_id: None,
             step_sink: None,
+            viewer: Viewer::operator(),
         }
     }
 }

@@ -110,6 +110,7 @@ async fn ask(engine: &Engine, question: &str) -> Answer {
             today: date(2026, 11, 29),
             subject_id: None,
             step_sink: None,
+            viewer: wenshu_engine::scope::Viewer::operator(),
         })
         .await
 }

@@ -43,6 +43,7 @@ async fn check_case(planner: &Planner, case: &Value) -> Result<(), String> {
         today,
         subject_id: None,
         step_sink: None,
+        viewer: wenshu_engine::scope::Viewer::operator(),
     };
     let Planned {
         plan,

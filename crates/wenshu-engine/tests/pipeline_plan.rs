@@ -70,6 +70,7 @@ async fn plan_with(
         today: date(2026, 11, 29),
         subject_id: subject_id.map(str::to_string),
         step_sink: None,
+        viewer: wenshu_engine::scope::Viewer::operator(),
     };
     let planned = planner(&server, disabled).plan(&request).await;
     (planned, server)

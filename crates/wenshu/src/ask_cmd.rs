@@ -62,6 +62,7 @@ async fn ask(mut args: AskArgs) -> anyhow::Result<ExitCode> {
         today,
         subject_id: args.subject_id.clone(),
         step_sink: None,
+        viewer: wenshu_engine::scope::Viewer::operator(),
     };
     let answer = engine.ask(&request).await;
     if let Some(id) = &args.conversation {

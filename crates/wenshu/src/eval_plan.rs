@@ -49,6 +49,7 @@ impl PlanRunner {
             today,
             subject_id: None,
             step_sink: None,
+            viewer: wenshu_engine::scope::Viewer::operator(),
         };
         let runtime = match &self.runtime {
             Some(runtime) => runtime,
