@@ -3,6 +3,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::library::Feedback;
 use crate::model::Turn;
 
 /// A conversation's owner and how many turns it holds.
@@ -29,6 +30,8 @@ pub struct TurnPage {
     pub turns: Vec<Turn>,
     /// The id to pass as `before` for the page of older turns; `None` when this page reaches the first turn.
     pub next_before: Option<String>,
+    /// The 👍/👎 verdicts given on the page's turns (at most one per turn), so a reloaded page shows them again.
+    pub feedback: Vec<Feedback>,
 }
 
 /// A stored trace with the owner of its conversation.

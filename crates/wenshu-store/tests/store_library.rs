@@ -65,6 +65,18 @@ async fn library_case(store: Arc<dyn Store>) {
         .expect("feedback");
     let stored = store.set_feedback(&kept.turn_id, "up", None).await.expect("feedback");
     assert_eq!(stored.verdict, "up");
+    // The page of the conversation carries the verdict of its turn, so a reload shows it again.
+    let page = store
+        .conversation_page(&first.id, 100, None)
+        .await
+        .expect("page")
+        .expect("conversation");
+    let verdicts: Vec<(&str, &str)> = page
+        .feedback
+        .iter()
+        .map(|f| (f.turn_id.as_str(), f.verdict.as_str()))
+        .collect();
+    assert_eq!(verdicts, [(kept.turn_id.as_str(), "up")]);
     let all = store.feedback(1000).await.expect("list");
     let mine: Vec<_> = all.iter().filter(|f| f.feedback.turn_id == kept.turn_id).collect();
     assert_eq!(mine.len(), 1, "{all:?}");

@@ -8,6 +8,7 @@ use super::queries::{TURN_COLUMNS, failed, get, turn_from_row};
 use crate::access::{ConversationInfo, OwnedTrace, TurnPage};
 use crate::error::StoreError;
 use crate::ids;
+use crate::library::Feedback;
 use crate::model::Conversation;
 use crate::store::BoxFuture;
 
@@ -22,6 +23,9 @@ pub(crate) struct OwnedStatements {
     /// What follows `SELECT {TURN_COLUMNS}`: the newest turns below a seq, oldest first: conversation id, seq,
     /// limit.
     page: &'static str,
+    /// Selects `turn_id, verdict, note, created_at` of the verdicts on a conversation's turns numbered from a seq
+    /// up to (not including) another: conversation id, first seq, seq bound.
+    page_feedback: &'static str,
     /// Selects `owner, body` of a trace by id.
     trace: &'static str,
     /// Counts turns created before a time.
@@ -48,6 +52,8 @@ impl OwnedSql for Sqlite {
         seq_of: "SELECT seq FROM turns WHERE conversation_id = ? AND id = ?",
         page: "FROM (SELECT * FROM turns WHERE conversation_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?) \
                ORDER BY seq",
+        page_feedback: "SELECT f.turn_id, f.verdict, f.note, f.created_at FROM feedback f JOIN turns t ON t.id = f.turn_id \
+                        WHERE t.conversation_id = ? AND t.seq >= ? AND t.seq < ? ORDER BY t.seq",
         trace: "SELECT c.owner, tr.body FROM traces tr JOIN turns t ON t.id = tr.turn_id \
                 JOIN conversations c ON c.id = t.conversation_id WHERE tr.id = ?",
         count_old: "SELECT COUNT(*) FROM turns WHERE created_at < ?",
@@ -66,6 +72,8 @@ impl OwnedSql for Postgres {
         seq_of: "SELECT seq FROM turns WHERE conversation_id = $1 AND id = $2",
         page: "FROM (SELECT * FROM turns WHERE conversation_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3) \
                AS page ORDER BY seq",
+        page_feedback: "SELECT f.turn_id, f.verdict, f.note, f.created_at FROM feedback f JOIN turns t ON t.id = f.turn_id \
+                        WHERE t.conversation_id = $1 AND t.seq >= $2 AND t.seq < $3 ORDER BY t.seq",
         trace: "SELECT c.owner, tr.body FROM traces tr JOIN turns t ON t.id = tr.turn_id \
                 JOIN conversations c ON c.id = t.conversation_id WHERE tr.id = $1",
         count_old: "SELECT COUNT(*) FROM turns WHERE created_at < $1",
@@ -191,10 +199,31 @@ on_every_backend! {
                     (Some(seq), Some(first)) if seq > 1 => Some(first.id.clone()),
                     _ => None,
                 };
+                let feedback = match seq_of_first {
+                    Some(first) => sqlx::query(DB::OWNED.page_feedback)
+                        .bind(id)
+                        .bind(first)
+                        .bind(below)
+                        .fetch_all(pool)
+                        .await
+                        .map_err(failed("cannot read the verdicts of a page"))?
+                        .iter()
+                        .map(|row| {
+                            Ok(Feedback {
+                                turn_id: get(row, "turn_id")?,
+                                verdict: get(row, "verdict")?,
+                                note: get(row, "note")?,
+                                created_at: get(row, "created_at")?,
+                            })
+                        })
+                        .collect::<Result<Vec<_>, StoreError>>()?,
+                    None => Vec::new(),
+                };
                 Ok(Some(TurnPage {
                     info,
                     turns,
                     next_before,
+                    feedback,
                 }))
             })
         }
