@@ -19,6 +19,7 @@ macro_rules! migration_list {
             2 "0002_turn_subject.sql",
             3 "0003_owner_retention.sql",
             4 "0004_library_feedback.sql",
+            5 "0005_audit.sql",
         )
     };
     ($dir:literal; $($version:literal $name:literal,)*) => {

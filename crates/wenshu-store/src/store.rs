@@ -6,6 +6,7 @@ use std::pin::Pin;
 use serde_json::Value;
 
 use crate::access::{ConversationInfo, OwnedTrace, TurnPage};
+use crate::audit::{AuditFilter, AuditPage, NewAudit};
 use crate::error::StoreError;
 use crate::library::{ConversationSummary, Feedback, FeedbackEntry, OwnedTurn};
 use crate::model::{Conversation, ConversationWithTurns, HistoryRound, NewTurn, StoredIds, ToolState};
@@ -30,6 +31,22 @@ pub trait Store: Send + Sync {
 
     /// Appends a turn and its trace in one transaction; an unknown conversation is [`StoreError::NotFound`].
     fn append_turn<'a>(&'a self, turn: NewTurn) -> BoxFuture<'a, Result<StoredIds, StoreError>>;
+
+    /// Appends a turn, its trace and its audit entry in one transaction: all three are stored or none is.
+    fn append_turn_audited<'a>(
+        &'a self,
+        turn: NewTurn,
+        audit: NewAudit,
+    ) -> BoxFuture<'a, Result<StoredIds, StoreError>>;
+
+    /// Writes the audit entry of an ask that stores no turn, in a transaction of its own; the entry's id.
+    fn record_audit<'a>(&'a self, audit: NewAudit) -> BoxFuture<'a, Result<i64, StoreError>>;
+
+    /// One page of the audit log matching `filter`, newest first.
+    fn audit<'a>(&'a self, filter: &'a AuditFilter) -> BoxFuture<'a, Result<AuditPage, StoreError>>;
+
+    /// Deletes audit entries older than `days` days; how many were deleted.
+    fn purge_audit_older_than(&self, days: u32) -> BoxFuture<'_, Result<u64, StoreError>>;
 
     /// The trace with this id; `None` when there is none.
     fn trace<'a>(&'a self, trace_id: &'a str) -> BoxFuture<'a, Result<Option<Value>, StoreError>>;

@@ -12,6 +12,7 @@ macro_rules! on_every_backend {
             DB::Arguments: ::sqlx::IntoArguments<DB>,
             for<'c> &'c str: ::sqlx::ColumnIndex<DB::Row> + ::sqlx::Encode<'c, DB> + ::sqlx::Type<DB>,
             for<'c> Option<&'c str>: ::sqlx::Encode<'c, DB> + ::sqlx::Type<DB>,
+            for<'c> Option<i64>: ::sqlx::Encode<'c, DB> + ::sqlx::Type<DB>,
             usize: ::sqlx::ColumnIndex<DB::Row>,
             for<'r> String: ::sqlx::Decode<'r, DB> + ::sqlx::Type<DB>,
             for<'r> i64: ::sqlx::Decode<'r, DB> + ::sqlx::Encode<'r, DB> + ::sqlx::Type<DB>,
@@ -22,6 +23,7 @@ macro_rules! on_every_backend {
     };
 }
 
+pub(crate) mod audit;
 pub(crate) mod library;
 pub(crate) mod migrate;
 pub(crate) mod owned;

@@ -4,6 +4,8 @@ use serde_json::Value;
 use sqlx::{ColumnIndex, Decode, Pool, Row, Type};
 
 use super::Backend;
+use super::audit::AuditQueries;
+use crate::audit::NewAudit;
 use crate::error::StoreError;
 use crate::ids;
 use crate::model::{
@@ -76,7 +78,7 @@ where
 }
 
 /// The statements behind each [`Store`](crate::Store) method, on a pool of one backend.
-pub(crate) trait Queries: Backend {
+pub(crate) trait Queries: AuditQueries {
     /// Brings the schema up to date (see [`super::migrate`]).
     fn migrate(pool: &Pool<Self>) -> BoxFuture<'_, Result<(), StoreError>>;
 
@@ -96,8 +98,13 @@ pub(crate) trait Queries: Backend {
         rounds: usize,
     ) -> BoxFuture<'a, Result<Vec<HistoryRound>, StoreError>>;
 
-    /// Inserts a turn and its trace in one write transaction, the turn numbered after the last.
-    fn append_turn(pool: &Pool<Self>, turn: NewTurn) -> BoxFuture<'_, Result<StoredIds, StoreError>>;
+    /// Inserts a turn, its trace and (when given) its audit entry in one write transaction, the turn numbered
+    /// after the last.
+    fn append_turn<'a>(
+        pool: &'a Pool<Self>,
+        turn: NewTurn,
+        audit: Option<&'a NewAudit>,
+    ) -> BoxFuture<'a, Result<StoredIds, StoreError>>;
 
     /// A trace body by id.
     fn trace<'a>(pool: &'a Pool<Self>, trace_id: &'a str) -> BoxFuture<'a, Result<Option<Value>, StoreError>>;
@@ -197,7 +204,11 @@ on_every_backend! {
             })
         }
 
-        fn append_turn(pool: &Pool<Self>, turn: NewTurn) -> BoxFuture<'_, Result<StoredIds, StoreError>> {
+        fn append_turn<'a>(
+            pool: &'a Pool<Self>,
+            turn: NewTurn,
+            audit: Option<&'a NewAudit>,
+        ) -> BoxFuture<'a, Result<StoredIds, StoreError>> {
             Box::pin(async move {
                 let mut tx = super::begin_write(pool)
                     .await
@@ -240,6 +251,10 @@ on_every_backend! {
                     .execute(&mut *tx)
                     .await
                     .map_err(failed("cannot insert the turn"))?;
+                if let Some(audit) = audit {
+                    let (conversation, turn_id) = (turn.conversation_id.as_str(), ids.turn_id.as_str());
+                    DB::insert_audit(&mut *tx, audit, Some(conversation), Some(turn_id)).await?;
+                }
                 let insert = sqlx::query(DB::SQL.insert_trace)
                     .bind(ids.trace_id.as_str())
                     .bind(ids.turn_id.as_str());

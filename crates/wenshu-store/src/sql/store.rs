@@ -5,10 +5,12 @@ use serde_json::Value;
 use sqlx::Pool;
 use tokio::sync::{Mutex, MutexGuard};
 
+use super::audit::AuditQueries;
 use super::library::LibraryQueries;
 use super::owned::OwnedQueries;
 use super::queries::Queries;
 use crate::access::{ConversationInfo, OwnedTrace, TurnPage};
+use crate::audit::{AuditFilter, AuditPage, NewAudit};
 use crate::error::StoreError;
 use crate::library::{ConversationSummary, Feedback, FeedbackEntry, OwnedTurn};
 use crate::model::{Conversation, ConversationWithTurns, HistoryRound, NewTurn, StoredIds, ToolState};
@@ -17,7 +19,7 @@ use crate::store::{BoxFuture, Store};
 /// A store kept in a SQL database through a pool of one [`Queries`] backend.
 pub(crate) trait OnPool: Send + Sync {
     /// The backend.
-    type Db: Queries + OwnedQueries + LibraryQueries;
+    type Db: Queries + OwnedQueries + LibraryQueries + AuditQueries;
 
     /// The connection pool.
     fn pool(&self) -> &Pool<Self::Db>;
@@ -57,7 +59,36 @@ impl<S: OnPool> Store for S {
     fn append_turn<'a>(&'a self, turn: NewTurn) -> BoxFuture<'a, Result<StoredIds, StoreError>> {
         Box::pin(async move {
             let _writing = writing(self).await;
-            S::Db::append_turn(self.pool(), turn).await
+            S::Db::append_turn(self.pool(), turn, None).await
+        })
+    }
+
+    fn append_turn_audited<'a>(
+        &'a self,
+        turn: NewTurn,
+        audit: NewAudit,
+    ) -> BoxFuture<'a, Result<StoredIds, StoreError>> {
+        Box::pin(async move {
+            let _writing = writing(self).await;
+            S::Db::append_turn(self.pool(), turn, Some(&audit)).await
+        })
+    }
+
+    fn record_audit<'a>(&'a self, audit: NewAudit) -> BoxFuture<'a, Result<i64, StoreError>> {
+        Box::pin(async move {
+            let _writing = writing(self).await;
+            S::Db::record_audit(self.pool(), &audit).await
+        })
+    }
+
+    fn audit<'a>(&'a self, filter: &'a AuditFilter) -> BoxFuture<'a, Result<AuditPage, StoreError>> {
+        S::Db::audit_page(self.pool(), filter)
+    }
+
+    fn purge_audit_older_than(&self, days: u32) -> BoxFuture<'_, Result<u64, StoreError>> {
+        Box::pin(async move {
+            let _writing = writing(self).await;
+            S::Db::purge_audit(self.pool(), days).await
         })
     }
 
