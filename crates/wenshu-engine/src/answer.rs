@@ -8,11 +8,13 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use wenshu_contract::BoundCall;
 
-use crate::execute::{ExecContext, Executors};
+use crate::execute::{ExecContext, ExecError, Executors};
 use crate::fallback::SqlFallback;
+use crate::message::{Code, Message};
 use crate::pipeline::{AskRequest, Planner};
 use crate::plan::{Audience, Plan};
 use crate::resolve::Candidate;
+use crate::scope::{ScopeRefusal, ScopeRules};
 use crate::resolve::chosen::SubjectIdError;
 use crate::trace::Trace;
 use crate::understood::{Understood, understood, understood_fallback};
@@ -50,6 +52,8 @@ pub enum AskOutcome {
         name: String,
         /// The ranked candidates with distinguishing fields.
         candidates: Vec<Candidate>,
+        /// What to do, coded and in both languages.
+        message: Message,
     },
     /// Required parameters are missing: the user adds them.
     Need {
@@ -57,6 +61,8 @@ pub enum AskOutcome {
         tool: String,
         /// The missing parameters.
         missing: Vec<String>,
+        /// What to add, coded and in both languages (the parameters by their labels).
+        message: Message,
     },
     /// The request's subject ID cannot be used for the tool: the caller sends another (HTTP 422).
     Rejected {
@@ -69,14 +75,35 @@ pub enum AskOutcome {
     Stopped {
         /// The step it stopped at.
         step: String,
-        /// Every reason, in order.
+        /// The code of the first message: why, in one stable word.
+        code: Code,
+        /// Every reason in Chinese, in order, then the hints (the texts of `messages` and `hints`).
         reasons: Vec<String>,
+        /// Every reason, coded and in both languages, in order.
+        messages: Vec<Message>,
+        /// Secondary notes, for someone else than the audience (what an administrator could enable).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        hints: Vec<Message>,
         /// Who can act on it.
         audience: Audience,
     },
 }
 
 impl AskOutcome {
+    /// A stop at `step` for `audience`, with its messages (at least one) and secondary hints.
+    pub fn stopped(step: &str, messages: Vec<Message>, hints: Vec<Message>, audience: Audience) -> Self {
+        let code = messages.first().map_or(Code::RouteFailed, |m| m.code);
+        let reasons = messages.iter().chain(&hints).map(|m| m.zh.clone()).collect();
+        Self::Stopped {
+            step: step.to_string(),
+            code,
+            reasons,
+            messages,
+            hints,
+            audience,
+        }
+    }
+
     /// The kind word (`answered`, `choose`, `need`, `rejected`, `stopped`).
     pub fn kind(&self) -> &'static str {
         match self {
@@ -123,6 +150,7 @@ pub struct Engine {
     fallback: Option<Arc<SqlFallback>>,
     timeout: Duration,
     row_cap: usize,
+    scope: Arc<ScopeRules>,
 }
 
 impl Engine {
@@ -134,7 +162,15 @@ impl Engine {
             fallback: None,
             timeout: Duration::from_secs(10),
             row_cap: 1000,
+            scope: Arc::new(ScopeRules::none()),
         }
+    }
+
+    /// Enforces these row-scope rules: each question's viewer is bound to them, and every path (templates, metric
+    /// tools, the fallback) reads scoped tables only through the viewer's scope.
+    pub fn with_scope(mut self, rules: Arc<ScopeRules>) -> Self {
+        self.scope = rules;
+        self
     }
 
     /// Degrades to this Text-to-SQL fallback (it needs a model).
@@ -150,6 +186,11 @@ impl Engine {
         self
     }
 
+    /// The row-scope rules every question is bound to (none unless [`Engine::with_scope`]).
+    pub fn scope(&self) -> &ScopeRules {
+        &self.scope
+    }
+
     /// The planner.
     pub fn planner(&self) -> &Planner {
         &self.planner
@@ -162,27 +203,38 @@ impl Engine {
         let question = planned.rewritten_question.clone();
         let outcome = match planned.plan {
             Plan::Ok { tool, params } => self.execute(tool, params, request, &question, &mut trace).await,
-            Plan::Ambiguous { tool, name, candidates } => AskOutcome::Choose { tool, name, candidates },
-            Plan::NotFound { name, .. } => AskOutcome::Stopped {
-                step: "resolve".into(),
-                reasons: vec![format!("对象未找到：没有名为「{name}」的对象，请换个说法")],
-                audience: Audience::User,
+            Plan::Ambiguous { tool, name, candidates } => AskOutcome::Choose {
+                message: Message::choose(&tool, &name, candidates.len()),
+                tool,
+                name,
+                candidates,
             },
-            Plan::Missing { tool, params } => AskOutcome::Need { tool, missing: params },
+            Plan::NotFound { name, .. } => {
+                AskOutcome::stopped("resolve", vec![Message::not_found(&name)], vec![], Audience::User)
+            }
+            Plan::Missing { tool, params } => AskOutcome::Need {
+                message: Message::need(&tool, &self.labels(&tool, &params)),
+                tool,
+                missing: params,
+            },
             Plan::Unsupported { tool, param, value } => {
                 let reason = format!("tool `{tool}` cannot take {param}=「{value}」");
-                self.degrade(reason, request, &question, &mut trace).await
+                let label = self.labels(&tool, std::slice::from_ref(&param)).remove(0);
+                let message = Message::unsupported_value(&tool, &param, &label, &value);
+                self.degrade(reason, message, request, &question, &mut trace).await
             }
             Plan::Fallback {
                 unmet: Some(coverage), ..
-            } if self.fallback.is_none() || self.planner.fallback_tool().is_none() => coverage_stop(&coverage),
-            Plan::Fallback { reason, .. } => self.degrade(reason, request, &question, &mut trace).await,
+            } if self.fallback.is_none() || self.planner.fallback_tool().is_none() => self.coverage_stop(&coverage),
+            Plan::Fallback { reason, message, .. } => {
+                self.degrade(reason, *message, request, &question, &mut trace).await
+            }
             Plan::Rejected { tool, error } => AskOutcome::Rejected { tool, error },
-            Plan::Stopped { step, reason, audience } => AskOutcome::Stopped {
+            Plan::Stopped {
                 step,
-                reasons: vec![reason],
+                message,
                 audience,
-            },
+            } => AskOutcome::stopped(&step, vec![*message], vec![], audience),
         };
         Answer {
             outcome,
@@ -200,16 +252,16 @@ impl Engine {
         trace: &mut Trace,
     ) -> AskOutcome {
         let Some(tool) = self.planner.catalog().get(&tool_name) else {
+            let message = Message::not_in_catalog(&tool_name);
             return self
-                .degrade(
-                    format!("tool `{tool_name}` is not in the catalog"),
-                    request,
-                    question,
-                    trace,
-                )
+                .degrade(message.en.clone(), message, request, question, trace)
                 .await;
         };
         let started = Instant::now();
+        let mut params = params;
+        if let Err(refusal) = crate::scope::apply_principal(tool, &request.viewer, &mut params) {
+            return scope_stop(refusal);
+        }
         let call = BoundCall {
             tool: tool_name.clone(),
             arguments: params.clone(),
@@ -220,6 +272,7 @@ impl Engine {
             today: request.today,
             timeout: self.timeout,
             row_cap: self.row_cap,
+            scope: Arc::new(self.scope.bind(&request.viewer)),
         };
         match self.executors.execute(tool, &call, &ctx).await {
             Ok(result) => {
@@ -246,8 +299,19 @@ impl Engine {
                     understood,
                 }
             }
+            Err(ExecError::Scope(refusal)) => {
+                trace.record(
+                    "execute",
+                    started,
+                    format!("stop: {}", refusal.code),
+                    json!({"tool": tool_name, "params": params}),
+                    json!(refusal),
+                );
+                scope_stop(refusal)
+            }
             Err(e) => {
-                let reason = format!("tool `{tool_name}` failed: {e}");
+                let message = Message::tool_failed(&tool_name, &e.to_string());
+                let reason = message.en.clone();
                 trace.record(
                     "execute",
                     started,
@@ -255,13 +319,68 @@ impl Engine {
                     json!({"tool": tool_name, "params": params}),
                     Value::Null,
                 );
-                self.degrade(reason, request, question, trace).await
+                self.degrade(reason, message, request, question, trace).await
             }
         }
     }
 
+    /// The labels of a tool's parameters (地区 for `region`), the name where the tool has no label.
+    fn labels(&self, tool: &str, params: &[String]) -> Vec<String> {
+        let tool = self.planner.catalog().get(tool);
+        params
+            .iter()
+            .map(|p| {
+                tool.and_then(|t| t.param(p))
+                    .map_or_else(|| p.clone(), crate::coverage::message::param_label)
+            })
+            .collect()
+    }
+
+    /// The stop for the user when the routed call cannot answer the question and no fallback can run: what cannot
+    /// be done, and what can be answered instead.
+    fn coverage_stop(&self, coverage: &crate::coverage::Coverage) -> AskOutcome {
+        let unmet = Message::new(Code::CoverageUnmet, coverage.reason(), coverage.reason_en())
+            .with("tool", coverage.tool.as_str());
+        let mut messages = vec![unmet];
+        if !coverage.instead.is_empty() {
+            let en = self
+                .planner
+                .catalog()
+                .get(&coverage.tool)
+                .map(crate::coverage::message::instead_en)
+                .unwrap_or_default();
+            messages.push(
+                Message::new(
+                    Code::CoverageInstead,
+                    format!("可以回答：{}", coverage.instead.join("；")),
+                    format!("It can answer: {}", en.join("; ")),
+                )
+                .with("tool", coverage.tool.as_str()),
+            );
+        }
+        AskOutcome::stopped("coverage", messages, vec![], Audience::User)
+    }
+
+    /// The stop when the fallback cannot run: for the user (with a hint for the administrator) when another wording
+    /// may help, else for the administrator.
+    fn no_fallback(&self, message: Message, admin_stop: Message) -> AskOutcome {
+        if message.code.user_fixable() {
+            let hint = Message::enable_fallback(self.fallback.is_none());
+            AskOutcome::stopped("fallback", vec![message], vec![hint], Audience::User)
+        } else {
+            AskOutcome::stopped("fallback", vec![message, admin_stop], vec![], Audience::Admin)
+        }
+    }
+
     /// Degrades once to the fallback tool; says why it could not when it cannot.
-    async fn degrade(&self, reason: String, request: &AskRequest, question: &str, trace: &mut Trace) -> AskOutcome {
+    async fn degrade(
+        &self,
+        reason: String,
+        message: Message,
+        request: &AskRequest,
+        question: &str,
+        trace: &mut Trace,
+    ) -> AskOutcome {
         let started = Instant::now();
         let Some(tool) = self.planner.fallback_tool() else {
             trace.record(
@@ -271,11 +390,7 @@ impl Engine {
                 json!({"reason": reason}),
                 Value::Null,
             );
-            return AskOutcome::Stopped {
-                step: "fallback".into(),
-                reasons: vec![reason, "兜底工具已停用：请管理员启用兜底工具".into()],
-                audience: Audience::Admin,
-            };
+            return self.no_fallback(message, Message::fallback_disabled());
         };
         let Some(fallback) = &self.fallback else {
             trace.record(
@@ -285,16 +400,11 @@ impl Engine {
                 json!({"reason": reason}),
                 Value::Null,
             );
-            return AskOutcome::Stopped {
-                step: "fallback".into(),
-                reasons: vec![
-                    reason,
-                    "兜底（Text-to-SQL）需要配置一个模型：请管理员配置模型服务".into(),
-                ],
-                audience: Audience::Admin,
-            };
+            return self.no_fallback(message, Message::fallback_no_model());
         };
-        let run = fallback.run(question, request.today).await;
+        let run = fallback
+            .run_scoped(question, request.today, &self.scope.bind(&request.viewer))
+            .await;
         let decision = match &run.rows {
             Some(rows) => format!("{} rows after {} SQL attempt(s)", rows.rows.len(), run.attempts.len()),
             None => format!("stopped after {} SQL attempt(s)", run.attempts.len()),
@@ -329,13 +439,9 @@ impl Engine {
             None => {
                 let service_down = run.attempts.iter().any(|a| a.call.service_failed());
                 let audience = if service_down { Audience::Admin } else { Audience::User };
-                let mut reasons = vec![reason];
-                reasons.extend(run.reasons);
-                AskOutcome::Stopped {
-                    step: "fallback".into(),
-                    reasons,
-                    audience,
-                }
+                let mut messages = vec![message];
+                messages.extend(run.reasons.iter().map(|r| Message::fallback_failed(r)));
+                AskOutcome::stopped("fallback", messages, vec![], audience)
             }
         }
     }
@@ -376,20 +482,6 @@ pub fn cut_note(tool: &wenshu_contract::Tool, params: &Map<String, Value>, rows:
     }
 }
 
-/// The stop for the user when the routed call cannot answer the question and no fallback can run: what cannot
-/// be done, and what can be answered instead.
-fn coverage_stop(coverage: &crate::coverage::Coverage) -> AskOutcome {
-    let mut reasons = vec![coverage.reason()];
-    if !coverage.instead.is_empty() {
-        reasons.push(format!("可以回答：{}", coverage.instead.join("；")));
-    }
-    AskOutcome::Stopped {
-        step: "coverage".into(),
-        reasons,
-        audience: Audience::User,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -413,4 +505,11 @@ mod tests {
         // A limit the question asked for is no cut.
         assert_eq!(cut_note(tool, &params(20), 20), "");
     }
+}
+
+/// The stop of a question the viewer's row scope refuses: what was asked and what the scope is.
+fn scope_stop(refusal: ScopeRefusal) -> AskOutcome {
+    let message = refusal.message();
+    let audience = if message.code.user_fixable() { Audience::User } else { Audience::Admin };
+    AskOutcome::stopped("scope", vec![message], vec![], audience)
 }

@@ -15,6 +15,7 @@ pub mod facts;
 pub mod fallback;
 pub mod fill;
 pub mod lexicon;
+pub mod message;
 pub mod metric;
 pub mod param_kinds;
 pub mod pipeline;

@@ -11,6 +11,7 @@ use wenshu_contract::{Catalog, Tool};
 use crate::check::{CheckedRoute, check_route};
 use crate::extract::{ExtractOutcome, ExtractRequest, Extractor};
 use crate::fill::{asks_about_many, date_params, default_range, subject_param};
+use crate::message::{Code, Message};
 use crate::plan::{Audience, Plan};
 use crate::resolve::chosen::{check_chosen_id, choice_by_attribute, earlier_choice};
 use crate::resolve::{EntityCatalogs, Resolution};
@@ -159,6 +160,17 @@ impl Planner {
             .collect()
     }
 
+    /// The tools a question may be answered by, for a stop that lists what can be asked: every enabled tool but
+    /// the fallback.
+    pub fn askable_tools(&self) -> Vec<&Tool> {
+        let fallback = self.catalog.fallback().map(Tool::name);
+        self.catalog
+            .tools()
+            .iter()
+            .filter(|t| Some(t.name()) != fallback && self.is_enabled(t.name()))
+            .collect()
+    }
+
     /// The tools a routed decision may name: the routable ones and the enabled metric tools (a model router may
     /// return a metric query by names; coverage then checks it like any other call).
     fn checkable_tools<'a>(&'a self, routable: &[&'a str]) -> Vec<&'a str> {
@@ -201,14 +213,20 @@ impl Planner {
         trace.record_with_tokens("route", started, decision_text, route_input, json!(routed), tokens);
         let Some(decision) = routed.decision else {
             let reason = routed.error.unwrap_or_else(|| "the router gave no decision".into());
+            let message = Message::detail(
+                Code::RouteFailed,
+                "路由未给出决定",
+                "The router gave no decision",
+                &reason,
+            );
             let plan = if routed.service_failed {
                 Plan::Stopped {
                     step: "route".into(),
-                    reason,
+                    message: Box::new(message),
                     audience: Audience::Admin,
                 }
             } else {
-                self.fallback(reason, &request.question)
+                self.fallback(reason, message, &request.question)
             };
             return Planned {
                 plan,
@@ -251,7 +269,8 @@ impl Planner {
         trace: &mut Trace,
     ) -> Plan {
         let Some(tool) = checked.tool.as_deref().and_then(|name| self.catalog.get(name)) else {
-            return self.fallback(checked.notes.join("; "), &checked.rewritten_question);
+            let outside = Message::outside_tools(&self.askable_tools());
+            return self.fallback(checked.notes.join("; "), outside, &checked.rewritten_question);
         };
         let mut fixed = match self.resolve_subject(tool, request, checked, trace) {
             Ok(fixed) => fixed,
@@ -273,9 +292,13 @@ impl Planner {
                 trace.record("fill", started, why, json!({"dates": checked.dates}), json!(dates));
                 fixed.extend(dates);
             }
-            Err(e) => return stopped("fill", e.to_string(), Audience::Admin),
+            Err(e) => return stopped("fill", catalog_invalid(&e.to_string()), Audience::Admin),
         }
         fixed.extend(extra);
+        match crate::scope::principal_params(tool, &request.viewer) {
+            Ok(filled) => fixed.extend(filled),
+            Err(refusal) => return stopped("scope", refusal.message(), Audience::Admin),
+        }
         self.extract(tool, request, checked, fixed, trace).await
     }
 
@@ -292,8 +315,13 @@ impl Planner {
         };
         let started = Instant::now();
         let Some(index) = self.entities.get(&subject.entity_type) else {
-            let reason = format!("no entity catalog of type `{}` is configured", subject.entity_type);
-            return Err(stopped("resolve", reason, Audience::Admin));
+            let message = Message::new(
+                Code::ResolveNoCatalog,
+                format!("没有配置类型为「{}」的对象目录：请管理员配置", subject.entity_type),
+                format!("no entity catalog of type `{}` is configured", subject.entity_type),
+            )
+            .with("type", subject.entity_type.as_str());
+            return Err(stopped("resolve", message, Audience::Admin));
         };
         if let Some(id) = &request.subject_id {
             let name = checked.subject_name.as_deref();
@@ -319,7 +347,18 @@ impl Planner {
             );
             trace.record("resolve", started, reason.clone(), json!({}), Value::Null);
             if asks_about_many(&request.question, request.today) {
-                return Err(self.fallback(reason, &checked.rewritten_question));
+                let title = tool.title().unwrap_or(tool.name());
+                let message = Message::new(
+                    Code::ResolveNoSubject,
+                    format!("「{title}」一次只查一个{}，问题没有指明是哪一个", subject.entity_type),
+                    format!(
+                        "“{title}” answers about one {} and the question names none",
+                        subject.entity_type
+                    ),
+                )
+                .with("tool", tool.name())
+                .with("type", subject.entity_type.as_str());
+                return Err(self.fallback(reason, message, &checked.rewritten_question));
             }
             return Err(Plan::Missing {
                 tool: tool.name().to_string(),
@@ -354,6 +393,16 @@ impl Planner {
                     "「{name}」 is no {}, and the question asks about many",
                     subject.entity_type
                 ),
+                Message::new(
+                    Code::ResolveNotOne,
+                    format!("「{name}」不是一个{}，而问题问的是多个", subject.entity_type),
+                    format!(
+                        "“{name}” is no {}, and the question asks about many",
+                        subject.entity_type
+                    ),
+                )
+                .with("name", name.as_str())
+                .with("type", subject.entity_type.as_str()),
                 &checked.rewritten_question,
             )),
             Resolution::NotFound => Err(Plan::NotFound {
@@ -364,8 +413,8 @@ impl Planner {
         match outcome {
             Ok((id, why)) => {
                 let id_text = id.as_str().map_or_else(|| id.to_string(), str::to_string);
-                let fixed =
-                    subject_param(tool, &id_text).map_err(|e| stopped("resolve", e.to_string(), Audience::Admin))?;
+                let fixed = subject_param(tool, &id_text)
+                    .map_err(|e| stopped("resolve", catalog_invalid(&e.to_string()), Audience::Admin))?;
                 trace.record("resolve", started, why, input, json!(resolution));
                 Ok(fixed)
             }
@@ -415,7 +464,11 @@ impl Planner {
                 param,
                 value,
             },
-            ExtractOutcome::Failed { reason } => stopped("extract", reason, Audience::Admin),
+            ExtractOutcome::Failed { reason } => stopped(
+                "extract",
+                Message::detail(Code::ExtractFailed, "参数提取失败", "The extraction failed", &reason),
+                Audience::Admin,
+            ),
         };
         let input =
             json!({"tool": tool.name(), "question": checked.rewritten_question, "fixed": extract_request.fixed});
@@ -430,21 +483,33 @@ impl Planner {
         plan
     }
 
-    /// The fallback plan, or a stop for the administrator when there is no enabled fallback tool.
-    pub fn fallback(&self, reason: String, question: &str) -> Plan {
+    /// The fallback plan, or a stop for the administrator when there is no enabled fallback tool; `message` is
+    /// the coded reason a stop shows when the fallback cannot run.
+    pub fn fallback(&self, reason: String, message: Message, question: &str) -> Plan {
         Plan::Fallback {
             tool: self.fallback_tool().map(|t| t.name().to_string()),
             reason,
+            message: Box::new(message),
             question: question.to_string(),
             unmet: None,
         }
     }
 }
 
-fn stopped(step: &str, reason: String, audience: Audience) -> Plan {
+/// A tool definition that cannot take what code filled: for the administrator.
+fn catalog_invalid(detail: &str) -> Message {
+    Message::detail(
+        Code::CatalogInvalid,
+        "工具定义有误，请管理员检查目录",
+        "The tool's definition is wrong",
+        detail,
+    )
+}
+
+fn stopped(step: &str, message: Message, audience: Audience) -> Plan {
     Plan::Stopped {
         step: step.to_string(),
-        reason,
+        message: Box::new(message),
         audience,
     }
 }

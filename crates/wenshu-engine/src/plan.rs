@@ -3,6 +3,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::message::Message;
 use crate::resolve::Candidate;
 use crate::resolve::chosen::SubjectIdError;
 
@@ -63,8 +64,10 @@ pub enum Plan {
     Fallback {
         /// The fallback tool, when the catalog has one.
         tool: Option<String>,
-        /// Why no fixed tool fits.
+        /// Why no fixed tool fits (the engine's words, for the trace).
         reason: String,
+        /// Why no fixed tool fits, coded and in both languages (what a stop says when the fallback cannot run).
+        message: Box<Message>,
         /// The question the fallback gets (the rewritten one).
         question: String,
         /// What the routed call could not answer, when coverage sent the question here.
@@ -82,8 +85,8 @@ pub enum Plan {
     Stopped {
         /// The step it stopped at.
         step: String,
-        /// Why.
-        reason: String,
+        /// Why, coded and in both languages.
+        message: Box<Message>,
         /// Who can act on it.
         audience: Audience,
     },

@@ -14,6 +14,7 @@ use wenshu_engine::execute::{Executors, SqlTemplateExecutor};
 use wenshu_engine::extract::ModelExtractor;
 use wenshu_engine::fallback::SqlFallback;
 use wenshu_engine::fallback::schema::{SchemaNotes, describe_schema};
+use wenshu_engine::message::Code;
 use wenshu_engine::pipeline::{AskRequest, Planner};
 use wenshu_engine::plan::Audience;
 use wenshu_engine::resolve::EntityCatalogs;
@@ -207,6 +208,7 @@ async fn both_failing_stops_naming_the_step_and_both_reasons() {
         step,
         reasons,
         audience,
+        ..
     } = &answer.outcome
     else {
         panic!("{:?}", answer.outcome)
@@ -240,11 +242,19 @@ async fn a_disabled_tool_degrades_and_a_disabled_fallback_stops_for_the_admin() 
         "今年票房最高的十部电影是哪些",
     )
     .await;
-    let AskOutcome::Stopped { audience, reasons, .. } = &answer.outcome else {
+    let AskOutcome::Stopped {
+        audience, code, hints, ..
+    } = &answer.outcome
+    else {
         panic!("{:?}", answer.outcome)
     };
-    assert_eq!(*audience, Audience::Admin);
-    assert!(reasons.iter().any(|r| r.contains("兜底工具已停用")));
+    // Outside every tool is the user's to reword; enabling the fallback is a hint for the administrator.
+    assert_eq!((*audience, *code), (Audience::User, Code::QuestionOutsideTools));
+    assert!(
+        hints
+            .iter()
+            .any(|h| h.code == Code::HintEnableFallback && h.zh.contains("启用兜底工具"))
+    );
 }
 
 #[tokio::test]

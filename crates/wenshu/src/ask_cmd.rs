@@ -146,23 +146,29 @@ fn human(question: &str, answer: &Answer) -> String {
                 ));
             }
         }
-        AskOutcome::Need { missing, .. } => out.push_str(&format!("还需要：{}\n", missing.join("、"))),
+        AskOutcome::Need { message, .. } => out.push_str(&format!("{}（{}）\n", message.zh, message.code)),
         AskOutcome::Rejected { error, .. } => out.push_str(&format!("请求有误：{error}\n")),
         AskOutcome::Stopped {
             step,
-            reasons,
+            code,
+            messages,
+            hints,
             audience,
+            ..
         } => {
             out.push_str(&format!(
-                "停在：{step}（面向{}）\n",
+                "停在：{step}（面向{}，{code}）\n",
                 if matches!(audience, wenshu_engine::plan::Audience::Admin) {
                     "管理员"
                 } else {
                     "用户"
                 }
             ));
-            for reason in reasons {
-                out.push_str(&format!("  - {reason}\n"));
+            for message in messages {
+                out.push_str(&format!("  - {}\n", message.zh));
+            }
+            for hint in hints {
+                out.push_str(&format!("  * {}\n", hint.zh));
             }
         }
     }

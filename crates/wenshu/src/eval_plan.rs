@@ -85,7 +85,9 @@ fn plan_as_expect(plan: &Plan, fallback: Option<&str>) -> Value {
             json!({"tool": tool.as_deref().or(fallback), "status": "fallback", "reason": reason})
         }
         Plan::Rejected { tool, error } => json!({"tool": tool, "status": "rejected", "reason": error.to_string()}),
-        Plan::Stopped { step, reason, .. } => json!({"status": "stopped", "step": step, "reason": reason}),
+        Plan::Stopped { step, message, .. } => {
+            json!({"status": "stopped", "step": step, "reason": message.en, "code": message.code})
+        }
     }
 }
 

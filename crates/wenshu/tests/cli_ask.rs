@@ -123,6 +123,12 @@ fn stops_say_where_and_for_whom() {
         ),
         (Some("resolve"), Some("user"))
     );
+    // Every stop carries a stable code and its texts in both languages.
+    assert_eq!(answer["outcome"]["code"].as_str(), Some("resolve.not_found"));
+    let message = &answer["outcome"]["messages"][0];
+    assert_eq!(message["params"]["name"].as_str(), Some("战狼3"));
+    assert!(message["zh"].as_str().unwrap().contains("战狼3") && message["zh"].as_str().unwrap().contains("对象"));
+    assert!(message["en"].as_str().unwrap().starts_with("Not found"), "{message}");
     let (_, answer) = dir.ask_json(&["今年票房最高的十部电影是哪些"]);
     assert_eq!(
         (answer["kind"].as_str(), answer["tool"].as_str()),
@@ -136,12 +142,44 @@ fn stops_say_where_and_for_whom() {
             answer["outcome"]["step"].as_str(),
             answer["outcome"]["audience"].as_str()
         ),
-        (Some("fallback"), Some("admin")),
-        "no fixed or metric tool orders by a dimension: only the fallback could"
+        (Some("fallback"), Some("user")),
+        "no fixed or metric tool orders by a dimension: the user hears so, not an administrator's problem"
     );
-    assert!(answer["outcome"]["reasons"][1].as_str().unwrap().contains("模型"));
+    let outcome = &answer["outcome"];
+    assert_eq!(outcome["code"].as_str(), Some("question.outside_tools"));
+    let message = &outcome["messages"][0];
+    assert!(
+        message["zh"].as_str().unwrap().starts_with("没有工具能回答"),
+        "{message}"
+    );
+    assert!(
+        message["en"].as_str().unwrap().starts_with("No tool answers"),
+        "{message}"
+    );
+    // What can be asked: the catalog's tools with their examples, in the text and as parameters.
+    let tools = message["params"]["tools"].as_array().unwrap();
+    assert!(tools.len() >= 3, "{tools:?}");
+    assert!(tools.iter().all(|t| t["title"].is_string() && t["examples"].is_array()));
+    let example = tools[0]["examples"][0].as_str().unwrap();
+    assert!(message["zh"].as_str().unwrap().contains(example), "{message}");
+    assert!(!message["zh"].as_str().unwrap().contains("管理员"), "{message}");
+    // The administrator's part (a model would let Text-to-SQL answer) is a secondary hint.
+    assert_eq!(outcome["hints"][0]["code"].as_str(), Some("hint.enable_fallback"));
+    assert!(outcome["hints"][0]["zh"].as_str().unwrap().contains("模型"));
+    let out = String::from_utf8(dir.ask(&["上映年份最早的十部电影是哪些"]).stdout).unwrap();
+    assert!(
+        out.contains("面向用户，question.outside_tools") && out.contains("可以问："),
+        "{out}"
+    );
     let (code, answer) = dir.ask_json(&["订单 A-9 现在什么状态"]);
     assert_eq!((code, answer["kind"].as_str()), (Some(0), Some("need")));
+    assert_eq!(answer["outcome"]["message"]["code"].as_str(), Some("need.params"));
+    assert!(
+        answer["outcome"]["message"]["en"]
+            .as_str()
+            .unwrap()
+            .starts_with("Also needed")
+    );
     let out = dir.ask(&["华东区本月的销售额是多少"]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(

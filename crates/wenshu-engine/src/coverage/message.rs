@@ -89,6 +89,56 @@ pub fn answer_words(answer: &Answer) -> String {
     }
 }
 
+/// The English word of a series grain.
+pub fn time_grain_en(grain: TimeGrain) -> &'static str {
+    match grain {
+        TimeGrain::Day => "day",
+        TimeGrain::Week => "week",
+        TimeGrain::Month => "month",
+        TimeGrain::Quarter => "quarter",
+        TimeGrain::Year => "year",
+    }
+}
+
+/// One declared answer in English words (totals, ranked by 销售员, trend by day).
+pub fn answer_words_en(answer: &Answer) -> String {
+    let dimension = answer.dimension.first().map(String::as_str).unwrap_or_default();
+    match answer.shape {
+        Shape::Totals => "totals".to_string(),
+        Shape::Grouped => format!("grouped by {dimension}"),
+        Shape::Ranked => format!("ranked by {dimension}"),
+        Shape::Series => {
+            let mut grains = vec![answer.grain.map(time_grain_en).unwrap_or("day")];
+            for (_, _, g) in &answer.grain_when {
+                let g = time_grain_en(*g);
+                if !grains.contains(&g) {
+                    grains.push(g);
+                }
+            }
+            format!("trend by {}", grains.join(" or "))
+        }
+        Shape::Rows => "rows".to_string(),
+    }
+}
+
+/// What a tool can answer, in English words: its title and each declared answer.
+pub fn instead_en(tool: &Tool) -> Vec<String> {
+    let title = tool.title().unwrap_or(tool.name());
+    match &tool.extensions().answers {
+        Some(answers) => {
+            let mut kinds: Vec<String> = Vec::new();
+            for (_, answer) in answers.all() {
+                let words = answer_words_en(answer);
+                if !kinds.contains(&words) {
+                    kinds.push(words);
+                }
+            }
+            vec![format!("{title}: {}", kinds.join(", "))]
+        }
+        None => vec![title.to_string()],
+    }
+}
+
 /// What a tool can answer, in words: its title and each declared answer (销售数据查询：汇总、按销售员排名…).
 pub fn instead(tool: &Tool) -> Vec<String> {
     let title = tool.title().unwrap_or(tool.name());

@@ -67,6 +67,10 @@ impl Planner {
         Plan::Fallback {
             tool: self.fallback_tool().map(|t| t.name().to_string()),
             reason: first.reason(),
+            message: Box::new(
+                crate::message::Message::new(crate::message::Code::CoverageUnmet, first.reason(), first.reason_en())
+                    .with("tool", tool.as_str()),
+            ),
             question: question.clone(),
             unmet: Some(Box::new(first)),
         }

@@ -1,0 +1,360 @@
+//! Every user-facing text the engine makes: a stable [`Code`], its parameters, and the text in Chinese and in
+//! English, both made here, so that the API, the CLI and MCP carry both and the page shows the one of its language.
+//!
+//! To add a text: a `Code` variant (its dotted name in `as_str`, `ALL` and `user_fixable`), then
+//! `Message::new(code, zh, en).with(key, value)` where the stop is made; the server's `openapi.json` lists every
+//! code (a test compares it with [`Code::ALL`]).
+
+use serde::{Serialize, Serializer};
+use serde_json::{Map, Value, json};
+use wenshu_contract::Tool;
+
+/// A stable code of a user-facing text, serialized as its dotted name (`fallback.no_model`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Code {
+    /// No tool answers the question; the message lists what can be asked.
+    QuestionOutsideTools,
+    /// The subject name matches no entity.
+    ResolveNotFound,
+    /// The tool needs one subject and the question names none while asking about many.
+    ResolveNoSubject,
+    /// The name is no entity of the tool's type, and the question asks about many.
+    ResolveNotOne,
+    /// No entity catalog of the tool's subject type is configured.
+    ResolveNoCatalog,
+    /// The routed call cannot answer part of the question.
+    CoverageUnmet,
+    /// What the routed tool can answer instead.
+    CoverageInstead,
+    /// The question names a value the tool cannot take.
+    ToolUnsupportedValue,
+    /// The tool's call failed.
+    ToolFailed,
+    /// The routed tool is not in the catalog.
+    ToolNotInCatalog,
+    /// The tool's definition cannot take what code filled (a date range, a subject ID): a catalog to fix.
+    CatalogInvalid,
+    /// The router gave no decision (the model failed or answered nothing usable).
+    RouteFailed,
+    /// The extraction failed (the model failed or answered nothing usable).
+    ExtractFailed,
+    /// The fallback needs a model and none is configured.
+    FallbackNoModel,
+    /// The fallback tool is disabled or absent.
+    FallbackDisabled,
+    /// The fallback ran and found no answer (its reasons follow).
+    FallbackFailed,
+    /// A hint for the administrator: a model (and the fallback tool) would let Text-to-SQL answer.
+    HintEnableFallback,
+    /// Required parameters are missing.
+    NeedParams,
+    /// The subject name matches several entities.
+    ChooseCandidates,
+    /// The question asks for rows outside the asker's row scope.
+    ScopeOutside,
+    /// The asker's row scope cannot be bound (an attribute a rule reads is missing): a configuration to fix.
+    ScopeDenied,
+}
+
+impl Code {
+    /// Every code, in a fixed order.
+    pub const ALL: &'static [Code] = &[
+        Code::QuestionOutsideTools,
+        Code::ResolveNotFound,
+        Code::ResolveNoSubject,
+        Code::ResolveNotOne,
+        Code::ResolveNoCatalog,
+        Code::CoverageUnmet,
+        Code::CoverageInstead,
+        Code::ToolUnsupportedValue,
+        Code::ToolFailed,
+        Code::ToolNotInCatalog,
+        Code::CatalogInvalid,
+        Code::RouteFailed,
+        Code::ExtractFailed,
+        Code::FallbackNoModel,
+        Code::FallbackDisabled,
+        Code::FallbackFailed,
+        Code::HintEnableFallback,
+        Code::NeedParams,
+        Code::ChooseCandidates,
+        Code::ScopeOutside,
+        Code::ScopeDenied,
+    ];
+
+    /// The dotted name (`area.what`), stable across versions.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::QuestionOutsideTools => "question.outside_tools",
+            Code::ResolveNotFound => "resolve.not_found",
+            Code::ResolveNoSubject => "resolve.no_subject",
+            Code::ResolveNotOne => "resolve.not_one",
+            Code::ResolveNoCatalog => "resolve.no_catalog",
+            Code::CoverageUnmet => "coverage.unmet",
+            Code::CoverageInstead => "coverage.instead",
+            Code::ToolUnsupportedValue => "tool.unsupported_value",
+            Code::ToolFailed => "tool.failed",
+            Code::ToolNotInCatalog => "tool.not_in_catalog",
+            Code::CatalogInvalid => "catalog.invalid",
+            Code::RouteFailed => "route.failed",
+            Code::ExtractFailed => "extract.failed",
+            Code::FallbackNoModel => "fallback.no_model",
+            Code::FallbackDisabled => "fallback.disabled",
+            Code::FallbackFailed => "fallback.failed",
+            Code::HintEnableFallback => "hint.enable_fallback",
+            Code::NeedParams => "need.params",
+            Code::ChooseCandidates => "choose.candidates",
+            Code::ScopeOutside => "scope.outside",
+            Code::ScopeDenied => "scope.denied",
+        }
+    }
+
+    /// Whether the person asking can act on it (another wording, another value); otherwise only a configuration
+    /// change helps and the stop is for the administrator.
+    pub fn user_fixable(self) -> bool {
+        !matches!(
+            self,
+            Code::ResolveNoCatalog
+                | Code::ToolFailed
+                | Code::ToolNotInCatalog
+                | Code::CatalogInvalid
+                | Code::RouteFailed
+                | Code::ExtractFailed
+                | Code::FallbackNoModel
+                | Code::FallbackDisabled
+                | Code::ScopeDenied
+        )
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// A user-facing text: its code, its parameters, and the text in Chinese and in English.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Message {
+    /// The stable code.
+    pub code: Code,
+    /// The values the text names (a tool, a name, a parameter), for a client that writes its own text.
+    #[serde(skip_serializing_if = "Map::is_empty")]
+    pub params: Map<String, Value>,
+    /// The text in Chinese.
+    pub zh: String,
+    /// The text in English.
+    pub en: String,
+}
+
+impl Message {
+    /// A message with its code and both texts, no parameters yet.
+    pub fn new(code: Code, zh: impl Into<String>, en: impl Into<String>) -> Self {
+        Self {
+            code,
+            params: Map::new(),
+            zh: zh.into(),
+            en: en.into(),
+        }
+    }
+
+    /// The message with one more parameter.
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Self {
+        self.params.insert(key.to_string(), value.into());
+        self
+    }
+
+    /// A question no tool answers, with what can be asked: each tool's title, description and examples.
+    pub fn outside_tools(tools: &[&Tool]) -> Self {
+        let askable: Vec<Value> = tools
+            .iter()
+            .map(|t| {
+                json!({
+                    "tool": t.name(),
+                    "title": t.title().unwrap_or(t.name()),
+                    "description": t.description(),
+                    "examples": t.extensions().examples,
+                })
+            })
+            .collect();
+        let listed = |example_word: &str, open: &str, close: &str, sep: &str| {
+            tools
+                .iter()
+                .map(|t| {
+                    let title = t.title().unwrap_or(t.name());
+                    match t.extensions().examples.first() {
+                        Some(e) => format!("{title}{open}{example_word}{e}{close}"),
+                        None => title.to_string(),
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(sep)
+        };
+        let (zh, en) = if tools.is_empty() {
+            (
+                "没有工具能回答这个问题，目前也没有可用的工具".to_string(),
+                "No tool answers this question, and no tool is available".to_string(),
+            )
+        } else {
+            (
+                format!("没有工具能回答这个问题。可以问：{}", listed("如「", "（", "」）", "；")),
+                format!(
+                    "No tool answers this question. You can ask about: {}",
+                    listed("e.g. “", " (", "”)", "; ")
+                ),
+            )
+        };
+        Self::new(Code::QuestionOutsideTools, zh, en).with("tools", Value::Array(askable))
+    }
+
+    /// A subject name that matches no entity.
+    pub fn not_found(name: &str) -> Self {
+        Self::new(
+            Code::ResolveNotFound,
+            format!("对象未找到：没有名为「{name}」的对象，请换个说法"),
+            format!("Not found: nothing is named “{name}”; try another wording"),
+        )
+        .with("name", name)
+    }
+
+    /// A value the tool cannot take (`label` the parameter's label).
+    pub fn unsupported_value(tool: &str, param: &str, label: &str, value: &str) -> Self {
+        Self::new(
+            Code::ToolUnsupportedValue,
+            format!("工具「{tool}」不能取{label}为「{value}」，请换一个值"),
+            format!("Tool `{tool}` cannot take {label} = “{value}”; try another value"),
+        )
+        .with("tool", tool)
+        .with("param", param)
+        .with("value", value)
+    }
+
+    /// A tool call that failed (`error` the executor's words).
+    pub fn tool_failed(tool: &str, error: &str) -> Self {
+        Self::new(
+            Code::ToolFailed,
+            format!("工具「{tool}」调用失败：{error}"),
+            format!("tool `{tool}` failed: {error}"),
+        )
+        .with("tool", tool)
+        .with("error", error)
+    }
+
+    /// A routed tool the catalog does not have.
+    pub fn not_in_catalog(tool: &str) -> Self {
+        Self::new(
+            Code::ToolNotInCatalog,
+            format!("工具「{tool}」不在目录中"),
+            format!("tool `{tool}` is not in the catalog"),
+        )
+        .with("tool", tool)
+    }
+
+    /// The fallback needs a model and none is configured (the stop for the administrator).
+    pub fn fallback_no_model() -> Self {
+        Self::new(
+            Code::FallbackNoModel,
+            "兜底（Text-to-SQL）需要配置一个模型：请管理员配置模型服务",
+            "The Text-to-SQL fallback needs a model: an administrator must configure a model service",
+        )
+    }
+
+    /// The fallback tool is disabled or absent (the stop for the administrator).
+    pub fn fallback_disabled() -> Self {
+        Self::new(
+            Code::FallbackDisabled,
+            "兜底工具已停用：请管理员启用兜底工具",
+            "The fallback tool is disabled: an administrator must enable it",
+        )
+    }
+
+    /// One reason the fallback found no answer (`reason` the fallback's words).
+    pub fn fallback_failed(reason: &str) -> Self {
+        Self::new(
+            Code::FallbackFailed,
+            format!("兜底未能回答：{reason}"),
+            format!("The fallback found no answer: {reason}"),
+        )
+        .with("reason", reason)
+    }
+
+    /// The secondary hint of a user stop: what an administrator could enable (`model`: a model is missing too).
+    pub fn enable_fallback(model: bool) -> Self {
+        let (zh, en) = if model {
+            (
+                "提示（管理员）：配置模型后，兜底（Text-to-SQL）可以回答工具之外的问题",
+                "For the administrator: configuring a model lets the Text-to-SQL fallback answer questions outside the tools",
+            )
+        } else {
+            (
+                "提示（管理员）：启用兜底工具后，兜底（Text-to-SQL）可以回答工具之外的问题",
+                "For the administrator: enabling the fallback tool lets Text-to-SQL answer questions outside the tools",
+            )
+        };
+        Self::new(Code::HintEnableFallback, zh, en).with("model", model)
+    }
+
+    /// Missing required parameters (their labels).
+    pub fn need(tool: &str, missing: &[String]) -> Self {
+        Self::new(
+            Code::NeedParams,
+            format!("还需要：{}，请在问题中补充", missing.join("、")),
+            format!("Also needed: {}; add it to the question", missing.join(", ")),
+        )
+        .with("tool", tool)
+        .with("missing", missing.to_vec())
+    }
+
+    /// A name that matches several entities.
+    pub fn choose(tool: &str, name: &str, candidates: usize) -> Self {
+        Self::new(
+            Code::ChooseCandidates,
+            format!("「{name}」有 {candidates} 个候选，请选择一个"),
+            format!("“{name}” matches {candidates} candidates: pick one"),
+        )
+        .with("tool", tool)
+        .with("name", name)
+        .with("candidates", candidates)
+    }
+
+    /// A technical reason wrapped in a code (`detail` the engine's words, the same in both texts).
+    pub fn detail(code: Code, zh_head: &str, en_head: &str, detail: &str) -> Self {
+        Self::new(code, format!("{zh_head}：{detail}"), format!("{en_head}: {detail}")).with("detail", detail)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_distinct_dotted_names() {
+        let names: std::collections::HashSet<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(names.len(), Code::ALL.len());
+        for code in Code::ALL {
+            let (area, what) = code.as_str().split_once('.').expect("area.what");
+            assert!(!area.is_empty() && !what.is_empty(), "{code}");
+            assert_eq!(serde_json::to_value(code).unwrap(), json!(code.as_str()));
+        }
+    }
+
+    #[test]
+    fn a_message_carries_code_params_and_both_texts() {
+        let m = Message::not_found("某某");
+        assert_eq!(
+            serde_json::to_value(&m).unwrap(),
+            json!({"code": "resolve.not_found", "params": {"name": "某某"},
+                   "zh": "对象未找到：没有名为「某某」的对象，请换个说法",
+                   "en": "Not found: nothing is named “某某”; try another wording"})
+        );
+        assert!(Code::ResolveNotFound.user_fixable());
+        assert!(!Code::FallbackNoModel.user_fixable());
+        assert!(Code::ScopeOutside.user_fixable());
+    }
+}
