@@ -1,18 +1,20 @@
 //! The auth layer every route sits behind: it makes the request's [`Principal`] once, from
-//! `Authorization: Bearer KEY` (the scheme in any case), and puts it in the request's extensions. When keys are
-//! configured every route but the public ones (the page, its assets, health, metrics, the OpenAPI document) needs a
-//! valid key; routes added later are protected unless named public here. Wrong keys count against the client
-//! address and are throttled with 429s.
+//! `Authorization: Bearer KEY` (the scheme in any case) — a configured key, or a JWT when tokens are configured —
+//! and puts it and its viewer in the request's extensions. When keys or tokens are configured every route but the
+//! public ones (the page, its assets, health, metrics, the OpenAPI document) needs a valid one; routes added later
+//! are protected unless named public here. Wrong keys and tokens count against the client address and are
+//! throttled with 429s.
 
 use std::net::{IpAddr, SocketAddr};
 
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::header::AUTHORIZATION;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::header::{AUTHORIZATION, WWW_AUTHENTICATE};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
+use crate::jwt::JwtVerifier;
 use crate::limits::too_many;
 use crate::principal::{Principal, Role};
 use crate::state::AppState;
@@ -40,12 +42,13 @@ pub fn client_address(request: &Request) -> Option<IpAddr> {
         .map(|info| info.0.ip())
 }
 
-/// The auth layer: makes the principal of every request, refusing protected routes without a valid key.
+/// The auth layer: makes the principal of every request, refusing protected routes without a valid key or token,
+/// and puts the principal and its [`Viewer`](wenshu_engine::scope::Viewer) (what the engine sees of it; `/mcp` reads it from there) into the
+/// request's extensions.
 pub async fn identify(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     let address = client_address(&request);
-    let keys = state.keys();
-    if !keys.enabled() {
-        request.extensions_mut().insert(Principal::anonymous(address));
+    if !state.auth_enabled() {
+        admit(&mut request, Principal::anonymous(address));
         return next.run(request).await;
     }
     let public = is_public(request.uri().path());
@@ -53,33 +56,71 @@ pub async fn identify(State(state): State<AppState>, mut request: Request, next:
     let principal = match bearer(request.headers()) {
         Some(token) => {
             if let Err(wait) = state.auth_failures().peek(&failures_bucket) {
-                return too_many(wait, "too many wrong API keys from this address: try again later");
+                return too_many(
+                    wait,
+                    "too many wrong API keys or tokens from this address: try again later",
+                );
             }
-            match keys.verify(token, address) {
-                Some(principal) => principal,
-                None => {
+            match prove(&state, token, address) {
+                Ok(principal) => principal,
+                Err(error) => {
                     let _ = state.auth_failures().take(&failures_bucket);
                     if public {
                         guest(address)
                     } else {
-                        return ApiError::new(StatusCode::UNAUTHORIZED, "invalid_key", "the API key is not valid")
-                            .into_response();
+                        return unauthorized(error);
                     }
                 }
             }
         }
         None if public => guest(address),
         None => {
-            return ApiError::new(
+            return unauthorized(ApiError::new(
                 StatusCode::UNAUTHORIZED,
                 "missing_key",
-                "an API key is required: Authorization: Bearer KEY",
-            )
-            .into_response();
+                "an API key or token is required: Authorization: Bearer KEY",
+            ));
         }
     };
-    request.extensions_mut().insert(principal);
+    admit(&mut request, principal);
     next.run(request).await
+}
+
+/// The principal `token` proves: a configured key, else (when tokens are configured and it has a JWT's shape) a
+/// verified token; else a 401 saying why, without the token.
+fn prove(state: &AppState, token: &str, address: Option<IpAddr>) -> Result<Principal, ApiError> {
+    if let Some(principal) = state.keys().verify(token, address) {
+        return Ok(principal);
+    }
+    match state.jwt() {
+        Some(jwt) if JwtVerifier::looks_like_jwt(token) => jwt.verify(token, address).map_err(|why| {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "invalid_token",
+                format!("the bearer token is not valid: {why}"),
+            )
+        }),
+        _ => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "invalid_key",
+            "the API key is not valid",
+        )),
+    }
+}
+
+/// A 401 with `WWW-Authenticate: Bearer` (RFC 6750).
+fn unauthorized(error: ApiError) -> Response {
+    let mut response = error.into_response();
+    response
+        .headers_mut()
+        .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+    response
+}
+
+/// Puts `principal` and its viewer into the request's extensions.
+fn admit(request: &mut Request, principal: Principal) {
+    request.extensions_mut().insert(principal.viewer());
+    request.extensions_mut().insert(principal);
 }
 
 /// The principal of a public route without a key when keys are configured: it may read nothing owned.
@@ -92,7 +133,7 @@ fn guest(address: Option<IpAddr>) -> Principal {
 
 /// Checks that the principal may change tools (an admin key).
 pub fn require_admin(state: &AppState, principal: &Principal) -> Result<(), ApiError> {
-    if !state.keys().has_admin() {
+    if !state.admin_possible() {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "admin_disabled",

@@ -7,6 +7,7 @@ mod assets;
 pub mod auth;
 pub mod error;
 pub mod guard;
+pub mod jwt;
 pub mod limits;
 pub mod listen;
 pub mod metrics;

@@ -6,8 +6,9 @@ use jiff::civil::Date;
 use wenshu_engine::answer::Engine;
 use wenshu_store::Store;
 
+use crate::jwt::JwtVerifier;
 use crate::limits::RateLimiter;
-use crate::principal::Keys;
+use crate::principal::{KeyPrincipal, Keys};
 use crate::timeouts::Timeouts;
 
 /// How the server behaves.
@@ -17,6 +18,10 @@ pub struct ServerSettings {
     pub user_keys: Vec<String>,
     /// Keys that may also change tools; empty: tools cannot be changed over HTTP.
     pub admin_keys: Vec<String>,
+    /// Keys with a principal each (a name, a role, attributes); checked first.
+    pub principals: Vec<KeyPrincipal>,
+    /// JWT bearer tokens, when configured: verified after the keys.
+    pub jwt: Option<Arc<JwtVerifier>>,
     /// The largest request body accepted, in bytes.
     pub max_body_bytes: usize,
     /// Requests a client (key or address) may make per minute; 0 turns the limit off.
@@ -42,6 +47,8 @@ impl Default for ServerSettings {
         Self {
             user_keys: Vec::new(),
             admin_keys: Vec::new(),
+            principals: Vec::new(),
+            jwt: None,
             max_body_bytes: 64 * 1024,
             rate_per_minute: 0,
             max_question_chars: 500,
@@ -75,7 +82,7 @@ impl AppState {
     pub fn new(engine: Engine, store: Arc<dyn Store>, settings: ServerSettings) -> Self {
         let limiter = RateLimiter::new(settings.rate_per_minute);
         let auth_failures = RateLimiter::new(settings.auth_failures_per_minute);
-        let keys = Keys::new(&settings.user_keys, &settings.admin_keys);
+        let keys = Keys::with_principals(&settings.principals, &settings.user_keys, &settings.admin_keys);
         Self {
             inner: Arc::new(Inner {
                 engine,
@@ -116,6 +123,21 @@ impl AppState {
     /// The configured keys (digests only).
     pub fn keys(&self) -> &Keys {
         &self.inner.keys
+    }
+
+    /// The JWT verifier, when tokens are configured.
+    pub fn jwt(&self) -> Option<&JwtVerifier> {
+        self.inner.settings.jwt.as_deref()
+    }
+
+    /// Whether requests must prove who they are (keys or tokens are configured).
+    pub fn auth_enabled(&self) -> bool {
+        self.inner.keys.enabled() || self.inner.settings.jwt.is_some()
+    }
+
+    /// Whether an admin can be proved (an admin key, or tokens whose role claim can name an admin).
+    pub fn admin_possible(&self) -> bool {
+        self.inner.keys.has_admin() || self.jwt().is_some_and(JwtVerifier::may_admit_admins)
     }
 
     /// The request timeouts.

@@ -4,6 +4,8 @@
 //! from flags and the environment (`WENSHU_LLM_BASE_URL`, `WENSHU_LLM_API_KEY`, `WENSHU_LLM_MODEL`) replace the
 //! first provider's, or make one when the file has none.
 
+pub mod auth;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -60,6 +62,9 @@ pub struct Config {
     /// `[http]`: where the catalog's `x-http` tools are called.
     #[serde(default)]
     pub http: HttpSection,
+    /// `[auth]`: principals with attributes and JWT bearer tokens (see [`auth`]).
+    #[serde(default)]
+    pub auth: auth::AuthSection,
 }
 
 /// `[http]`.

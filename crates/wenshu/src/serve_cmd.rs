@@ -106,9 +106,18 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     let server = &config.server;
     let defaults = ServerSettings::default();
     let secs = |value: Option<u64>, default: Duration| value.map_or(default, Duration::from_secs);
+    let env = |name: &str| crate::config::env_var(name);
+    let principals = config.auth.principals(&env)?;
+    let jwt = config.auth.jwt(&env)?;
+    let (user_keys, admin_keys) = (keys("WENSHU_USER_KEYS"), keys("WENSHU_ADMIN_KEYS"));
+    let auth_line = config
+        .auth
+        .describe(principals.len(), user_keys.len() + admin_keys.len());
     let settings = ServerSettings {
-        user_keys: keys("WENSHU_USER_KEYS"),
-        admin_keys: keys("WENSHU_ADMIN_KEYS"),
+        user_keys,
+        admin_keys,
+        principals,
+        jwt,
         max_body_bytes: server.max_body_bytes.unwrap_or(defaults.max_body_bytes),
         rate_per_minute: server.rate_per_minute.unwrap_or(0),
         today: fixed_today,
@@ -137,13 +146,18 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
         idle: secs(server.mcp_session_idle_secs, session_defaults.idle),
     };
     let origins = server.mcp_allowed_origins.clone();
-    let mcp = WenshuMcpServer::new(Arc::new(engine.clone()), extractor, catalog);
+    // Every MCP `ask` is audited in the store, as every `/api/ask` is.
+    let recorder = Arc::new(wenshu_server::audit::mcp_recorder(Arc::clone(&store)));
+    let mcp = WenshuMcpServer::new(Arc::new(engine.clone()), extractor, catalog).with_recorder(recorder);
     let mcp = match fixed_today {
         Some(day) => mcp.with_today(day),
         None => mcp,
     };
     if let Some(days) = settings.store_retention_days {
         wenshu_server::retention::spawn(Arc::clone(&store), days);
+    }
+    if let Some(days) = config.audit.retention()? {
+        wenshu_server::retention::spawn_audit(Arc::clone(&store), days);
     }
     let state = AppState::new(engine, Arc::clone(&store), settings);
     let host = args
@@ -161,6 +175,10 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
         redact(&database),
         redact(&store_url)
     );
+    match auth_line {
+        Some(line) => println!("requests prove who they are with: {line}"),
+        None => println!("no keys or tokens are configured: every request is anonymous (scoped, no attributes)"),
+    }
     let mcp = wenshu_mcp::gated_http_service(mcp, wenshu_mcp::checked_origins(origins), sessions);
     let app = wenshu_server::app_with(state, "/mcp", mcp);
     wenshu_server::serve_with(listener, app, listen).await?;

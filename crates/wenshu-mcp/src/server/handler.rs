@@ -15,6 +15,7 @@ use wenshu_contract::Catalog;
 use wenshu_engine::answer::{AskOutcome, Engine};
 use wenshu_engine::extract::{ExtractRequest, Extractor};
 use wenshu_engine::pipeline::AskRequest;
+use wenshu_engine::scope::Viewer;
 
 use super::render::{ask_content, ask_text, extract_content, extract_text};
 use super::tools::{ASK, EXTRACT, served_tool, served_tools};
@@ -63,11 +64,24 @@ impl WenshuMcpServer {
         }
     }
 
-    /// Runs one served tool; a bad argument or an unknown catalog tool is a tool error the caller can read.
+    /// Runs one served tool as the local operator (stdio); a bad argument or an unknown catalog tool is a tool
+    /// error the caller can read.
     pub async fn run_tool(&self, name: &str, arguments: &Map<String, Value>) -> Result<CallToolResult, ErrorData> {
+        self.run_tool_with(name, arguments, None).await
+    }
+
+    /// Runs one served tool for the HTTP request whose extensions are `http` (what the server's auth layer put
+    /// there: the principal and its [`Viewer`]); `None` on stdio, where the caller is the local operator.
+    pub async fn run_tool_with(
+        &self,
+        name: &str,
+        arguments: &Map<String, Value>,
+        http: Option<&http::Extensions>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let viewer = viewer_of(http);
         let outcome = match name {
-            ASK => self.ask(arguments).await,
-            EXTRACT => self.extract(arguments).await,
+            ASK => self.ask(arguments, viewer).await,
+            EXTRACT => self.extract(arguments, &viewer).await,
             other => {
                 return Err(ErrorData::invalid_params(
                     format!("unknown tool `{other}`; this server has `{ASK}` and `{EXTRACT}`"),
@@ -78,12 +92,13 @@ impl WenshuMcpServer {
         Ok(outcome.unwrap_or_else(|message| CallToolResult::error(vec![ContentBlock::text(message)])))
     }
 
-    async fn ask(&self, arguments: &Map<String, Value>) -> Result<CallToolResult, String> {
+    async fn ask(&self, arguments: &Map<String, Value>, viewer: Viewer) -> Result<CallToolResult, String> {
         let question = required_string(arguments, "question")?;
         let conversation_id = optional_string(arguments, "conversationId")?;
         let subject_id = optional_string(arguments, "subjectId")?;
         let mut request = AskRequest::new(question, self.today()?);
         request.subject_id = subject_id.map(str::to_string);
+        request.viewer = viewer;
         let answer = self.engine.ask(&request).await;
         // A subject ID the question cannot mean is the caller's error, as a 422 is over HTTP.
         if let AskOutcome::Rejected { error, .. } = &answer.outcome {
@@ -93,7 +108,7 @@ impl WenshuMcpServer {
         Ok(with_text(content.clone(), ask_text(&content)))
     }
 
-    async fn extract(&self, arguments: &Map<String, Value>) -> Result<CallToolResult, String> {
+    async fn extract(&self, arguments: &Map<String, Value>, _viewer: &Viewer) -> Result<CallToolResult, String> {
         let tool_name = required_string(arguments, "tool")?;
         let question = required_string(arguments, "question")?;
         let tool = self.catalog.get(tool_name).ok_or_else(|| {
@@ -140,12 +155,30 @@ impl ServerHandler for WenshuMcpServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.unwrap_or_default();
-        self.run_tool(&request.name, &arguments)
+        // Over streamable HTTP rmcp hands the request's parts in the context's extensions; on stdio there are none.
+        let http = context
+            .extensions
+            .get::<http::request::Parts>()
+            .map(|parts| &parts.extensions);
+        self.run_tool_with(&request.name, &arguments, http)
             .await
             .map(CallToolResponse::from)
+    }
+}
+
+/// Who asks over `http`'s request: the viewer the server's auth layer put there; on stdio (`None`) the local
+/// operator. An HTTP request without one (a service mounted without the auth layer) is scoped with no attributes,
+/// so that a row scope refuses it rather than widening.
+fn viewer_of(http: Option<&http::Extensions>) -> Viewer {
+    match http {
+        None => Viewer::operator(),
+        Some(extensions) => extensions
+            .get::<Viewer>()
+            .cloned()
+            .unwrap_or_else(|| Viewer::scoped(None, Default::default())),
     }
 }
 

@@ -147,6 +147,7 @@ async fn prepare(
     let mut request = AskRequest::new(question, state.today());
     request.history = history;
     request.subject_id = subject_id;
+    request.viewer = principal.viewer();
     Ok(Prepared {
         conversation_id,
         request,
