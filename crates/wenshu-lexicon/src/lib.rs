@@ -11,14 +11,18 @@
 //! - [`synonym`]: enum values and synonyms inside sentences; `value(label)` lists.
 //! - [`place`]: provinces and prefecture-level cities.
 //! - [`boolean`]: yes/no words.
+//! - [`english`]: English words of a sentence, inflections, identifiers spelled as words (`good_rate`).
+//! - [`bilingual`]: a small general English → Chinese vocabulary (delayed → 超时, on-time → 准时).
 //! - [`demand`]: what a question asks for beyond filter values (各X, 前N, 环比, 占比, 超过N, 明细).
 //! - [`timezone`]: places that name a time zone (东京 → Asia/Tokyo).
 //! - [`scan`]: numerals and time expressions of a sentence together.
 
+pub mod bilingual;
 pub mod boolean;
 pub mod canonical;
 pub mod compare;
 pub mod demand;
+pub mod english;
 pub mod numeral;
 pub mod period;
 pub mod place;

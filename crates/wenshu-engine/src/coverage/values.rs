@@ -33,6 +33,7 @@ pub fn named_values(tool: &Tool, question: &str, entities: &EntityCatalogs) -> V
                 .map(|h| (spec.name.clone(), h.range))
         })
         .collect();
+    let times = wenshu_lexicon::time::time_word_ranges(question);
     let mut out = Vec::new();
     for spec in tool.params().iter() {
         if spec.ty == ParamType::Array {
@@ -45,7 +46,12 @@ pub fn named_values(tool: &Tool, question: &str, entities: &EntityCatalogs) -> V
             };
             let hits = index.matcher().find_all(question);
             for hit in &hits {
-                let inside_name = mentions.iter().any(|m| overlaps(&m.range, &hit.range));
+                // A value spelled inside a time expression (the week of "this week") is the time's word.
+                let inside_name = mentions
+                    .iter()
+                    .map(|m| &m.range)
+                    .chain(&times)
+                    .any(|r| overlaps(r, &hit.range));
                 let inside_other = other_hits
                     .iter()
                     .any(|(p, r)| p != &spec.name && r.len() > hit.range.len() && overlaps(r, &hit.range));

@@ -2,7 +2,9 @@
 //! false; 只看超时的运单 ↔ 超时的 → true. The thing (X) comes from the description, the cue words are general.
 
 use wenshu_contract::ParamSpec;
-use wenshu_lexicon::canonical::canonical;
+use wenshu_lexicon::bilingual::spells;
+use wenshu_lexicon::canonical::fold_char;
+use wenshu_lexicon::english::words;
 
 /// Words before X that include it.
 const INCLUDE: &[&str] = &[
@@ -79,34 +81,119 @@ pub fn flag_subject(spec: &ParamSpec) -> Option<(Vec<String>, bool)> {
     (!forms.is_empty()).then_some((forms, only))
 }
 
+/// A flag's value as a question states it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FlagWords {
+    /// The value.
+    pub value: bool,
+    /// How the question states it (「包括已取消」).
+    pub evidence: String,
+    /// Byte range in the question of the words that state it, cue included.
+    pub range: std::ops::Range<usize>,
+}
+
+/// English words before X that include it, leave it out, or deny it ("not delayed": no value can say that).
+const ENGLISH_INCLUDE: &[&str] = &["including", "include", "includes", "with", "only", "just"];
+const ENGLISH_EXCLUDE: &[&str] = &["excluding", "exclude", "excludes", "without", "except", "minus"];
+const ENGLISH_DENY: &[&str] = &[
+    "not", "non", "never", "no", "isn", "aren", "wasn", "weren", "don", "didn",
+];
+/// How many English words before X a cue may stand ("including the cancelled ones" → 1).
+const ENGLISH_CUE_WORDS: usize = 2;
+
 /// The flag's value the question states, with the words, or none.
 pub fn flag_value(spec: &ParamSpec, question: &str) -> Option<(bool, String)> {
+    flag_words(spec, question).map(|f| (f.value, f.evidence))
+}
+
+/// The flag's value the question states, with its words and where they stand: the thing in Chinese with its
+/// cue (包括已取消的, 超时的), or in English by the general vocabulary ("including cancelled", "delayed").
+pub fn flag_words(spec: &ParamSpec, question: &str) -> Option<FlagWords> {
     let (forms, only) = flag_subject(spec)?;
-    let q: Vec<char> = canonical(question).chars().collect();
+    let q: Vec<char> = question.chars().map(fold_char).collect();
     let text: String = q.iter().collect();
     for form in &forms {
-        let f = canonical(form);
+        let f = fold(form);
         let Some(byte_at) = text.find(&f) else {
             continue;
         };
         let at = text[..byte_at].chars().count();
         let before: String = q[at.saturating_sub(CUE_GAP + 4)..at].iter().collect();
-        let cue_near = |cue: &str| {
+        let cue_at = |cue: &str| {
             before
                 .rfind(cue)
-                .is_some_and(|i| before[i + cue.len()..].chars().count() <= CUE_GAP)
+                .filter(|&i| before[i + cue.len()..].chars().count() <= CUE_GAP)
+                .map(|i| at - before[i..].chars().count())
         };
-        if let Some(cue) = EXCLUDE.iter().find(|c| cue_near(&canonical(c))) {
-            return Some((false, format!("「{cue}…{form}」")));
+        let original = |from: usize| char_bytes(question, from..at + f.chars().count());
+        if let Some((cue, from)) = EXCLUDE.iter().find_map(|c| cue_at(&fold(c)).map(|from| (c, from))) {
+            return Some(FlagWords {
+                value: false,
+                evidence: format!("「{cue}…{form}」"),
+                range: original(from),
+            });
         }
-        if let Some(cue) = INCLUDE.iter().find(|c| cue_near(&canonical(c))) {
-            return Some((true, format!("「{cue}{form}」")));
+        if let Some((cue, from)) = INCLUDE.iter().find_map(|c| cue_at(&fold(c)).map(|from| (c, from))) {
+            return Some(FlagWords {
+                value: true,
+                evidence: format!("「{cue}{form}」"),
+                range: original(from),
+            });
         }
         if only {
-            return Some((true, format!("「{form}」")));
+            return Some(FlagWords {
+                value: true,
+                evidence: format!("「{form}」"),
+                range: original(at),
+            });
         }
     }
-    None
+    forms.iter().find_map(|form| english_flag(question, form, only))
+}
+
+/// The flag stated in English: a word the vocabulary gives for the thing (delayed ↔ 超时), after an including or
+/// excluding word, or alone for a flag that names what to keep; none after a denying word.
+fn english_flag(question: &str, form: &str, only: bool) -> Option<FlagWords> {
+    let thing = spells(question, form).or_else(|| form.strip_prefix('已').and_then(|bare| spells(question, bare)))?;
+    let written = words(question);
+    let position = written.iter().position(|w| w.range.start == thing.range.start)?;
+    let before = &written[position.saturating_sub(ENGLISH_CUE_WORDS)..position];
+    let words_of = thing.range.clone();
+    let said = question.get(words_of.clone()).unwrap_or_default();
+    if before.iter().any(|w| ENGLISH_DENY.contains(&w.text.as_str())) {
+        return None;
+    }
+    let cue = |list: &[&str]| before.iter().rev().find(|w| list.contains(&w.text.as_str())).cloned();
+    if let Some(cue) = cue(ENGLISH_EXCLUDE) {
+        return Some(FlagWords {
+            value: false,
+            evidence: format!("「{} … {said}」", cue.text),
+            range: cue.range.start..words_of.end,
+        });
+    }
+    if let Some(cue) = cue(ENGLISH_INCLUDE) {
+        return Some(FlagWords {
+            value: true,
+            evidence: format!("「{} … {said}」", cue.text),
+            range: cue.range.start..words_of.end,
+        });
+    }
+    only.then(|| FlagWords {
+        value: true,
+        evidence: format!("「{said}」 ({form})"),
+        range: words_of,
+    })
+}
+
+/// A text folded one character for one (width, script, case), so character positions stay those of the text.
+fn fold(text: &str) -> String {
+    text.chars().map(fold_char).collect()
+}
+
+/// The byte range of a character range of a text.
+fn char_bytes(text: &str, chars: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let at = |i: usize| text.char_indices().nth(i).map_or(text.len(), |(b, _)| b);
+    at(chars.start)..at(chars.end)
 }
 
 #[cfg(test)]
@@ -139,7 +226,41 @@ mod tests {
         let s = spec("只看逾期的账单，默认否");
         assert_eq!(flag_value(&s, "上月逾期的账单有几笔").map(|v| v.0), Some(true));
         assert_eq!(flag_value(&s, "上月的账单有几笔").map(|v| v.0), None);
+        // English, by the general vocabulary: the thing's English word, with or without a cue.
+        let s = spec("只看逾期的账单，默认否");
+        assert_eq!(
+            flag_value(&s, "how many bills were overdue last month").map(|v| v.0),
+            Some(true)
+        );
+        assert_eq!(
+            flag_value(&s, "bills that are not overdue").map(|v| v.0),
+            None,
+            "no value says not"
+        );
+        let s = spec("是否包含已退款的订单");
+        assert_eq!(
+            flag_value(&s, "orders including refunded ones").map(|v| v.0),
+            Some(true)
+        );
+        assert_eq!(flag_value(&s, "orders, excluding refunded").map(|v| v.0), Some(false));
+        assert_eq!(
+            flag_value(&s, "refunded orders").map(|v| v.0),
+            None,
+            "naming it includes nothing"
+        );
         // A yes-word elsewhere in the sentence says nothing about the flag.
         assert_eq!(flag_value(&spec("只看超时的工单"), "已解决的有多少").map(|v| v.0), None);
+    }
+
+    #[test]
+    fn the_words_that_state_a_flag_are_located() {
+        let s = spec("是否包含离职员工，默认不包含");
+        let question = "本月考勤，包括离职员工";
+        let found = flag_words(&s, question).map(|f| (f.value, question.get(f.range).unwrap_or_default().to_string()));
+        assert_eq!(found, Some((true, "包括离职员工".to_string())));
+        let s = spec("只看逾期的账单");
+        let question = "list overdue bills";
+        let found = flag_words(&s, question).map(|f| question.get(f.range).unwrap_or_default().to_string());
+        assert_eq!(found.as_deref(), Some("overdue"));
     }
 }

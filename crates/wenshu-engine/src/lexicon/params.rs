@@ -7,6 +7,7 @@ use std::ops::Range;
 use jiff::civil::Date;
 use serde_json::{Map, Number, Value};
 use wenshu_contract::{ParamSpec, ParamType, Tool};
+use wenshu_lexicon::english::find_identifier;
 use wenshu_lexicon::numeral::{NumeralKind, integer_of};
 use wenshu_lexicon::period::match_period_of;
 use wenshu_lexicon::place::find_place;
@@ -201,8 +202,12 @@ fn enum_value(tool: &Tool, spec: &ParamSpec, reading: &Reading<'_>) -> Option<(V
         .filter(|hit| {
             !reading.mentions.iter().any(|m| overlaps(&m.range, &hit.range))
                 && !reading.tokens.iter().any(|t| overlaps(&t.range, &hit.range))
+                && !reading.facts.times.iter().any(|t| overlaps(&t.range, &hit.range))
         })
         .collect();
+    if hits.is_empty() {
+        return identifier_value(spec, reading);
+    }
     let default = spec.default.as_ref().and_then(Value::as_str);
     let several = hits
         .first()
@@ -225,7 +230,28 @@ fn enum_value(tool: &Tool, spec: &ParamSpec, reading: &Reading<'_>) -> Option<(V
     ))
 }
 
-/// Whether a number parameter counts records (limit, top, 条数, 返回 …).
+/// How many other words may stand between two words of an enum value written as an identifier.
+const IDENTIFIER_GAP: usize = 1;
+
+/// An enum value written as an identifier of several words, found as those words in an English question
+/// (`good_rate` ↔ "good review rate", `on_time_rate` ↔ "on-time rate"); only when exactly one value is found.
+fn identifier_value(spec: &ParamSpec, reading: &Reading<'_>) -> Option<(Value, String)> {
+    let question = &reading.facts.question;
+    let mut found = spec.enum_strings().filter_map(|value| {
+        let range = find_identifier(question, value, IDENTIFIER_GAP)?;
+        let clear = !reading.facts.times.iter().any(|t| overlaps(&t.range, &range))
+            && !reading.mentions.iter().any(|m| overlaps(&m.range, &range));
+        clear.then(|| (value.to_string(), range))
+    });
+    let (value, range) = found.next()?;
+    if found.next().is_some() {
+        return None;
+    }
+    let words = question.get(range).unwrap_or_default();
+    let evidence = format!("the question spells the words of {value}: 「{words}」");
+    Some((Value::String(value), evidence))
+}
+
 /// A string parameter that takes a time zone (its name or description says so).
 fn is_time_zone_param(spec: &ParamSpec) -> bool {
     let text = format!("{} {}", spec.name, spec.description).to_ascii_lowercase();
@@ -268,6 +294,7 @@ fn threshold_value(spec: &ParamSpec, reading: &Reading<'_>, lower: bool) -> Opti
     Some((value, format!("the threshold 「{words}」")))
 }
 
+/// Whether a number parameter counts records (limit, top, 条数, 返回 …).
 fn is_count_param(spec: &ParamSpec) -> bool {
     let name = spec.name.to_ascii_lowercase();
     let description = spec.description.to_lowercase();
@@ -395,6 +422,49 @@ fn date_value(spec: &ParamSpec, reading: &Reading<'_>) -> Option<(Value, String)
 mod tests {
     use super::*;
     use crate::resolve::EntityCatalogs;
+
+    fn store_ranking() -> wenshu_contract::Catalog {
+        let catalog = serde_json::json!({"tools": [{"name": "store_ranking", "inputSchema": {"type": "object",
+        "properties": {
+            "metric": {"type": "string", "enum": ["sales_amount", "repeat_share", "refund_rate"],
+                "default": "sales_amount", "description": "排名指标"},
+            "grain": {"type": "string", "enum": ["day", "week", "month"], "description": "汇总粒度"}
+        }}}]});
+        wenshu_contract::Catalog::from_json_str(&catalog.to_string()).unwrap()
+    }
+
+    fn stated(question: &str) -> Vec<(String, Value)> {
+        let catalog = store_ranking();
+        let today = jiff::civil::date(2026, 11, 29);
+        stated_params(&catalog.tools()[0], question, today, &[], &EntityCatalogs::new())
+            .values
+            .into_iter()
+            .map(|s| (s.param, s.value))
+            .collect()
+    }
+
+    #[test]
+    fn an_identifier_value_is_read_word_by_word() {
+        let metric = |q: &str| stated(q).into_iter().find(|(p, _)| p == "metric").map(|(_, v)| v);
+        assert_eq!(
+            metric("top 5 stores by repeat customer share"),
+            Some(Value::from("repeat_share"))
+        );
+        assert_eq!(metric("stores by refund rate"), Some(Value::from("refund_rate")));
+        assert_eq!(metric("stores by refunds"), None, "one word of two is no value");
+        assert_eq!(
+            metric("refund rate or repeat share"),
+            None,
+            "two values named: neither is taken"
+        );
+    }
+
+    #[test]
+    fn an_enum_value_inside_a_time_expression_is_the_times() {
+        let grain = |q: &str| stated(q).into_iter().find(|(p, _)| p == "grain").map(|(_, v)| v);
+        assert_eq!(grain("sales of this week"), None, "the week of 「this week」");
+        assert_eq!(grain("sales this month by week"), Some(Value::from("week")));
+    }
 
     #[test]
     fn a_part_of_one_name_only_stands_for_that_entity() {

@@ -16,9 +16,18 @@ const K1: f64 = 1.2;
 /// BM25's length normalization.
 const B: f64 = 0.75;
 
-/// How much one matched term counts, by its kind: single characters say little, bigrams and longer say more.
+/// English function words: they say as little as a single Chinese character (the "on" of on-time, the "by" of
+/// "by region").
+const ENGLISH_FUNCTION_WORDS: &[&str] = &[
+    "a", "an", "the", "of", "on", "in", "at", "by", "to", "for", "from", "with", "and", "or", "is", "are", "was",
+    "were", "be", "what", "how", "many", "much", "which", "who", "all", "per", "this", "that", "me", "my",
+];
+
+/// How much one matched term counts, by its kind: single characters and English function words say little,
+/// bigrams and longer say more.
 fn term_weight(term: &str) -> f64 {
     match term.chars().count() {
+        _ if ENGLISH_FUNCTION_WORDS.contains(&term) => 0.25,
         _ if term.is_ascii() => 1.0,
         1 => 0.25,
         2 => 1.0,
@@ -268,6 +277,13 @@ mod tests {
             assert!(t.iter().any(|x| x == expected), "{expected} in {t:?}");
         }
         assert_eq!(terms("票房呢").len(), 6);
+    }
+
+    #[test]
+    fn english_function_words_say_little() {
+        assert!(term_weight("on") < term_weight("time"));
+        assert!(term_weight("by") <= term_weight("率"));
+        assert!((term_weight("rate") - 1.0).abs() < f64::EPSILON);
     }
 
     #[test]

@@ -194,14 +194,18 @@ const RELATED_WORDS: &[(&str, &str)] = &[
     ("快递", "订单 状态"),
 ];
 
-/// The catalog-style words a folded question means beyond its own words, space-separated.
+/// The catalog-style words a folded question means beyond its own words, space-separated: the related words
+/// above, and the Chinese of its English words (delayed → 超时, on-time → 准时), so an English question is read
+/// with a Chinese catalog's words.
 pub fn related_words(folded: &str) -> String {
-    RELATED_WORDS
+    let related = RELATED_WORDS
         .iter()
         .filter(|(word, _)| folded.contains(word))
-        .map(|(_, meaning)| *meaning)
-        .collect::<Vec<_>>()
-        .join(" ")
+        .map(|(_, meaning)| *meaning);
+    let translated = wenshu_lexicon::bilingual::translations(folded)
+        .into_iter()
+        .flat_map(|t| t.chinese.iter().copied());
+    related.chain(translated).collect::<Vec<_>>().join(" ")
 }
 
 /// Words that refer back to an earlier subject.

@@ -239,6 +239,14 @@ pub fn scan_times(text: &str, today: Date) -> Vec<TimeSpan> {
     scan_folded(&Folded::new(text), today)
 }
 
+/// The byte ranges of a sentence's time expressions, for telling which words are time words where no day is at
+/// hand: which words make a time expression does not depend on the day (a leap year's day is used, so 2月29日 is
+/// one).
+pub fn time_word_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
+    let any_day = jiff::civil::date(2024, 6, 15);
+    scan_times(text, any_day).into_iter().map(|span| span.range).collect()
+}
+
 /// Scans folded text; ranges are byte ranges of the original text.
 pub(crate) fn scan_folded(folded: &Folded, today: Date) -> Vec<TimeSpan> {
     scan_chars(&folded.chars, today)
