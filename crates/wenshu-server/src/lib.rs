@@ -4,6 +4,7 @@
 
 pub mod api;
 mod assets;
+pub mod audit;
 pub mod auth;
 pub mod error;
 pub mod guard;
@@ -47,6 +48,7 @@ pub fn app(state: AppState, extra: Router) -> Router {
         .route("/api/turns/{id}/csv", get(api::export::csv))
         .route("/api/turns/{id}/feedback", put(api::feedback::put))
         .route("/api/feedback", get(api::feedback::list))
+        .route("/api/audit", get(api::audit::list))
         .route("/api/traces/{id}", get(api::conversations::trace))
         .route("/api/catalog", get(api::catalog::catalog))
         .route("/api/tools", get(api::tools::list))

@@ -4,6 +4,7 @@
 //! from flags and the environment (`WENSHU_LLM_BASE_URL`, `WENSHU_LLM_API_KEY`, `WENSHU_LLM_MODEL`) replace the
 //! first provider's, or make one when the file has none.
 
+pub mod audit;
 pub mod auth;
 
 use std::path::{Path, PathBuf};
@@ -65,6 +66,9 @@ pub struct Config {
     /// `[auth]`: principals with attributes and JWT bearer tokens (see [`auth`]).
     #[serde(default)]
     pub auth: auth::AuthSection,
+    /// `[audit]`: how long the audit log keeps its entries (see [`audit`]).
+    #[serde(default)]
+    pub audit: audit::AuditSection,
 }
 
 /// `[http]`.

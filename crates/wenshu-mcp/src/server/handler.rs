@@ -17,6 +17,7 @@ use wenshu_engine::extract::{ExtractRequest, Extractor};
 use wenshu_engine::pipeline::AskRequest;
 use wenshu_engine::scope::Viewer;
 
+use super::audit::AskRecorder;
 use super::render::{ask_content, ask_text, extract_content, extract_text};
 use super::tools::{ASK, EXTRACT, served_tool, served_tools};
 
@@ -27,6 +28,7 @@ pub struct WenshuMcpServer {
     extractor: Arc<dyn Extractor>,
     catalog: Arc<Catalog>,
     today: Option<Date>,
+    recorder: Option<AskRecorder>,
 }
 
 impl std::fmt::Debug for WenshuMcpServer {
@@ -47,7 +49,15 @@ impl WenshuMcpServer {
             extractor,
             catalog,
             today: None,
+            recorder: None,
         }
+    }
+
+    /// The same server recording each `ask` with `recorder` (the audit log); an answer whose entry cannot be
+    /// written is not given.
+    pub fn with_recorder(mut self, recorder: AskRecorder) -> Self {
+        self.recorder = Some(recorder);
+        self
     }
 
     /// The same server with a fixed "today" (for tests and reproducible demos).
@@ -80,7 +90,7 @@ impl WenshuMcpServer {
     ) -> Result<CallToolResult, ErrorData> {
         let viewer = viewer_of(http);
         let outcome = match name {
-            ASK => self.ask(arguments, viewer).await,
+            ASK => self.ask(arguments, viewer, http).await,
             EXTRACT => self.extract(arguments, &viewer).await,
             other => {
                 return Err(ErrorData::invalid_params(
@@ -92,7 +102,12 @@ impl WenshuMcpServer {
         Ok(outcome.unwrap_or_else(|message| CallToolResult::error(vec![ContentBlock::text(message)])))
     }
 
-    async fn ask(&self, arguments: &Map<String, Value>, viewer: Viewer) -> Result<CallToolResult, String> {
+    async fn ask(
+        &self,
+        arguments: &Map<String, Value>,
+        viewer: Viewer,
+        http: Option<&http::Extensions>,
+    ) -> Result<CallToolResult, String> {
         let question = required_string(arguments, "question")?;
         let conversation_id = optional_string(arguments, "conversationId")?;
         let subject_id = optional_string(arguments, "subjectId")?;
@@ -100,6 +115,9 @@ impl WenshuMcpServer {
         request.subject_id = subject_id.map(str::to_string);
         request.viewer = viewer;
         let answer = self.engine.ask(&request).await;
+        if let Some(record) = &self.recorder {
+            record(http, &request, &answer).await?;
+        }
         // A subject ID the question cannot mean is the caller's error, as a 422 is over HTTP.
         if let AskOutcome::Rejected { error, .. } = &answer.outcome {
             return Err(error.to_string());

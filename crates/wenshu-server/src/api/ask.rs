@@ -60,8 +60,9 @@ pub async fn ask(
     }
 }
 
-/// A checked question with its conversation and history.
+/// A checked question with its conversation, history and who asks it.
 struct Prepared {
+    principal: Principal,
     conversation_id: String,
     request: AskRequest,
 }
@@ -149,6 +150,7 @@ async fn prepare(
     request.subject_id = subject_id;
     request.viewer = principal.viewer();
     Ok(Prepared {
+        principal: principal.clone(),
         conversation_id,
         request,
     })
@@ -177,13 +179,22 @@ async fn check_continuable(state: &AppState, principal: &Principal, id: &str) ->
     Ok(())
 }
 
-/// Answers, stores the turn and its trace in one transaction, and shapes the response.
+/// Answers, stores the turn, its trace and its audit entry in one transaction (a rejected subject ID: the entry
+/// alone), and shapes the response.
 async fn run(state: &AppState, mut prepared: Prepared, sink: Option<StepSink>) -> Result<Value, ApiError> {
     prepared.request.step_sink = sink;
     let started = Instant::now();
     let answer = state.engine().ask(&prepared.request).await;
     crate::metrics::record(&answer, started.elapsed().as_secs_f64());
+    let mut audit = crate::audit::entry(
+        crate::audit::principal_of(&prepared.principal),
+        crate::audit::DOOR_API,
+        &prepared.request.question,
+        &answer,
+    );
     if let AskOutcome::Rejected { error, .. } = &answer.outcome {
+        audit.conversation_id = Some(prepared.conversation_id.clone());
+        state.store().record_audit(audit).await?;
         let status = StatusCode::UNPROCESSABLE_ENTITY;
         return Err(ApiError::new(status, error.code(), error.to_string()).with_param(error.field()));
     }
@@ -204,7 +215,7 @@ async fn run(state: &AppState, mut prepared: Prepared, sink: Option<StepSink>) -
         trace: json!(answer.trace),
         subject,
     };
-    let ids = state.store().append_turn(turn).await?;
+    let ids = state.store().append_turn_audited(turn, audit).await?;
     Ok(json!({
         "conversationId": prepared.conversation_id,
         "turnId": ids.turn_id,

@@ -1,6 +1,7 @@
 //! The HTTP API's handlers.
 
 pub mod ask;
+pub mod audit;
 pub mod catalog;
 pub mod conversations;
 pub mod export;

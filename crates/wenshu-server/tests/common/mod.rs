@@ -1,6 +1,6 @@
 //! A real wenshu server on 127.0.0.1 for the HTTP tests, put together as `wenshu serve` does: the demo SQLite
 //! database, the lexicon engine (or a model engine on a loopback model), a SQLite store, `/mcp` beside the API
-//! behind the same layers, and the listener with its timeouts and connection cap.
+//! behind the same layers (its `ask` audited in the store), and the listener with its timeouts and connection cap.
 
 #![allow(dead_code)]
 
@@ -105,7 +105,10 @@ pub async fn start(options: Options) -> Server {
         today: Some(date(2026, 11, 29)),
         ..options.settings
     };
-    let mcp = WenshuMcpServer::new(Arc::new(engine.clone()), extractor, catalog).with_today(date(2026, 11, 29));
+    let recorder = Arc::new(wenshu_server::audit::mcp_recorder(Arc::clone(&store)));
+    let mcp = WenshuMcpServer::new(Arc::new(engine.clone()), extractor, catalog)
+        .with_today(date(2026, 11, 29))
+        .with_recorder(recorder);
     let mcp = wenshu_mcp::gated_http_service(mcp, wenshu_mcp::checked_origins(Vec::new()), options.sessions);
     let state = AppState::new(engine, Arc::clone(&store), settings);
     let app = wenshu_server::app_with(state.clone(), "/mcp", mcp);
