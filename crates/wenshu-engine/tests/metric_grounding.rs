@@ -2,45 +2,17 @@
 //! demands), facts the question never states are dropped and named. A chat model on loopback (ScriptedChatServer)
 //! plays the model; the kept query runs on the demo's SQLite data.
 
-use std::sync::Arc;
-use std::time::Duration;
+mod model_support;
 
-use jiff::civil::date;
+use model_support::{demo_metric_executor, extract_demo, today, verdict};
 use serde_json::{Map, Value, json};
 use wenshu_contract::demo_catalog;
-use wenshu_engine::db::Database;
 use wenshu_engine::execute::{ExecContext, Executor};
 use wenshu_engine::extract::grounding::Verdict;
-use wenshu_engine::extract::{ExtractOutcome, ExtractRequest, Extraction, ModelExtractor};
-use wenshu_engine::metric::{MetricExecutor, MetricValues, SharedValues};
-use wenshu_engine::resolve::EntityCatalogs;
-use wenshu_llm::client::ChatClient;
-use wenshu_llm::config::{BreakerConfig, OutputMode, ProviderConfig, RetryConfig};
-use wenshu_llm::prompt::PromptTemplates;
-use wenshu_testkit::{Reply, ScriptedChatServer};
+use wenshu_engine::extract::{ExtractOutcome, Extraction};
 
 async fn extract(tool: &str, reply: Value, question: &str) -> Extraction {
-    let reply = reply.to_string();
-    let server = ScriptedChatServer::start(vec![Reply::content(&reply), Reply::content(&reply)]).await;
-    let provider = ProviderConfig::new("primary", server.base_url(), "scripted")
-        .with_timeout(Duration::from_millis(800))
-        .with_output_mode(OutputMode::JsonObject);
-    let retry = RetryConfig {
-        max_retries: 0,
-        base_delay: Duration::from_millis(5),
-        max_delay: Duration::from_millis(20),
-    };
-    let client = ChatClient::new(vec![provider], retry, BreakerConfig::default()).unwrap();
-    let extractor = ModelExtractor::new(Arc::new(client), Arc::new(PromptTemplates::embedded()), true);
-    let catalog = demo_catalog().unwrap();
-    let request = ExtractRequest {
-        tool: catalog.get(tool).unwrap(),
-        question,
-        today: date(2026, 11, 29),
-        timezone: "Asia/Shanghai",
-        fixed: Map::new(),
-    };
-    extractor.extract(&request).await
+    extract_demo(tool, &reply.to_string(), question).await
 }
 
 fn params(extraction: &Extraction) -> &Map<String, Value> {
@@ -48,16 +20,6 @@ fn params(extraction: &Extraction) -> &Map<String, Value> {
         ExtractOutcome::Ok { params } => params,
         other => panic!("expected ok, got {other:?}"),
     }
-}
-
-fn verdict<'a>(extraction: &'a Extraction, param: &str) -> &'a Verdict {
-    &extraction
-        .trace
-        .grounding
-        .iter()
-        .find(|c| c.param == param)
-        .unwrap_or_else(|| panic!("no check on {param}: {:?}", extraction.trace.grounding))
-        .verdict
 }
 
 fn top_ten() -> Value {
@@ -80,22 +42,11 @@ async fn the_right_metric_query_is_kept_whole_and_answered() {
     assert_eq!(params["order"]["direction"], "desc");
     assert!(matches!(verdict(&extraction, "timeRange"), Verdict::Supported { .. }));
 
-    let dir = std::env::temp_dir().join(format!("wenshu-metric-grounding-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let url = format!("sqlite://{}", dir.join("demo.sqlite").display());
-    wenshu_engine::demo::create_at(&url, date(2026, 11, 29)).await.unwrap();
-    let db = Database::connect_read_only(&url).await.unwrap();
+    let (executor, dir) = demo_metric_executor("metric-grounding").await;
     let catalog = demo_catalog().unwrap();
     let tool = catalog.get("box_office_metrics").unwrap();
-    let entities = EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).unwrap();
-    let values = SharedValues::new();
-    values.set(MetricValues::load(&db, &catalog, &entities).await.unwrap());
-    let executor = MetricExecutor::new(db, values);
     let call = wenshu_contract::bind(tool, &params).unwrap();
-    let result = executor
-        .execute(tool, &call, &ExecContext::new(date(2026, 11, 29)))
-        .await
-        .unwrap();
+    let result = executor.execute(tool, &call, &ExecContext::new(today())).await.unwrap();
     assert_eq!(result.columns, ["影片", "票房"]);
     assert!(!result.rows.is_empty() && result.rows.len() <= 10, "{:?}", result.rows);
     let _ = std::fs::remove_dir_all(dir);

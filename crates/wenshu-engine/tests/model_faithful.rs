@@ -2,54 +2,24 @@
 //! model inferred is checked against what the question asks for (never replaced by the default), a period in words
 //! binds through the time knowledge, an empty answer gets the one re-ask, and an unsupported fact is still dropped.
 
+mod model_support;
+
 use std::sync::Arc;
-use std::time::Duration;
 
 use jiff::civil::date;
-use serde_json::{Map, Value, json};
+use model_support::{client, extract_in, verdict};
+use serde_json::{Value, json};
 use wenshu_contract::{Catalog, demo_catalog};
 use wenshu_engine::extract::grounding::Verdict;
-use wenshu_engine::extract::{ExtractOutcome, ExtractRequest, Extraction, ModelExtractor};
+use wenshu_engine::extract::{ExtractOutcome, Extraction, ModelExtractor};
 use wenshu_engine::pipeline::{AskRequest, Planner};
 use wenshu_engine::plan::Plan;
 use wenshu_engine::resolve::EntityCatalogs;
 use wenshu_engine::route::model::ModelRouter;
-use wenshu_llm::client::ChatClient;
-use wenshu_llm::config::{BreakerConfig, OutputMode, ProviderConfig, RetryConfig};
 use wenshu_llm::prompt::PromptTemplates;
 use wenshu_testkit::{Reply, ScriptedChatServer};
 
 const ENTITIES: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../eval/entities.json"));
-
-fn client(server: &ScriptedChatServer) -> Arc<ChatClient> {
-    let provider = ProviderConfig::new("scripted", server.base_url(), "m")
-        .with_timeout(Duration::from_millis(500))
-        .with_output_mode(OutputMode::JsonObject);
-    let retry = RetryConfig {
-        max_retries: 0,
-        base_delay: Duration::from_millis(1),
-        max_delay: Duration::from_millis(1),
-    };
-    Arc::new(ChatClient::new(vec![provider], retry, BreakerConfig::default()).expect("client"))
-}
-
-fn extractor(server: &ScriptedChatServer) -> ModelExtractor {
-    ModelExtractor::new(client(server), Arc::new(PromptTemplates::embedded()), true)
-}
-
-/// One extraction of `tool` in `catalog` for `question`, the model answering `replies` in turn.
-async fn extract_in(catalog: &Catalog, tool: &str, question: &str, replies: Vec<Reply>) -> (Extraction, usize) {
-    let server = ScriptedChatServer::start(replies).await;
-    let request = ExtractRequest {
-        tool: catalog.get(tool).expect("tool"),
-        question,
-        today: date(2026, 11, 29),
-        timezone: "Asia/Shanghai",
-        fixed: Map::new(),
-    };
-    let extraction = extractor(&server).extract(&request).await;
-    (extraction, server.request_count())
-}
 
 async fn sales(question: &str, replies: Vec<Reply>) -> (Extraction, usize) {
     extract_in(&demo_catalog().unwrap(), "sales_query", question, replies).await
@@ -60,16 +30,6 @@ fn ok_params(extraction: &Extraction) -> Value {
         ExtractOutcome::Ok { params } => Value::Object(params.clone()),
         other => panic!("expected ok, got {other:?}\ntrace: {:#?}", extraction.trace),
     }
-}
-
-fn verdict<'a>(extraction: &'a Extraction, param: &str) -> &'a Verdict {
-    &extraction
-        .trace
-        .grounding
-        .iter()
-        .find(|c| c.param == param)
-        .unwrap_or_else(|| panic!("no check of {param}: {:#?}", extraction.trace.grounding))
-        .verdict
 }
 
 #[tokio::test]

@@ -1,0 +1,91 @@
+//! What the model-path tests share: an extractor whose model is a scripted chat server on loopback, one
+//! extraction of a demo tool, the grounding verdict of a parameter, and a metric executor over the demo's SQLite data.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use jiff::civil::{Date, date};
+use serde_json::Map;
+use wenshu_contract::{Catalog, demo_catalog};
+use wenshu_engine::db::Database;
+use wenshu_engine::extract::grounding::Verdict;
+use wenshu_engine::extract::{ExtractRequest, Extraction, ModelExtractor};
+use wenshu_engine::metric::{MetricExecutor, MetricValues, SharedValues};
+use wenshu_engine::resolve::EntityCatalogs;
+use wenshu_llm::client::ChatClient;
+use wenshu_llm::config::{BreakerConfig, OutputMode, ProviderConfig, RetryConfig};
+use wenshu_llm::prompt::PromptTemplates;
+use wenshu_testkit::{Reply, ScriptedChatServer};
+
+/// The day every model-path test asks on.
+pub fn today() -> Date {
+    date(2026, 11, 29)
+}
+
+/// A chat client of one provider, `server`, answering JSON objects, with no retries.
+pub fn client(server: &ScriptedChatServer) -> Arc<ChatClient> {
+    let provider = ProviderConfig::new("scripted", server.base_url(), "m")
+        .with_timeout(Duration::from_millis(800))
+        .with_output_mode(OutputMode::JsonObject);
+    let retry = RetryConfig {
+        max_retries: 0,
+        base_delay: Duration::from_millis(1),
+        max_delay: Duration::from_millis(5),
+    };
+    Arc::new(ChatClient::new(vec![provider], retry, BreakerConfig::default()).expect("client"))
+}
+
+/// The model extractor over `server`, with the embedded prompts and grounding on.
+pub fn extractor(server: &ScriptedChatServer) -> ModelExtractor {
+    ModelExtractor::new(client(server), Arc::new(PromptTemplates::embedded()), true)
+}
+
+/// One extraction of `tool` in `catalog` for `question`, the model answering `replies` in turn; with the number of
+/// requests the model received.
+pub async fn extract_in(catalog: &Catalog, tool: &str, question: &str, replies: Vec<Reply>) -> (Extraction, usize) {
+    let server = ScriptedChatServer::start(replies).await;
+    let request = ExtractRequest {
+        tool: catalog.get(tool).expect("tool"),
+        question,
+        today: today(),
+        timezone: "Asia/Shanghai",
+        fixed: Map::new(),
+    };
+    let extraction = extractor(&server).extract(&request).await;
+    (extraction, server.request_count())
+}
+
+/// One extraction of demo tool `tool`, the model giving `reply` (twice, for the one re-ask).
+pub async fn extract_demo(tool: &str, reply: &str, question: &str) -> Extraction {
+    let replies = vec![Reply::content(reply), Reply::content(reply)];
+    extract_in(&demo_catalog().expect("demo catalog"), tool, question, replies)
+        .await
+        .0
+}
+
+/// The grounding verdict on `param`; panics naming the checks when there is none.
+pub fn verdict<'a>(extraction: &'a Extraction, param: &str) -> &'a Verdict {
+    &extraction
+        .trace
+        .grounding
+        .iter()
+        .find(|c| c.param == param)
+        .unwrap_or_else(|| panic!("no check of {param}: {:#?}", extraction.trace.grounding))
+        .verdict
+}
+
+/// The demo's data in a folder of its own, and a metric executor over it read-only; remove the folder when done.
+pub async fn demo_metric_executor(tag: &str) -> (MetricExecutor, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("wenshu-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let url = format!("sqlite://{}", dir.join("demo.sqlite").display());
+    wenshu_engine::demo::create_at(&url, today()).await.expect("demo data");
+    let db = Database::connect_read_only(&url).await.expect("read-only connection");
+    let catalog = demo_catalog().expect("demo catalog");
+    let entities = EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).expect("entities");
+    let values = SharedValues::new();
+    values.set(MetricValues::load(&db, &catalog, &entities).await.expect("values"));
+    (MetricExecutor::new(db, values), dir)
+}
