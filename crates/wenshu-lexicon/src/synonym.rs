@@ -90,7 +90,10 @@ impl SynonymMatcher {
             for &pi in list {
                 let p = &self.patterns[pi];
                 let end = i + p.chars.len();
-                if s.get(i..end) == Some(p.chars.as_slice()) && self.bounded(s, i, end, &p.chars) {
+                if s.get(i..end) == Some(p.chars.as_slice())
+                    && self.bounded(s, i, end, &p.chars)
+                    && !inside_common_word(s, i, &p.chars)
+                {
                     candidates.push((i, p.chars.len(), pi));
                 }
             }
@@ -131,6 +134,34 @@ impl SynonymMatcher {
             !pattern.last().is_some_and(|c| is_word_char(*c)) || !s.get(end).is_some_and(|c| is_word_char(*c));
         left_ok && right_ok
     }
+}
+
+/// Common two-character words whose characters carry no meaning of their own (其中 "among them", 最高 "the
+/// highest", 多少 "how many"): a one-character spelling (中 of P3(中), 高 of 高优先级) is not found inside them.
+const COMMON_WORDS: &[&str] = &[
+    "其中", "之中", "当中", "集中", "中间", "高于", "低于", "大于", "小于", "多于", "少于", "提高", "降低", "最高",
+    "最低", "最大", "最小", "最多", "最少", "最新", "最早", "最晚", "最好", "最差", "多少", "至少", "至多", "很多",
+    "许多", "好多", "多久", "大概", "大约", "大家", "小时", "是否", "有无", "没有", "不是", "还是", "就是", "新增",
+    "不好", "不高", "不低",
+];
+
+/// Whether a one-character CJK spelling at `start` is part of one of the [`COMMON_WORDS`] in `s`.
+fn inside_common_word(s: &[char], start: usize, pattern: &[char]) -> bool {
+    let [c] = pattern else {
+        return false;
+    };
+    if !('\u{4e00}'..='\u{9fff}').contains(c) {
+        return false;
+    }
+    let pair = |a: Option<&char>, b: Option<&char>| match (a, b) {
+        (Some(a), Some(b)) => COMMON_WORDS.iter().any(|w| {
+            let mut chars = w.chars();
+            chars.next() == Some(*a) && chars.next() == Some(*b)
+        }),
+        _ => false,
+    };
+    let before = start.checked_sub(1).and_then(|i| s.get(i));
+    pair(before, s.get(start)) || pair(s.get(start), s.get(start + 1))
 }
 
 /// Separators between `value(label)` items.
@@ -220,6 +251,20 @@ mod tests {
         );
         assert_eq!(found("top5")[..], []);
         assert_eq!(found("专业版pro")[1].1, "专业版");
+    }
+
+    #[test]
+    fn one_character_spellings_are_not_read_inside_common_words() {
+        let levels = SynonymMatcher::new(
+            [("L1", "高"), ("L2", "中"), ("L3", "低")]
+                .into_iter()
+                .map(|(v, s)| (v.to_string(), vec![s.to_string()])),
+        );
+        let values = |text: &str| -> Vec<String> { levels.find_all(text).into_iter().map(|h| h.value).collect() };
+        assert!(values("其中逾期的有几个").is_empty(), "中 of 其中");
+        assert!(values("得分最高的学员").is_empty(), "高 of 最高");
+        assert_eq!(values("中风险的客户"), vec!["L2"]);
+        assert_eq!(values("高、低两档"), vec!["L1", "L3"]);
     }
 
     #[test]

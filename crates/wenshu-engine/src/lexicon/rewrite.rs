@@ -1,12 +1,14 @@
 //! The rewritten question: a follow-up made complete. A question that changes only the subject, dates or an enum
 //! value (那满江红呢, 那上个月呢, 那华南呢) is the previous question with that part replaced; a question that changes
-//! the tool (那它的评分呢) keeps its own words with the reference replaced by the subject (长津湖的评分呢).
+//! the tool (那它的评分呢) keeps its own words with the reference replaced by the subject (长津湖的评分呢). A
+//! yes/no flag the follow-up states (其中超时的) is added to the previous question, or replaces what it said.
 
 use jiff::civil::Date;
-use wenshu_contract::Tool;
+use wenshu_contract::{ParamType, Tool};
 use wenshu_lexicon::time::scan_times;
 
-use super::text::Sentence;
+use super::flags::flag_words;
+use super::text::{Sentence, is_cjk};
 use super::words::{find_reference, opener_len};
 use crate::param_kinds::is_period_param;
 
@@ -85,6 +87,24 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
             None => text.push_str(words),
         }
     }
+    for spec in input.tool.params().iter().filter(|s| s.ty == ParamType::Boolean) {
+        let Some(stated) = flag_words(spec, input.question) else {
+            continue;
+        };
+        let words = input.question.get(stated.range.clone()).unwrap_or_default();
+        match flag_words(spec, &text) {
+            Some(old) if old.value == stated.value => {}
+            Some(old) => text.replace_range(old.range, words),
+            None => {
+                let tie = if words.ends_with(|c: char| is_cjk(c) && c != '的') {
+                    "的"
+                } else {
+                    ""
+                };
+                text = format!("{text}，{words}{tie}");
+            }
+        }
+    }
     text
 }
 
@@ -146,6 +166,32 @@ mod tests {
         i.subject = Some("长津湖");
         i.subject_from_history = true;
         assert_eq!(rewrite(&i), "长津湖评分呢");
+    }
+
+    #[test]
+    fn a_flag_the_follow_up_states_joins_the_template() {
+        let catalog = wenshu_contract::Catalog::from_json_str(
+            &serde_json::json!({"tools": [{"name": "bills", "inputSchema": {"type": "object", "properties": {
+                "onlyOverdue": {"type": "boolean", "description": "只看逾期的账单，默认否"},
+                "includeVoid": {"type": "boolean", "description": "是否包含已作废的账单"}
+            }}}]})
+            .to_string(),
+        )
+        .unwrap();
+        let tool = &catalog.tools()[0];
+        let mut i = input("其中逾期的有几笔", tool);
+        i.template = Some("上月华东的账单有多少");
+        assert_eq!(rewrite(&i), "上月华东的账单有多少，逾期的");
+        let mut i = input("不算作废的呢", tool);
+        i.template = Some("上月包括作废的账单有多少");
+        assert_eq!(
+            rewrite(&i),
+            "上月不算作废的账单有多少",
+            "the opposite words are replaced"
+        );
+        let mut i = input("那逾期的呢", tool);
+        i.template = Some("上月逾期的账单有多少");
+        assert_eq!(rewrite(&i), "上月逾期的账单有多少", "said already");
     }
 
     #[test]
