@@ -320,9 +320,14 @@ async function main() {
     await expectKind(answer, 'stopped');
     const stop = await text(answer.getByTestId('stop-message'));
     assert(/fallback|check|route/.test(stop), `the stop message names no step: "${stop}"`);
-    if ((await answer.getByTestId('stop-message').getAttribute('data-audience')) === 'admin') {
-      assert(stop.includes('管理员'), `an administrator's problem is not labelled as such: "${stop}"`);
-    }
+    // Outside every tool is the user's to reword: it says so, lists what can be asked, never "需要管理员处理".
+    const box = answer.getByTestId('stop-message');
+    assert((await box.getAttribute('data-audience')) === 'user', `a question outside every tool is for the ${await box.getAttribute('data-audience')}`);
+    assert((await box.getAttribute('data-code')) === 'question.outside_tools', `the stop's code is "${await box.getAttribute('data-code')}"`);
+    assert(!stop.includes('需要管理员处理'), `a user-fixable stop says "需要管理员处理": "${stop}"`);
+    assert((await answer.getByTestId('scope-example').count()) >= 2, 'the stop lists no example questions to ask');
+    const hint = await text(answer.getByTestId('stop-hints'));
+    assert(hint.includes('模型'), `the administrator's hint (a model enables Text-to-SQL) is missing: "${hint}"`);
   });
 
   await check(page, '今年各地区的销售额占比 → an honest stop naming what cannot be done (or a 兜底 answer)', 'coverage-stop', async () => {
@@ -436,6 +441,11 @@ async function main() {
     assert(after === before, `${before} answers before the reload, ${after} after`);
     assert((await answers(page).nth(1).getAttribute('data-kind')) === 'answered', 'the restored ranking is not an answer');
     assert((await answers(page).nth(1).getByTestId('chart').getAttribute('data-kind')) === 'bar', 'the restored ranking lost its bars');
+    // The 👎 given before the reload is shown chosen again, with its note.
+    const down = answers(page).nth(1).getByTestId('feedback-down');
+    assert((await down.getAttribute('aria-pressed')) === 'true', 'the 👎 given before the reload is not shown chosen');
+    assert((await answers(page).nth(1).getByTestId('feedback-up').getAttribute('aria-pressed')) === 'false', '👍 is shown chosen after the reload');
+    assert((await answers(page).nth(1).getByTestId('feedback-note').inputValue()) === '应该按地区排', 'the note is lost after the reload');
   });
 
   await check(page, 'a suggestion on the empty page asks, follow-ups are offered', 'suggestion', async () => {
@@ -509,6 +519,49 @@ async function main() {
     await expectKind(await waitAnswer(page, 2, '英雄 (2002)'), 'answered');
     const params = await text(answers(page).nth(2).locator('.params'));
     assert(/英雄（ID \d+）/.test(params), `the second choice's parameters say "${params}"`);
+  });
+
+  await check(page, 'a stop message is in the page language: zh, then en after the toggle', 'stop-languages', async () => {
+    await page.getByTestId('new-conversation').click({ timeout: WAIT_MS });
+    const answer = await askAndWait(page, '战狼3的票房', 0);
+    await expectKind(answer, 'stopped');
+    const box = answer.getByTestId('stop-message');
+    assert((await box.getAttribute('data-code')) === 'resolve.not_found', `the stop's code is "${await box.getAttribute('data-code')}"`);
+    const zh = await text(answer.getByTestId('stop-reasons'));
+    assert(zh.includes('对象未找到') && zh.includes('战狼3'), `the Chinese stop says "${zh}"`);
+    await page.getByTestId('language-toggle').click({ timeout: WAIT_MS });
+    const en = await text(answers(page).first().getByTestId('stop-reasons'));
+    assert(en.startsWith('Not found') && en.includes('战狼3') && !en.includes('对象未找到'), `the English stop says "${en}"`);
+    const badge = await text(answers(page).first().getByTestId('stop-audience'));
+    assert(badge === 'Please rephrase and try again', `the English badge says "${badge}"`);
+    await screenshot(page, 'stop-english');
+    await page.getByTestId('language-toggle').click({ timeout: WAIT_MS });
+    const back = await text(answers(page).first().getByTestId('stop-reasons'));
+    assert(back === zh, `after toggling back the stop says "${back}"`);
+  });
+
+  await check(page, 'a wide table scrolls in its own focusable box at 390 px; the page does not', 'wide-table', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(400); // the answers redraw for the new width (and would take the focus away)
+    const answer = await askAndWait(page, '张伟上个月的销售明细', 1);
+    await expectKind(answer, 'answered');
+    const wrap = answer.locator('.table-wrap');
+    const box = await wrap.evaluate((n) => ({ scroll: n.scrollWidth, client: n.clientWidth, right: n.getBoundingClientRect().right, tab: n.tabIndex, role: n.getAttribute('role'), label: n.getAttribute('aria-label') }));
+    assert(box.scroll > box.client, `the table is not wider than its box (${box.scroll} vs ${box.client} px): nothing to test`);
+    assert(box.right <= 390 + 1, `the table box ends at ${box.right} px, past the 390 px screen`);
+    assert(box.tab === 0 && box.role === 'region' && box.label, `the scrolling box is not a labelled, focusable region: ${JSON.stringify(box)}`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert(overflow <= 1, `the page scrolls sideways by ${overflow} px with a wide table`);
+    await wrap.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    // Keyboard scrolling is smooth: wait for it to move.
+    let scrolled = 0;
+    for (const until = Date.now() + 2000; Date.now() < until && scrolled === 0; await page.waitForTimeout(100)) {
+      scrolled = await wrap.evaluate((n) => n.scrollLeft);
+    }
+    assert(scrolled > 0, 'the arrow keys do not scroll the focused table');
+    await page.setViewportSize({ width: 1366, height: 900 });
   });
 
   /** The serious and critical axe-core violations of the page as it is now. */

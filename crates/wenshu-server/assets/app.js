@@ -549,8 +549,8 @@ function answerElement(round) {
       section.append(needBody(a.outcome));
       break;
     case 'stopped':
-      // Outside every tool: say so and list what can be asked, before the technical reasons.
-      if (!a.tool) section.append(scopeHelp());
+      // Outside every tool: say so and list what can be asked, before the other reasons.
+      if (isOutside(a)) section.append(scopeHelp(outsideMessage(a.outcome)));
       section.append(stoppedBody(a.outcome));
       break;
     default:
@@ -855,19 +855,50 @@ function needBody(outcome) {
   const missing = Array.isArray(outcome.missing) ? outcome.missing : [];
   return h(
     'div',
-    { class: 'body need', testid: 'need-message', role: 'status' },
+    { class: 'body need', testid: 'need-message', role: 'status', 'data-code': outcome.message ? outcome.message.code : '' },
     h('p', { class: 'prompt' }, t('needIntro')),
     h('ul', { class: 'missing' }, missing.map((m) => h('li', {}, h('code', {}, m)))),
     h('p', { class: 'muted small' }, t('needHint')),
   );
 }
 
+/** A server message in the page's language (`{code, zh, en}`); a plain string as it is. */
+function messageText(message) {
+  if (!message || typeof message !== 'object') return message == null ? '' : String(message);
+  return message[language()] || message.zh || message.en || message.code || '';
+}
+
+/** The stop's message of a question outside every tool, if it is one. */
+function outsideMessage(outcome) {
+  const messages = Array.isArray(outcome.messages) ? outcome.messages : [];
+  return messages.find((m) => m && m.code === 'question.outside_tools') || null;
+}
+
+/** Whether a stop is about a question outside every tool (older stored stops: no tool and no messages). */
+function isOutside(a) {
+  if (Array.isArray(a.outcome.messages)) return outsideMessage(a.outcome) !== null;
+  return !a.tool;
+}
+
 function stoppedBody(outcome) {
   const admin = outcome.audience === 'admin';
-  const reasons = Array.isArray(outcome.reasons) ? outcome.reasons : [];
+  // Coded messages in the page's language; older stored stops carry only the Chinese reasons. The outside-every-
+  // tool message is said by the scope help above, with its examples as chips.
+  const coded = Array.isArray(outcome.messages);
+  const messages = coded ? outcome.messages.filter((m) => m && m.code !== 'question.outside_tools') : [];
+  const reasons = coded ? messages.map(messageText) : Array.isArray(outcome.reasons) ? outcome.reasons : [];
+  const codes = coded ? outcome.messages.map((m) => m && m.code) : [];
+  const hints = Array.isArray(outcome.hints) ? outcome.hints : [];
   return h(
     'div',
-    { class: `body stopped${admin ? ' admin' : ''}`, testid: 'stop-message', 'data-audience': outcome.audience || 'user', role: 'status' },
+    {
+      class: `body stopped${admin ? ' admin' : ''}`,
+      testid: 'stop-message',
+      'data-audience': outcome.audience || 'user',
+      'data-code': outcome.code || '',
+      'data-codes': codes.join(' '),
+      role: 'status',
+    },
     h(
       'p',
       { class: 'prompt' },
@@ -876,7 +907,8 @@ function stoppedBody(outcome) {
       t('stoppedAt', outcome.step ? stepName(outcome.step) : '?'),
     ),
     reasons.length ? h('p', { class: 'label' }, t('stoppedWhy')) : null,
-    reasons.length ? h('ul', { class: 'reasons' }, reasons.map((r) => h('li', {}, r))) : null,
+    reasons.length ? h('ul', { class: 'reasons', testid: 'stop-reasons' }, reasons.map((r) => h('li', {}, r))) : null,
+    hints.length ? h('ul', { class: 'hints muted small', testid: 'stop-hints' }, hints.map((m) => h('li', { 'data-code': m.code || '' }, messageText(m)))) : null,
   );
 }
 
@@ -1060,13 +1092,21 @@ function followUps(round, a) {
 }
 
 /** For a question outside every tool: it says so and lists what can be asked. */
-function scopeHelp() {
+function scopeHelp(message) {
+  // What can be asked: from the stop's message (the server's catalog at the time), else the page's catalog.
+  const listed = message && message.params && Array.isArray(message.params.tools) ? message.params.tools : state.catalog;
+  const tools = listed.map((tool) => ({ title: tool.title || tool.name || tool.tool, examples: Array.isArray(tool.examples) ? tool.examples : [] }));
   const list = h(
     'ul',
     { class: 'scope-list' },
-    state.catalog.map((tool) => h('li', {}, h('span', { class: 'scope-title' }, tool.title || tool.name), ' ', chips(tool.examples.slice(0, 2), 'scope-example'))),
+    tools.map((tool) => h('li', {}, h('span', { class: 'scope-title' }, tool.title), ' ', chips(tool.examples.slice(0, 2), 'scope-example'))),
   );
-  return h('div', { class: 'scope-help', testid: 'scope-help' }, h('p', {}, t('outOfScope')), state.catalog.length ? list : null);
+  return h(
+    'div',
+    { class: 'scope-help', testid: 'scope-help', 'data-code': message ? message.code : '' },
+    h('p', { testid: 'scope-help-text' }, t('outOfScope')),
+    tools.length ? list : null,
+  );
 }
 
 /** The page's text for an error code (zh/en), else the server's message. */
@@ -1221,6 +1261,10 @@ async function roundOfTurn(conversationId, turn) {
   }
   const round = newRound(turn.question);
   round.status = 'done';
+  // The verdict given before the reload, shown chosen again.
+  if (turn.feedback && turn.feedback.verdict) {
+    round.feedback = { verdict: turn.feedback.verdict, note: turn.feedback.note || '', saved: true, open: false };
+  }
   round.answer = {
     conversationId,
     turnId: turn.id,

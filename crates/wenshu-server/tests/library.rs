@@ -224,6 +224,83 @@ async fn csv_has_the_answers_rows_and_feedback_is_read_back() {
     assert_eq!(entry["question"], "今年每个月的销售趋势");
     assert_eq!(entry["tool"], answer["tool"]);
     assert_eq!(entry["params"], answer["params"]);
+
+    // The conversation's page carries the verdict with its turn, so a reloaded page shows it chosen again.
+    let conversation = answer["conversationId"].as_str().unwrap();
+    let (status, page) = call_json(
+        &server,
+        Method::GET,
+        &format!("/api/conversations/{conversation}"),
+        Some("u1"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let feedback = &page["turns"][0]["feedback"];
+    assert_eq!(
+        (feedback["verdict"].as_str(), feedback["note"].as_str()),
+        (Some("down"), Some("少了华北")),
+        "{page}"
+    );
+    let another = ask(&server, "u1", "华东区本月的销售额是多少").await;
+    let (_, page) = call_json(
+        &server,
+        Method::GET,
+        &format!("/api/conversations/{}", another["conversationId"].as_str().unwrap()),
+        Some("u1"),
+        None,
+    )
+    .await;
+    assert!(page["turns"][0]["feedback"].is_null(), "{page}");
+}
+
+#[tokio::test]
+async fn stops_carry_codes_and_both_languages_and_openapi_lists_every_code() {
+    let server = start(Options {
+        settings: keyed(&["u1"], &["a1"]),
+        ..Options::default()
+    })
+    .await;
+    let answer = ask(&server, "u1", "今天天气怎么样").await;
+    let outcome = &answer["outcome"];
+    assert_eq!(
+        (
+            outcome["kind"].as_str(),
+            outcome["code"].as_str(),
+            outcome["audience"].as_str()
+        ),
+        (Some("stopped"), Some("question.outside_tools"), Some("user")),
+        "{outcome}"
+    );
+    let message = &outcome["messages"][0];
+    assert!(message["zh"].as_str().unwrap().contains("可以问"), "{message}");
+    assert!(message["en"].as_str().unwrap().contains("You can ask"), "{message}");
+    assert!(!message["params"]["tools"].as_array().unwrap().is_empty());
+    assert_eq!(outcome["hints"][0]["code"].as_str(), Some("hint.enable_fallback"));
+    // The older field stays: the Chinese texts, in order.
+    assert_eq!(outcome["reasons"][0], message["zh"]);
+
+    let answer = ask(&server, "u1", "战狼3的票房").await;
+    assert_eq!(answer["outcome"]["code"].as_str(), Some("resolve.not_found"));
+    assert!(
+        answer["outcome"]["messages"][0]["en"]
+            .as_str()
+            .unwrap()
+            .contains("战狼3")
+    );
+
+    let spec: Value = serde_json::from_str(wenshu_server::api::OPENAPI).unwrap();
+    let listed: Vec<&str> = spec["components"]["schemas"]["MessageCode"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    let codes: Vec<&str> = wenshu_engine::message::Code::ALL.iter().map(|c| c.as_str()).collect();
+    assert_eq!(
+        listed, codes,
+        "openapi.json's MessageCode must list every code, in order"
+    );
 }
 
 #[tokio::test]

@@ -67,13 +67,31 @@ pub async fn conversation(
         }
         Err(other) => return Err(other.into()),
     };
+    let turns: Vec<Value> = page
+        .turns
+        .iter()
+        .map(|turn| with_feedback(turn, &page.feedback))
+        .collect();
     Ok(Json(json!({
         "id": page.info.id,
         "createdAt": page.info.created_at,
         "turnCount": page.info.turns,
-        "turns": page.turns,
+        "turns": turns,
         "nextBefore": page.next_before,
     })))
+}
+
+/// A turn as JSON with its 👍/👎 verdict (`feedback`: verdict, note, createdAt; null when none was given).
+fn with_feedback(turn: &wenshu_store::Turn, feedback: &[wenshu_store::Feedback]) -> Value {
+    let mut value = json!(turn);
+    let verdict = feedback
+        .iter()
+        .find(|f| f.turn_id == turn.id)
+        .map(|f| json!({"verdict": f.verdict, "note": f.note, "createdAt": f.created_at}));
+    if let Value::Object(map) = &mut value {
+        map.insert("feedback".into(), verdict.unwrap_or(Value::Null));
+    }
+    value
 }
 
 /// One stored trace, to the principal that owns its conversation.
