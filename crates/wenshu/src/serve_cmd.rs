@@ -79,6 +79,10 @@ pub fn serve(args: ServeArgs) -> anyhow::Result<ExitCode> {
 
 async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     let config = Config::load(&args.pipeline.model)?;
+    // Who may ask is read first, so that a wrong `[auth]` stops the server before anything is loaded.
+    let env = |name: &str| crate::config::env_var(name);
+    let principals = config.auth.principals(&env)?;
+    let jwt = config.auth.jwt(&env)?;
     args.pipeline.take_config_files(&config);
     let place = placement(&config, args.today.as_deref(), args.db.as_deref()).await?;
     let (fixed_today, database) = (place.fixed_today, place.database_url);
@@ -106,9 +110,6 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     let server = &config.server;
     let defaults = ServerSettings::default();
     let secs = |value: Option<u64>, default: Duration| value.map_or(default, Duration::from_secs);
-    let env = |name: &str| crate::config::env_var(name);
-    let principals = config.auth.principals(&env)?;
-    let jwt = config.auth.jwt(&env)?;
     let (user_keys, admin_keys) = (keys("WENSHU_USER_KEYS"), keys("WENSHU_ADMIN_KEYS"));
     let auth_line = config
         .auth

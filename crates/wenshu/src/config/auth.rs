@@ -10,7 +10,7 @@ use anyhow::{Context, bail};
 use serde::Deserialize;
 use serde_json::Value;
 use wenshu_server::jwt::{JwtKey, JwtSettings, JwtVerifier};
-use wenshu_server::principal::KeyPrincipal;
+use wenshu_server::principal::{KeyPrincipal, check_attribute};
 
 /// Seconds of clock skew allowed on a token's `exp` and `nbf` when `leeway_secs` is not given.
 pub const DEFAULT_LEEWAY_SECS: u64 = 30;
@@ -95,8 +95,9 @@ impl AuthSection {
             };
             let mut attributes = BTreeMap::new();
             for (name, value) in &section.attributes {
-                let value = json_value(value)
-                    .with_context(|| format!("{field}.attributes.{name} (principal `{}`)", section.name))?;
+                let at = || format!("{field}.attributes.{name}");
+                let value = json_value(value).with_context(|| format!("{} (principal `{}`)", at(), section.name))?;
+                check_attribute(&format!("principal `{}`", section.name), name, &value).with_context(at)?;
                 attributes.insert(name.clone(), value);
             }
             let principal = KeyPrincipal::new(&section.name, &key, section.role == RoleName::Admin, attributes)
