@@ -2,31 +2,26 @@
 //! follow-up naming it (or referring to it) uses that ID; a subject ID sent with a request must be an entity of
 //! the tool's subject type that the question's name can mean, else the request is rejected with a typed error.
 
+mod model_support;
+
 use std::sync::Arc;
-use std::time::Duration;
 
 use jiff::civil::date;
+use model_support::{demo_entities, model_planner};
 use serde_json::{Value, json};
 use wenshu_contract::demo_catalog;
 use wenshu_engine::answer::{AskOutcome, Engine};
 use wenshu_engine::execute::Executors;
-use wenshu_engine::extract::ModelExtractor;
 use wenshu_engine::lexicon::{LexiconExtractor, LexiconRouter};
 use wenshu_engine::pipeline::{AskRequest, Planner};
 use wenshu_engine::plan::Plan;
 use wenshu_engine::resolve::EntityCatalogs;
 use wenshu_engine::resolve::chosen::{SubjectIdError, subject_of_call};
 use wenshu_engine::route::Turn;
-use wenshu_engine::route::model::ModelRouter;
-use wenshu_llm::client::ChatClient;
-use wenshu_llm::config::{BreakerConfig, ProviderConfig, RetryConfig};
-use wenshu_llm::prompt::PromptTemplates;
 use wenshu_testkit::{Reply, ScriptedChatServer};
 
-const ENTITIES: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../eval/entities.json"));
-
 fn entities() -> Arc<EntityCatalogs> {
-    Arc::new(EntityCatalogs::from_json_str(ENTITIES).unwrap())
+    demo_entities()
 }
 
 fn lexicon() -> Planner {
@@ -40,20 +35,7 @@ fn lexicon() -> Planner {
 }
 
 fn model(server: &ScriptedChatServer) -> Planner {
-    let provider = ProviderConfig::new("scripted", server.base_url(), "m").with_timeout(Duration::from_millis(500));
-    let retry = RetryConfig {
-        max_retries: 0,
-        base_delay: Duration::from_millis(1),
-        max_delay: Duration::from_millis(1),
-    };
-    let client = Arc::new(ChatClient::new(vec![provider], retry, BreakerConfig::default()).unwrap());
-    let prompts = Arc::new(PromptTemplates::embedded());
-    Planner::new(
-        Arc::new(demo_catalog().unwrap()),
-        entities(),
-        Arc::new(ModelRouter::new(client.clone(), prompts.clone())),
-        Arc::new(ModelExtractor::new(client, prompts, true)),
-    )
+    model_planner(server, Arc::new(demo_catalog().unwrap()), entities())
 }
 
 fn route(tool: &str, name: Option<&str>, rewritten: &str) -> Reply {

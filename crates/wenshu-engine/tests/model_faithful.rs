@@ -7,19 +7,14 @@ mod model_support;
 use std::sync::Arc;
 
 use jiff::civil::date;
-use model_support::{client, extract_in, verdict};
+use model_support::{demo_entities, extract_in, model_planner, verdict};
 use serde_json::{Value, json};
 use wenshu_contract::{Catalog, demo_catalog};
 use wenshu_engine::extract::grounding::Verdict;
-use wenshu_engine::extract::{ExtractOutcome, Extraction, ModelExtractor};
-use wenshu_engine::pipeline::{AskRequest, Planner};
+use wenshu_engine::extract::{ExtractOutcome, Extraction};
+use wenshu_engine::pipeline::AskRequest;
 use wenshu_engine::plan::Plan;
-use wenshu_engine::resolve::EntityCatalogs;
-use wenshu_engine::route::model::ModelRouter;
-use wenshu_llm::prompt::PromptTemplates;
 use wenshu_testkit::{Reply, ScriptedChatServer};
-
-const ENTITIES: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../eval/entities.json"));
 
 async fn sales(question: &str, replies: Vec<Reply>) -> (Extraction, usize) {
     extract_in(&demo_catalog().unwrap(), "sales_query", question, replies).await
@@ -184,14 +179,7 @@ async fn the_planner_keeps_the_models_ranking_and_re_asks_an_empty_route() {
         Reply::content(r#"{"queryType": "ranking", "limit": 3}"#),
     ])
     .await;
-    let prompts = Arc::new(PromptTemplates::embedded());
-    let client = client(&server);
-    let planner = Planner::new(
-        Arc::new(demo_catalog().unwrap()),
-        Arc::new(EntityCatalogs::from_json_str(ENTITIES).unwrap()),
-        Arc::new(ModelRouter::new(client.clone(), prompts.clone())),
-        Arc::new(ModelExtractor::new(client, prompts, true)),
-    );
+    let planner = model_planner(&server, Arc::new(demo_catalog().unwrap()), demo_entities());
     let planned = planner
         .plan(&AskRequest::new("本月销售前三名", date(2026, 11, 29)))
         .await;

@@ -1,41 +1,22 @@
 //! The planner with the model engine against a real loopback chat server: each plan outcome and each check of
 //! seed 003 §五.
 
+mod model_support;
+
 use std::sync::Arc;
-use std::time::Duration;
 
 use jiff::civil::date;
+use model_support::{demo_entities, model_planner};
 use serde_json::{Value, json};
 use wenshu_contract::demo_catalog;
-use wenshu_engine::extract::ModelExtractor;
 use wenshu_engine::pipeline::{AskRequest, Planned, Planner};
 use wenshu_engine::plan::{Audience, Plan};
-use wenshu_engine::resolve::EntityCatalogs;
 use wenshu_engine::route::Turn;
-use wenshu_engine::route::model::ModelRouter;
-use wenshu_llm::client::ChatClient;
-use wenshu_llm::config::{BreakerConfig, ProviderConfig, RetryConfig};
-use wenshu_llm::prompt::PromptTemplates;
 use wenshu_testkit::{Reply, ScriptedChatServer};
 
-const ENTITIES: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../eval/entities.json"));
-
 fn planner(server: &ScriptedChatServer, disabled: &[&str]) -> Planner {
-    let provider = ProviderConfig::new("scripted", server.base_url(), "m").with_timeout(Duration::from_millis(500));
-    let retry = RetryConfig {
-        max_retries: 0,
-        base_delay: Duration::from_millis(1),
-        max_delay: Duration::from_millis(1),
-    };
-    let client = Arc::new(ChatClient::new(vec![provider], retry, BreakerConfig::default()).unwrap());
-    let prompts = Arc::new(PromptTemplates::embedded());
-    Planner::new(
-        Arc::new(demo_catalog().unwrap()),
-        Arc::new(EntityCatalogs::from_json_str(ENTITIES).unwrap()),
-        Arc::new(ModelRouter::new(client.clone(), prompts.clone())),
-        Arc::new(ModelExtractor::new(client, prompts, true)),
-    )
-    .with_disabled(disabled.iter().map(|s| s.to_string()))
+    model_planner(server, Arc::new(demo_catalog().unwrap()), demo_entities())
+        .with_disabled(disabled.iter().map(|s| s.to_string()))
 }
 
 fn route(tool: Option<&str>, name: Option<&str>, start: Option<&str>, end: Option<&str>, rewritten: &str) -> Reply {

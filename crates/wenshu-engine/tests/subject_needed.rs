@@ -2,21 +2,18 @@
 //! is asked which one), on both engines — not `not_found` on leftover words, not the fallback. A question about
 //! many subjects (哪个, 各, 排名) still goes to the fallback. The catalog is one of its own, not the demo's.
 
+mod model_support;
+
 use std::sync::Arc;
-use std::time::Duration;
 
 use jiff::civil::date;
+use model_support::model_planner;
 use serde_json::json;
 use wenshu_contract::Catalog;
-use wenshu_engine::extract::ModelExtractor;
 use wenshu_engine::lexicon::{LexiconExtractor, LexiconRouter};
 use wenshu_engine::pipeline::{AskRequest, Planner};
 use wenshu_engine::plan::Plan;
 use wenshu_engine::resolve::EntityCatalogs;
-use wenshu_engine::route::model::ModelRouter;
-use wenshu_llm::client::ChatClient;
-use wenshu_llm::config::{BreakerConfig, ProviderConfig, RetryConfig};
-use wenshu_llm::prompt::PromptTemplates;
 use wenshu_testkit::{Reply, ScriptedChatServer};
 
 fn catalog() -> Arc<Catalog> {
@@ -111,20 +108,7 @@ async fn the_model_engine_asks_for_the_subject_too() {
     let route = json!({"toolCode": "stock_level", "subjectType": null, "subjectName": null, "startDate": null,
                        "endDate": null, "rewrittenQuestion": "查下库存"});
     let server = ScriptedChatServer::start(vec![Reply::content(route.to_string())]).await;
-    let provider = ProviderConfig::new("scripted", server.base_url(), "m").with_timeout(Duration::from_millis(500));
-    let retry = RetryConfig {
-        max_retries: 0,
-        base_delay: Duration::from_millis(1),
-        max_delay: Duration::from_millis(1),
-    };
-    let client = Arc::new(ChatClient::new(vec![provider], retry, BreakerConfig::default()).unwrap());
-    let prompts = Arc::new(PromptTemplates::embedded());
-    let planner = Planner::new(
-        catalog(),
-        entities(),
-        Arc::new(ModelRouter::new(client.clone(), prompts.clone())),
-        Arc::new(ModelExtractor::new(client, prompts, true)),
-    );
+    let planner = model_planner(&server, catalog(), entities());
     assert_eq!(plan(&planner, "查下库存").await, missing("stock_level", "skuId"));
     assert_eq!(
         server.request_count(),

@@ -13,7 +13,9 @@ use wenshu_engine::db::Database;
 use wenshu_engine::extract::grounding::Verdict;
 use wenshu_engine::extract::{ExtractRequest, Extraction, ModelExtractor};
 use wenshu_engine::metric::{MetricExecutor, MetricValues, SharedValues};
+use wenshu_engine::pipeline::Planner;
 use wenshu_engine::resolve::EntityCatalogs;
+use wenshu_engine::route::model::ModelRouter;
 use wenshu_llm::client::ChatClient;
 use wenshu_llm::config::{BreakerConfig, OutputMode, ProviderConfig, RetryConfig};
 use wenshu_llm::prompt::PromptTemplates;
@@ -24,17 +26,42 @@ pub fn today() -> Date {
     date(2026, 11, 29)
 }
 
+/// The demo's entity catalogs, as the evaluation keeps them (`eval/entities.json`).
+pub fn demo_entities() -> Arc<EntityCatalogs> {
+    const ENTITIES: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../eval/entities.json"));
+    Arc::new(EntityCatalogs::from_json_str(ENTITIES).expect("entities"))
+}
+
 /// A chat client of one provider, `server`, answering JSON objects, with no retries.
 pub fn client(server: &ScriptedChatServer) -> Arc<ChatClient> {
-    let provider = ProviderConfig::new("scripted", server.base_url(), "m")
-        .with_timeout(Duration::from_millis(800))
-        .with_output_mode(OutputMode::JsonObject);
+    client_with(server, Some(OutputMode::JsonObject))
+}
+
+/// A chat client of one provider, `server`, in output `mode` (the provider's default when `None`), with no retries.
+pub fn client_with(server: &ScriptedChatServer, mode: Option<OutputMode>) -> Arc<ChatClient> {
+    let mut provider = ProviderConfig::new("scripted", server.base_url(), "m").with_timeout(Duration::from_millis(800));
+    if let Some(mode) = mode {
+        provider = provider.with_output_mode(mode);
+    }
     let retry = RetryConfig {
         max_retries: 0,
         base_delay: Duration::from_millis(1),
         max_delay: Duration::from_millis(5),
     };
     Arc::new(ChatClient::new(vec![provider], retry, BreakerConfig::default()).expect("client"))
+}
+
+/// A planner of the model engine (router and extractor) over `catalog` and `entities`, its model `server`
+/// (the provider's default output mode).
+pub fn model_planner(server: &ScriptedChatServer, catalog: Arc<Catalog>, entities: Arc<EntityCatalogs>) -> Planner {
+    let client = client_with(server, None);
+    let prompts = Arc::new(PromptTemplates::embedded());
+    Planner::new(
+        catalog,
+        entities,
+        Arc::new(ModelRouter::new(client.clone(), prompts.clone())),
+        Arc::new(ModelExtractor::new(client, prompts, true)),
+    )
 }
 
 /// The model extractor over `server`, with the embedded prompts and grounding on.
