@@ -367,7 +367,11 @@ pub const DEFAULT_ALLOWED_FUNCTIONS: &[&str] = &[
     "json_extract_path_text",
     "jsonb_extract_path_text",
     "jsonb_array_length",
-    // set-returning functions over a value of the row (no table), also allowed in FROM per dialect
+];
+
+/// PostgreSQL's set-returning functions over a value of the row (JSON, arrays, split text) that read no table: on
+/// the allow list ([`GuardPolicy::new`] adds them) and the table functions a PostgreSQL FROM item may call.
+pub const POSTGRES_SET_RETURNING_FUNCTIONS: &[&str] = &[
     "unnest",
     "json_each",
     "jsonb_each",
@@ -379,6 +383,8 @@ pub const DEFAULT_ALLOWED_FUNCTIONS: &[&str] = &[
     "jsonb_array_elements_text",
     "json_object_keys",
     "jsonb_object_keys",
+    "json_to_recordset",
+    "jsonb_to_recordset",
     "regexp_split_to_table",
     "string_to_table",
 ];
@@ -389,23 +395,7 @@ pub const DEFAULT_ALLOWED_FUNCTIONS: &[&str] = &[
 pub fn default_table_functions(dialect: SqlDialect) -> &'static [&'static str] {
     match dialect {
         SqlDialect::Sqlite => &["json_each", "json_tree"],
-        SqlDialect::Postgres => &[
-            "unnest",
-            "json_each",
-            "jsonb_each",
-            "json_each_text",
-            "jsonb_each_text",
-            "json_array_elements",
-            "jsonb_array_elements",
-            "json_array_elements_text",
-            "jsonb_array_elements_text",
-            "json_object_keys",
-            "jsonb_object_keys",
-            "json_to_recordset",
-            "jsonb_to_recordset",
-            "regexp_split_to_table",
-            "string_to_table",
-        ],
+        SqlDialect::Postgres => POSTGRES_SET_RETURNING_FUNCTIONS,
         SqlDialect::Mysql => &["json_table"],
     }
 }
@@ -452,12 +442,17 @@ pub struct GuardPolicy {
 }
 
 impl GuardPolicy {
-    /// The default policy over `tables`: the default deny and allow lists, at most 1000 rows.
+    /// The default policy over `tables`: the default deny and allow lists (with the set-returning functions), at
+    /// most 1000 rows.
     pub fn new<S: AsRef<str>>(tables: &[S]) -> Self {
         Self {
             allowed_tables: tables.iter().map(|t| t.as_ref().trim().to_string()).collect(),
             denied_functions: DEFAULT_DENIED_FUNCTIONS.iter().map(|s| s.to_string()).collect(),
-            allowed_functions: DEFAULT_ALLOWED_FUNCTIONS.iter().map(|s| s.to_string()).collect(),
+            allowed_functions: DEFAULT_ALLOWED_FUNCTIONS
+                .iter()
+                .chain(POSTGRES_SET_RETURNING_FUNCTIONS)
+                .map(|s| s.to_string())
+                .collect(),
             table_functions: None,
             max_rows: 1000,
         }
