@@ -273,3 +273,91 @@ pub fn kind_of(value: &Value) -> &'static str {
         Value::Object(_) => "an object",
     }
 }
+
+/// `x-principal` on a property: the name of the principal's attribute that fills it (`"tenant_id"`). Code fills
+/// the parameter from the asking principal; the model never sees it and a value from the question is discarded.
+/// Only a string, integer, number or boolean parameter can take one, and the name must be a plain word.
+pub(crate) fn read_principal(
+    object: &Map<String, Value>,
+    ty: ParamType,
+    field: &str,
+) -> Result<Option<String>, FieldError> {
+    let Some(value) = object.get("x-principal") else {
+        return Ok(None);
+    };
+    let at = format!("{field}.x-principal");
+    let name = value
+        .as_str()
+        .map(str::trim)
+        .ok_or_else(|| FieldError::new(&at, format!("must be the name of a principal attribute, found {value}")))?;
+    let plain = name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+    if !plain {
+        return Err(FieldError::new(
+            &at,
+            format!("`{name}` is not an attribute name (letters, digits, `_`, not starting with a digit)"),
+        ));
+    }
+    if !matches!(
+        ty,
+        ParamType::String | ParamType::Integer | ParamType::Number | ParamType::Boolean
+    ) {
+        return Err(FieldError::new(
+            &at,
+            format!(
+                "a parameter of type {} cannot come from the principal; allowed: string, integer, number, boolean",
+                ty.name()
+            ),
+        ));
+    }
+    if object.contains_key("x-entity") || object.contains_key("enum") {
+        return Err(FieldError::new(
+            &at,
+            "a principal parameter cannot also have `x-entity` or `enum`: its value comes from the principal alone",
+        ));
+    }
+    Ok(Some(name.to_string()))
+}
+
+#[cfg(test)]
+mod principal_tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn read(schema: Value, ty: ParamType) -> Result<Option<String>, FieldError> {
+        read_principal(schema.as_object().unwrap(), ty, "inputSchema.properties.tenant")
+    }
+
+    #[test]
+    fn a_principal_attribute_is_read_and_bad_ones_name_the_field() {
+        assert_eq!(read(json!({}), ParamType::String).unwrap(), None);
+        assert_eq!(
+            read(json!({"x-principal": "tenant_id"}), ParamType::Integer)
+                .unwrap()
+                .as_deref(),
+            Some("tenant_id")
+        );
+        for (schema, ty, why) in [
+            (json!({"x-principal": 7}), ParamType::String, "must be the name"),
+            (json!({"x-principal": ""}), ParamType::String, "not an attribute name"),
+            (
+                json!({"x-principal": "a.b"}),
+                ParamType::String,
+                "not an attribute name",
+            ),
+            (json!({"x-principal": "t"}), ParamType::Array, "type array"),
+            (
+                json!({"x-principal": "t", "enum": ["a"]}),
+                ParamType::String,
+                "cannot also",
+            ),
+        ] {
+            let error = read(schema, ty).unwrap_err();
+            assert!(
+                error.field.ends_with("x-principal") && error.reason.contains(why),
+                "{error:?}"
+            );
+        }
+    }
+}

@@ -124,6 +124,9 @@ pub struct ParamSpec {
     pub location: Option<Location>,
     /// `x-entity`: the values are names from this entity catalog.
     pub entity: Option<String>,
+    /// `x-principal`: the value is the asking principal's attribute of this name, filled by code — never shown to
+    /// the model, never taken from the question.
+    pub principal: Option<String>,
     /// The properties of an object parameter.
     pub properties: Vec<ParamSpec>,
     /// The item schema of an array parameter.
@@ -146,6 +149,7 @@ impl ParamSpec {
             maximum: None,
             location: None,
             entity: None,
+            principal: None,
             properties: Vec::new(),
             items: None,
         }

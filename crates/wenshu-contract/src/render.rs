@@ -105,7 +105,7 @@ pub fn render_tool_without(tool: &Tool, lang: Lang, hidden: &[&str]) -> String {
     let shown: Vec<&ParamSpec> = tool
         .params()
         .iter()
-        .filter(|p| !hidden.contains(&p.name.as_str()))
+        .filter(|p| !hidden.contains(&p.name.as_str()) && p.principal.is_none())
         .collect();
     if shown.is_empty() {
         out.push_str(&format!("  {}\n", labels.none));

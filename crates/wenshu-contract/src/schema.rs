@@ -84,6 +84,7 @@ fn read_param(name: &str, schema: &Value, required: bool, field: &str) -> Result
     spec.format = optional_string(object, "format").map_err(|e| e.within(field))?;
     spec.pattern = optional_string(object, "pattern").map_err(|e| e.within(field))?;
     spec.entity = optional_string(object, "x-entity").map_err(|e| e.within(field))?;
+    spec.principal = crate::extensions::read_principal(object, spec.ty, field)?;
     spec.minimum = number_keyword(object, "minimum");
     spec.maximum = number_keyword(object, "maximum");
     check_bounds(&spec, field)?;

@@ -6,6 +6,7 @@
 
 pub mod audit;
 pub mod auth;
+pub mod scope;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -69,6 +70,9 @@ pub struct Config {
     /// `[audit]`: how long the audit log keeps its entries (see [`audit`]).
     #[serde(default)]
     pub audit: audit::AuditSection,
+    /// `[scope]`: the row scope of each table (`sales = "region = :user.region"`, see [`scope`]).
+    #[serde(default)]
+    pub scope: std::collections::BTreeMap<String, String>,
 }
 
 /// `[http]`.

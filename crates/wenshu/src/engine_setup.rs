@@ -188,8 +188,10 @@ impl PipelineArgs {
 /// Text-to-SQL fallback when a model is configured.
 pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> {
     let db = Database::connect_read_only(database_url).await?;
+    let scope = Arc::new(parts.config.scope_rules()?);
     let mut executors = Executors::new();
     let sql = SqlTemplateExecutor::new(db.clone(), &parts.catalog)?;
+    sql.check_scope(&scope)?;
     executors.register_sql(Arc::new(sql));
     let values = MetricValues::load(&db, &parts.catalog, parts.planner.entities()).await?;
     parts.metric_values.set(values);
@@ -198,7 +200,7 @@ pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> 
         Arc::new(McpExecutor::new(hub.clone())).register_all(&mut executors);
     }
     register_http(&parts, &mut executors)?;
-    let mut engine = Engine::new(parts.planner, Arc::new(executors));
+    let mut engine = Engine::new(parts.planner, Arc::new(executors)).with_scope(scope);
     if let Some(client) = parts.client {
         let tables = parts.config.fallback_tables();
         let schema = describe_schema(&db, &tables, &SchemaNotes::default()).await?;

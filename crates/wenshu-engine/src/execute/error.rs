@@ -37,10 +37,15 @@ pub enum ExecError {
         /// The limit, in milliseconds.
         after_ms: u64,
     },
+    /// The viewer's row scope refuses the call (a denied table, a value outside the scope): the question stops,
+    /// it never degrades to another path.
+    #[error("{0}")]
+    Scope(crate::scope::ScopeRefusal),
 }
 
 impl ExecError {
-    /// A stable code for the error (`not_configured`, `invalid`, `database`, `read_only`, `http`, `timeout`).
+    /// A stable code for the error (`not_configured`, `invalid`, `database`, `read_only`, `http`, `timeout`,
+    /// `scope.denied`, `scope.outside`).
     pub fn code(&self) -> &'static str {
         match self {
             Self::NotConfigured { .. } => "not_configured",
@@ -49,6 +54,7 @@ impl ExecError {
             Self::Database(_) => "database",
             Self::Http { .. } => "http",
             Self::Timeout { .. } => "timeout",
+            Self::Scope(refusal) => refusal.code,
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod sql_template;
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
 
 use jiff::civil::Date;
@@ -17,14 +18,17 @@ use serde::Serialize;
 use serde_json::Value;
 use wenshu_contract::{BoundCall, Tool};
 
+use crate::scope::BoundScope;
+
 pub use error::ExecError;
 pub use http::{HttpExecutor, json_to_rows};
 pub use registry::Executors;
 pub use sql::SqlTemplateExecutor;
 pub use sql_template::{SqlTemplate, read_sql_templates};
 
-/// What every execution needs besides the call: the day (for periods such as 本月), the time limit, the row cap.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What every execution needs besides the call: the day (for periods such as 本月), the time limit, the row cap,
+/// and the asking viewer's row scope.
+#[derive(Debug, Clone, PartialEq)]
 pub struct ExecContext {
     /// Today, for the periods of enum parameters (`:period_start`, `:period_end`).
     pub today: Date,
@@ -32,6 +36,9 @@ pub struct ExecContext {
     pub timeout: Duration,
     /// The most rows returned.
     pub row_cap: usize,
+    /// The row scope bound to the viewer: SQL templates read scoped tables through scoped subqueries, metric
+    /// queries add its conditions to WHERE (empty: every row).
+    pub scope: Arc<BoundScope>,
 }
 
 impl ExecContext {
@@ -41,7 +48,14 @@ impl ExecContext {
             today,
             timeout: crate::db::QueryLimits::DEFAULT_TIMEOUT,
             row_cap: crate::db::QueryLimits::DEFAULT_ROW_CAP,
+            scope: Arc::new(BoundScope::unscoped()),
         }
+    }
+
+    /// The same context under `scope`.
+    pub fn with_scope(mut self, scope: Arc<BoundScope>) -> Self {
+        self.scope = scope;
+        self
     }
 
     /// The time limit in whole milliseconds.

@@ -1,4 +1,5 @@
-//! The SQL template executor: a tool's `x-sql` query, its placeholders bound from the call, run read-only.
+//! The SQL template executor: a tool's `x-sql` query, its placeholders bound from the call, run read-only; under a
+//! viewer's row scope, every scoped table read through its scoped subquery (see [`super::sql_template`]).
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -7,9 +8,9 @@ use serde_json::{Value, json};
 use wenshu_contract::{BoundCall, Catalog, Tool};
 
 use super::error::ExecError;
-use super::sql_template::{SqlTemplate, read_sql_templates};
+use super::sql_template::{SqlTemplate, check_scope, guard_dialect, read_sql_templates};
 use super::{ExecContext, ExecFuture, Executor, ToolResult, check_call, elapsed_ms};
-use crate::db::{Bind, Database, NullType, QueryLimits};
+use crate::db::{Bind, Database, NullType, QueryLimits, rewrite_named};
 use wenshu_contract::ParamType;
 
 /// Runs the `x-sql` templates of a catalog's tools on one database (open it read-only).
@@ -47,7 +48,16 @@ impl SqlTemplateExecutor {
         &self.db
     }
 
-    /// The SQL and the named binds a call would run, without running it.
+    /// Checks the templates against row-scope rules: with rules configured, each must parse (see
+    /// [`check_scope`]).
+    pub fn check_scope(&self, rules: &crate::scope::ScopeRules) -> Result<(), ExecError> {
+        let mut templates: Vec<SqlTemplate> = self.templates.values().cloned().collect();
+        templates.sort_by(|a, b| a.tool.cmp(&b.tool));
+        check_scope(&templates, rules)
+    }
+
+    /// The SQL and the named binds a call would run, without running it: under `ctx.scope`, the scoped rewrite
+    /// with the scope's values bound as `user.<attribute>`; a denied table or a value outside the scope refuses.
     pub fn prepare(
         &self,
         tool: &Tool,
@@ -62,12 +72,69 @@ impl SqlTemplateExecutor {
                 tool: tool.name().to_string(),
             })?;
         let query = template.query_for(&call.arguments)?;
+        if !ctx.scope.is_empty() {
+            return self.prepare_scoped(tool, template, query, call, ctx);
+        }
         let binds = query
             .binds
             .iter()
             .map(|name| Ok((name.clone(), bind_value(template, call, ctx, name)?)))
             .collect::<Result<Vec<_>, ExecError>>()?;
         Ok((query.sql.clone(), binds))
+    }
+
+    fn prepare_scoped(
+        &self,
+        tool: &Tool,
+        template: &SqlTemplate,
+        query: &super::sql_template::CompiledQuery,
+        call: &BoundCall,
+        ctx: &ExecContext,
+    ) -> Result<(String, Vec<(String, Value)>), ExecError> {
+        let invalid = |reason: String| ExecError::Invalid {
+            tool: tool.name().to_string(),
+            reason,
+        };
+        let dialect = guard_dialect(self.db.dialect());
+        let parsed = query.parsed.as_ref().ok_or_else(|| {
+            invalid("the template does not parse as one query, so the row scope cannot be applied".into())
+        })?;
+        let scoped = crate::sql_guard::scope_query(parsed, dialect, &ctx.scope).map_err(|e| match e {
+            crate::sql_guard::row_scope::ScopeRewriteError::Denied(refusal) => ExecError::Scope(refusal),
+            crate::sql_guard::row_scope::ScopeRewriteError::Refused(why) => invalid(format!("row scope: {why}")),
+        })?;
+        let Some((text, marks)) = scoped else {
+            let binds = query
+                .binds
+                .iter()
+                .map(|name| Ok((name.clone(), bind_value(template, call, ctx, name)?)))
+                .collect::<Result<Vec<_>, ExecError>>()?;
+            return Ok((query.sql.clone(), binds));
+        };
+        for (param, column) in &query.compared {
+            let Some(value) = call.arguments.get(param) else {
+                continue;
+            };
+            let values = match value {
+                Value::Array(items) => items.clone(),
+                other => vec![other.clone()],
+            };
+            for table in &marks.tables {
+                if let Some(refusal) = ctx.scope.outside(table, column, &values) {
+                    return Err(ExecError::Scope(refusal));
+                }
+            }
+        }
+        let positional = rewrite_named(&text, self.db.dialect()).map_err(|e| invalid(format!("row scope: {e}")))?;
+        let binds = positional
+            .binds
+            .iter()
+            .map(|name| match marks.values.get(name) {
+                Some((attribute, value)) => Ok((format!("user.{attribute}"), value.clone())),
+                None => Ok((name.clone(), bind_value(template, call, ctx, name)?)),
+            })
+            .collect::<Result<Vec<_>, ExecError>>()?;
+        Ok((positional.sql, binds))
     }
 
     async fn run(&self, tool: &Tool, call: &BoundCall, ctx: &ExecContext) -> Result<ToolResult, ExecError> {

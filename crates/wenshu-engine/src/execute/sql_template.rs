@@ -23,8 +23,18 @@
 //!
 //! A template naming an unknown parameter, a `by` that is not an enum, or a missing query fails when the executor
 //! is built, naming the tool and what is wrong.
+//!
+//! Row scope: administrators mark nothing in a template. Under a viewer's scope, wenshu parses the template with
+//! sqlparser and reads every scoped table through a scoped subquery (`(SELECT * FROM sales AS wenshu_scoped WHERE
+//! wenshu_scoped.region = ?) AS sales`), the same rewrite the Text-to-SQL guard makes, with the viewer's values
+//! bound. A parameter compared with a scoped column (`region = :region`, `region IN (:a, :b)`) whose value lies
+//! outside the viewer's scope refuses the call (`scope.outside`). With row scopes configured, a template that
+//! sqlparser cannot parse fails at load ([`check_scope`]).
+
+use std::ops::ControlFlow;
 
 use serde_json::{Map, Value};
+use sqlparser::ast::{BinaryOperator, Expr, InTarget, Query, ValueWithSpan};
 use wenshu_contract::{Catalog, Tool};
 
 use super::error::ExecError;
@@ -39,6 +49,10 @@ pub struct CompiledQuery {
     pub sql: String,
     /// The names to bind, in positional order.
     pub binds: Vec<String>,
+    /// The template parsed by sqlparser (for row scope), when it parses.
+    pub parsed: Option<Query>,
+    /// `(parameter, column)`: each parameter compared with a column by `=` or `IN` in the template.
+    pub compared: Vec<(String, String)>,
 }
 
 /// The checked `x-sql` of one tool.
@@ -128,10 +142,14 @@ pub fn read_template(tool: &Tool, x_sql: &Value, dialect: Dialect) -> Result<Sql
                 known_names(tool, &periods)
             )));
         }
+        let parsed = crate::sql_guard::parse_query(template, guard_dialect(dialect)).ok();
+        let compared = parsed.as_ref().map(compared_params).unwrap_or_default();
         Ok(CompiledQuery {
             template: template.to_string(),
             sql: positional.sql,
             binds: positional.binds,
+            parsed,
+            compared,
         })
     };
     let (by, queries) = match (object.get("query"), object.get("by"), object.get("queries")) {
@@ -211,4 +229,88 @@ fn known_names(tool: &Tool, periods: &[(String, String, String)]) -> String {
         names.push(format!(":{end}"));
     }
     names.join(", ")
+}
+
+/// With row scopes configured, every template must parse (sqlparser, in the dialect): the scope is applied to the
+/// parsed query. The first that does not fails, naming the tool and the query.
+pub fn check_scope(templates: &[SqlTemplate], rules: &crate::scope::ScopeRules) -> Result<(), ExecError> {
+    if !rules.has_scopes() {
+        return Ok(());
+    }
+    for template in templates {
+        for (key, query) in &template.queries {
+            if query.parsed.is_none() {
+                return Err(ExecError::Invalid {
+                    tool: template.tool.clone(),
+                    reason: format!(
+                        "`x-sql{}` does not parse as one query, and row scope is configured: wenshu applies the scope to the parsed query",
+                        key.as_ref()
+                            .map(|k| format!(".queries.{k}"))
+                            .unwrap_or_else(|| ".query".into())
+                    ),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The guard's dialect of a connection's.
+pub(crate) fn guard_dialect(dialect: Dialect) -> crate::sql_guard::SqlDialect {
+    match dialect {
+        Dialect::Sqlite => crate::sql_guard::SqlDialect::Sqlite,
+        Dialect::Postgres => crate::sql_guard::SqlDialect::Postgres,
+        Dialect::MySql => crate::sql_guard::SqlDialect::Mysql,
+    }
+}
+
+/// Every `(parameter, column)` compared at any depth: `col = :p`, `:p = col`, `col IN (:p, …)`.
+fn compared_params(query: &Query) -> Vec<(String, String)> {
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    let column = |e: &Expr| match e {
+        Expr::Identifier(ident) => Some(ident.value.clone()),
+        Expr::CompoundIdentifier(parts) => parts.last().map(|p| p.value.clone()),
+        _ => None,
+    };
+    let param = |e: &Expr| match e {
+        Expr::Value(ValueWithSpan {
+            value: sqlparser::ast::Value::Placeholder(p),
+            ..
+        }) => p.strip_prefix(':').map(str::to_string),
+        _ => None,
+    };
+    let _ = sqlparser::ast::visit_expressions(query, |expr| {
+        let mut found = Vec::new();
+        match expr {
+            Expr::BinaryOp {
+                left,
+                op: BinaryOperator::Eq,
+                right,
+            } => {
+                if let (Some(c), Some(p)) = (column(left), param(right)) {
+                    found.push((p, c));
+                } else if let (Some(p), Some(c)) = (param(left), column(right)) {
+                    found.push((p, c));
+                }
+            }
+            Expr::In {
+                expr,
+                target: InTarget::List(list),
+                negated: false,
+                ..
+            } => {
+                if let Some(c) = column(expr) {
+                    found.extend(list.iter().filter_map(param).map(|p| (p, c.clone())));
+                }
+            }
+            _ => {}
+        }
+        for pair in found {
+            if !pairs.contains(&pair) {
+                pairs.push(pair);
+            }
+        }
+        ControlFlow::<()>::Continue(())
+    });
+    pairs
 }

@@ -50,10 +50,17 @@ pub struct ExtractRequest<'a> {
 }
 
 impl ExtractRequest<'_> {
-    /// The parameters the model never sees or fills: those code fixed, and the subject ID (`x-subject`).
+    /// The parameters the model never sees or fills: those code fixed, the subject ID (`x-subject`) and the
+    /// principal's (`x-principal`).
     pub fn hidden(&self) -> Vec<&str> {
         let subject = self.tool.extensions().subject.as_ref().map(|s| s.param.as_str());
-        self.fixed.keys().map(String::as_str).chain(subject).collect()
+        let mut hidden: Vec<&str> = self.fixed.keys().map(String::as_str).chain(subject).collect();
+        for name in crate::scope::principal_names(self.tool) {
+            if !hidden.contains(&name) {
+                hidden.push(name);
+            }
+        }
+        hidden
     }
 }
 

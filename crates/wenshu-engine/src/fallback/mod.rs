@@ -1,6 +1,9 @@
 //! Degrade once (seed 003 §四): when no fixed tool can answer, one Text-to-SQL call writes a query, the SQL guard
 //! checks it, and it runs on a read-only connection with a timeout and a row cap. An execution error or a guard
 //! refusal goes back to the model once, with the error; the corrected SQL passes the guard again; then stop.
+//! Under a viewer's row scope ([`SqlFallback::run_scoped`]) the guard's rewrite reads every scoped table through a
+//! scoped subquery, and the scope's values are bound when it runs: whatever the model writes, it sees only the
+//! viewer's rows.
 
 pub mod schema;
 
@@ -16,7 +19,8 @@ use wenshu_llm::prompt::{PromptTemplates, SqlContext};
 
 use crate::db::{Database, Dialect, QueryLimits, ReadScope, Rows};
 use crate::extract::{ModelCall, chinese_weekday};
-use crate::sql_guard::{GuardPolicy, GuardVerdict, SqlDialect, check_sql, default_table_functions};
+use crate::scope::BoundScope;
+use crate::sql_guard::{GuardPolicy, GuardVerdict, SqlDialect, check_sql_scoped, default_table_functions};
 
 /// How many SQL statements the fallback writes at most: the first and one correction.
 pub const MAX_SQL_ATTEMPTS: usize = 2;
@@ -104,13 +108,19 @@ impl SqlFallback {
         sql_dialect(self.db.dialect())
     }
 
-    /// Answers `question` with at most one correction.
+    /// Answers `question` with at most one correction, for a viewer who sees every row.
     pub async fn run(&self, question: &str, today: Date) -> FallbackRun {
+        self.run_scoped(question, today, &BoundScope::unscoped()).await
+    }
+
+    /// Answers `question` with at most one correction under `scope`: the SQL runs only as the guard's scoped
+    /// rewrite, with the scope's values bound.
+    pub async fn run_scoped(&self, question: &str, today: Date, scope: &BoundScope) -> FallbackRun {
         let started = Instant::now();
         let mut run = FallbackRun::default();
         let mut previous: Option<(String, String)> = None;
         for _ in 0..MAX_SQL_ATTEMPTS {
-            let (attempt, rows) = self.attempt(question, today, previous.as_ref()).await;
+            let (attempt, rows) = self.attempt(question, today, previous.as_ref(), scope).await;
             if rows.is_some() {
                 run.rows = rows;
             }
@@ -145,6 +155,7 @@ impl SqlFallback {
         question: &str,
         today: Date,
         previous: Option<&(String, String)>,
+        scope: &BoundScope,
     ) -> (SqlAttempt, Option<Rows>) {
         let mut attempt = SqlAttempt::default();
         let context = SqlContext {
@@ -181,13 +192,13 @@ impl SqlFallback {
             return (attempt, None);
         };
         attempt.sql = Some(sql.clone());
-        let verdict = check_sql(&sql, self.dialect(), &self.policy);
+        let verdict = check_sql_scoped(&sql, self.dialect(), &self.policy, scope);
         attempt.verdict = Some(verdict.clone());
         let Some(guarded) = verdict.sql.filter(|_| verdict.allowed) else {
             attempt.error = Some(format!("the SQL guard refused it: {}", verdict.reasons.join("; ")));
             return (attempt, None);
         };
-        match self.db.query(&guarded, &[], self.limits).await {
+        match self.db.query(&guarded, &verdict.binds, self.limits).await {
             Ok(rows) => (attempt, Some(rows)),
             Err(e) => {
                 attempt.error = Some(format!("the database refused it: {e}"));

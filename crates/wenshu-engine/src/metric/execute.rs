@@ -1,5 +1,7 @@
 //! The metric executor: a call's metric query checked against the model and the known values, compiled to SQL,
-//! passed through the SQL guard, run read-only under the timeout and row cap; comparisons joined in code.
+//! passed through the SQL guard, run read-only under the timeout and row cap; comparisons joined in code. Under a
+//! viewer's row scope every scoped table of the model is filtered in WHERE, a table the viewer is denied refuses
+//! the call, and a filter value outside the scope (a 华东 viewer asking for 华南) is refused, never answered empty.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -10,10 +12,11 @@ use wenshu_contract::{BoundCall, Catalog, Tool};
 
 use super::dates::{bucket_count, other_range};
 use super::present::{self, ColumnInfo, ColumnKind, Presentation};
-use super::sql::{CompiledStatement, OutputColumn, compile};
+use super::sql::{CompiledStatement, ModelScope, OutputColumn, compile_scoped};
 use super::values::{MetricValues, SharedValues};
 use crate::db::{Database, Dialect, QueryLimits};
 use crate::execute::{ExecContext, ExecError, ExecFuture, Executor, Executors, ToolResult, check_call, elapsed_ms};
+use crate::scope::BoundScope;
 use crate::sql_guard::{GuardPolicy, SqlDialect, check_sql};
 
 /// A metric query compiled for one dialect: the statements (one per period) and how the answer is labelled.
@@ -35,6 +38,35 @@ pub fn prepare(
     query: &MetricQuery,
     dialect: Dialect,
 ) -> Result<Prepared, ExecError> {
+    prepare_scoped(tool, model, values, query, dialect, &BoundScope::unscoped())
+}
+
+/// The conditions of `scope` on the tables of `model` (by alias), or the refusal of a denied table.
+pub fn model_scope(
+    model: &MetricModel,
+    scope: &BoundScope,
+) -> Result<Vec<(String, Vec<crate::scope::BoundCondition>)>, ExecError> {
+    let mut scoped = Vec::new();
+    for table in &model.tables {
+        if let Some(conditions) = scope.conditions(&table.name).map_err(ExecError::Scope)? {
+            scoped.push((table.alias.clone(), conditions.to_vec()));
+        }
+    }
+    Ok(scoped)
+}
+
+/// [`prepare`] under `scope`: the model's scoped tables filtered in every WHERE; a denied table, or a filter value
+/// on a scoped column outside the viewer's values, is refused ([`ExecError::Scope`]).
+pub fn prepare_scoped(
+    tool: &str,
+    model: &MetricModel,
+    values: &MetricValues,
+    query: &MetricQuery,
+    dialect: Dialect,
+    scope: &BoundScope,
+) -> Result<Prepared, ExecError> {
+    let scoped: Vec<(String, Vec<crate::scope::BoundCondition>)> = model_scope(model, scope)?;
+    let scoped: &ModelScope = &scoped;
     let invalid = |reason: String| ExecError::Invalid {
         tool: tool.to_string(),
         reason,
@@ -61,6 +93,12 @@ pub fn prepare(
                 typed.push(value.value.clone());
             }
         }
+        let column = &model.dimensions[*dim].column;
+        if let Some(table) = model.tables.iter().find(|t| t.alias == column.table)
+            && let Some(refusal) = scope.outside(&table.name, &column.column, &typed)
+        {
+            return Err(ExecError::Scope(refusal));
+        }
         filters.push((*dim, typed));
     }
     let per_buckets: Vec<Option<u32>> = resolved
@@ -76,13 +114,14 @@ pub fn prepare(
     let period = |r: &(String, String)| format!("{}～{}", r.0, r.1);
     let mut statements = vec![(
         resolved.range.as_ref().map(period),
-        compile(
+        compile_scoped(
             model,
             &resolved,
             &filters,
             resolved.range.as_ref(),
             &per_buckets,
             dialect,
+            scoped,
         ),
     )];
     if let Some((kind, other)) = &resolved.compare {
@@ -97,7 +136,7 @@ pub fn prepare(
         };
         statements.push((
             Some(period(&other)),
-            compile(model, &resolved, &filters, Some(&other), &per_buckets, dialect),
+            compile_scoped(model, &resolved, &filters, Some(&other), &per_buckets, dialect, scoped),
         ));
     }
     Ok(Prepared {
@@ -157,7 +196,7 @@ impl MetricExecutor {
         let query: MetricQuery = serde_json::from_value(Value::Object(call.arguments.clone()))
             .map_err(|e| invalid(format!("not a metric query: {e}")))?;
         let dialect = self.db.dialect();
-        let prepared = prepare(tool.name(), model, &self.values.get(), &query, dialect)?;
+        let prepared = prepare_scoped(tool.name(), model, &self.values.get(), &query, dialect, &ctx.scope)?;
         let mut policy = GuardPolicy::new(&model.table_names());
         policy.max_rows = u64::try_from(ctx.row_cap).unwrap_or(u64::MAX);
         let limits = QueryLimits {

@@ -21,6 +21,6 @@ pub mod sql;
 pub mod values;
 
 pub use build::{MetricBuild, build_query};
-pub use execute::{MetricExecutor, Prepared, prepare};
+pub use execute::{MetricExecutor, Prepared, model_scope, prepare, prepare_scoped};
 pub use offer::offer;
 pub use values::{MetricValues, SharedValues};

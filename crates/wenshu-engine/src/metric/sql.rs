@@ -1,11 +1,16 @@
 //! Compiling a resolved metric query to SQL per dialect: identifiers only from the model, quoted per dialect;
-//! every value a bind; date buckets per dialect.
+//! every value a bind; date buckets per dialect. Under a row scope every scoped table of the model (joined ones
+//! too) has its conditions in every WHERE the statement has (the share's subquery included), values bound.
 
 use serde_json::Value;
 use wenshu_contract::metric::query::ResolvedMeasure;
 use wenshu_contract::metric::{ColumnRef, Grain, MetricExpr, MetricModel, ResolvedQuery, TimeType};
 
 use crate::db::Dialect;
+use crate::scope::BoundCondition;
+
+/// The row scope of a model: each scoped table's alias with the conditions its rows must meet.
+pub type ModelScope = [(String, Vec<BoundCondition>)];
 
 /// One statement to run: SQL with the dialect's placeholders, and its binds in order.
 #[derive(Debug, Clone, PartialEq)]
@@ -83,6 +88,19 @@ pub fn compile(
     per_buckets: &[Option<u32>],
     dialect: Dialect,
 ) -> CompiledStatement {
+    compile_scoped(model, query, filters, range, per_buckets, dialect, &[])
+}
+
+/// [`compile`] under a row scope: `scope`'s conditions are in every WHERE, on the tables' aliases.
+pub fn compile_scoped(
+    model: &MetricModel,
+    query: &ResolvedQuery,
+    filters: &[(usize, Vec<Value>)],
+    range: Option<&(String, String)>,
+    per_buckets: &[Option<u32>],
+    dialect: Dialect,
+    scope: &ModelScope,
+) -> CompiledStatement {
     let mut w = Writer {
         dialect,
         sql: String::with_capacity(512),
@@ -126,14 +144,14 @@ pub fn compile(
             expr(&mut w, &model.measures[sel.measure].expr, None);
             from(&mut w, model);
             let kept: Vec<(usize, Vec<Value>)> = filters.iter().filter(|(d, _)| !across.contains(d)).cloned().collect();
-            where_clause(&mut w, model, &kept, range);
+            where_clause(&mut w, model, &kept, range, scope);
             w.push("), 0) AS ");
             w.ident(&format!("s{i}"));
             columns.push(OutputColumn::Share(i));
         }
     }
     from(&mut w, model);
-    where_clause(&mut w, model, filters, range);
+    where_clause(&mut w, model, filters, range, scope);
     let grouped = !query.group_by.is_empty() || query.grain.is_some();
     if grouped {
         w.push(" GROUP BY ");
@@ -231,9 +249,20 @@ fn where_clause(
     model: &MetricModel,
     filters: &[(usize, Vec<Value>)],
     range: Option<&(String, String)>,
+    scope: &ModelScope,
 ) {
     let mut first = true;
     let mut and = |w: &mut Writer| w.push(if std::mem::take(&mut first) { " WHERE " } else { " AND " });
+    for (alias, conditions) in scope {
+        for condition in conditions {
+            and(w);
+            w.column(&ColumnRef {
+                table: alias.clone(),
+                column: condition.column.clone(),
+            });
+            in_values(w, &condition.values);
+        }
+    }
     if let (Some((start, end)), Some(time)) = (range, &model.time) {
         and(w);
         w.column(&time.column);
@@ -245,19 +274,24 @@ fn where_clause(
     for (dim, values) in filters {
         and(w);
         w.column(&model.dimensions[*dim].column);
-        if let [one] = values.as_slice() {
-            w.push(" = ");
-            w.bind(one.clone());
-        } else {
-            w.push(" IN (");
-            for (i, v) in values.iter().enumerate() {
-                if i > 0 {
-                    w.push(", ");
-                }
-                w.bind(v.clone());
+        in_values(w, values);
+    }
+}
+
+/// ` = ?` for one value, ` IN (?, ?)` for several.
+fn in_values(w: &mut Writer, values: &[Value]) {
+    if let [one] = values {
+        w.push(" = ");
+        w.bind(one.clone());
+    } else {
+        w.push(" IN (");
+        for (i, v) in values.iter().enumerate() {
+            if i > 0 {
+                w.push(", ");
             }
-            w.push(")");
+            w.bind(v.clone());
         }
+        w.push(")");
     }
 }
 

@@ -1,6 +1,22 @@
 //! Who may see what: the [`Viewer`] of a question — who asks, and the attributes a row scope and principal-filled
 //! parameters read. The server makes a viewer from its principal; the engine never takes one from the question or
 //! the model.
+//!
+//! - [`rule`]: row-scope rules, one per table (`region = :user.region`), parsed and checked at load.
+//! - [`bound`]: the rules bound to a viewer ([`BoundScope`]): the values each scoped table's rows must have, or
+//!   the table denied; the refusals (`scope.denied`, `scope.outside`).
+//! - [`principal`]: parameters filled from the viewer's attributes (`x-principal`).
+//!
+//! Where the scope is enforced: the SQL guard's rewrite wraps every scoped table of generated SQL and of `x-sql`
+//! templates in a scoped subquery (`sql_guard::row_scope`); the metric compiler adds the conditions to WHERE.
+
+pub mod bound;
+pub mod principal;
+pub mod rule;
+
+pub use bound::{BoundCondition, BoundScope, BoundTable, ScopeRefusal, TableAccess};
+pub use principal::{apply_principal, principal_names, principal_params};
+pub use rule::{Comparison, Condition, RULE_SYNTAX, ScopeError, ScopeRules, TableRule};
 
 use std::collections::BTreeMap;
 

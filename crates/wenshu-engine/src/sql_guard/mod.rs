@@ -7,6 +7,7 @@ mod limit;
 mod names;
 mod policy;
 mod render;
+pub mod row_scope;
 mod scope;
 
 pub use policy::{
@@ -16,6 +17,7 @@ pub use policy::{
 pub use scope::Resolution;
 
 use serde::Serialize;
+use serde_json::Value as Json;
 use sqlparser::ast::{Query, Statement};
 use sqlparser::dialect::{Dialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect};
 use sqlparser::keywords::Keyword;
@@ -39,12 +41,40 @@ pub struct GuardVerdict {
     pub limit: Option<u64>,
     /// Every table, CTE, function and clause resolved, with what it resolved to or why it is refused.
     pub resolved: Vec<Resolution>,
+    /// The values bound to the placeholders of `sql`, in order: the row scope's (empty without one).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub binds: Vec<Json>,
+    /// The attribute each bind comes from (`region` of `:user.region`), in the same order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bind_attributes: Vec<String>,
 }
 
 /// Checks one SQL text under `policy`, parsed in `dialect`: executable comments are refused on the text, then it
 /// must parse as exactly one query whose every name resolves to an allowed table or a CTE in scope, calling only
 /// allowed functions; the rewrite (with its LIMIT) is parsed and checked again before it is returned.
 pub fn check_sql(sql: &str, dialect: SqlDialect, policy: &GuardPolicy) -> GuardVerdict {
+    check(sql, dialect, policy, None)
+}
+
+/// [`check_sql`] for SQL a model wrote, under a viewer's row scope: placeholders in the SQL are refused, every
+/// reference to a scoped table becomes a scoped subquery (see [`row_scope`]) whose values are bound
+/// ([`GuardVerdict::binds`]), a table the viewer is denied refuses the statement, and the rewrite is checked again
+/// — names, tables, and that every scoped table is read only through its scoped subquery.
+pub fn check_sql_scoped(
+    sql: &str,
+    dialect: SqlDialect,
+    policy: &GuardPolicy,
+    scope: &crate::scope::BoundScope,
+) -> GuardVerdict {
+    check(sql, dialect, policy, Some(scope))
+}
+
+fn check(
+    sql: &str,
+    dialect: SqlDialect,
+    policy: &GuardPolicy,
+    scope: Option<&crate::scope::BoundScope>,
+) -> GuardVerdict {
     if let Some(reason) = comments::refusal(sql) {
         return refused(vec![reason]);
     }
@@ -63,11 +93,36 @@ pub fn check_sql(sql: &str, dialect: SqlDialect, policy: &GuardPolicy) -> GuardV
         verdict.resolved = findings.resolutions;
         return verdict;
     }
+    let scope_binds = match scope {
+        None => None,
+        Some(scope) => {
+            if let Err(reason) = row_scope::refuse_placeholders(&query) {
+                return refused(vec![reason]);
+            }
+            match row_scope::wrap(&mut query, dialect, scope) {
+                Ok(binds) => Some((scope, binds)),
+                Err(error) => return refused(vec![error.to_string()]),
+            }
+        }
+    };
     let limit = match limit::apply_limit(&mut query, policy.max_rows, dialect) {
         Ok(limit) => limit,
         Err(reason) => return refused(vec![reason]),
     };
-    let rewrite = render::render(query, dialect);
+    let mut rewrite = render::render(query, dialect);
+    let (mut binds, mut bind_attributes) = (Vec::new(), Vec::new());
+    if let Some((scope, scope_binds)) = scope_binds {
+        match positional(&rewrite, dialect, &scope_binds) {
+            Ok((sql, values)) => {
+                rewrite = sql;
+                (binds, bind_attributes) = values.into_iter().unzip();
+            }
+            Err(reason) => return refused(vec![reason]),
+        }
+        if let Some(reason) = recheck_scope(&rewrite, dialect, scope) {
+            return refused(vec![reason]);
+        }
+    }
     if let Some(reason) = recheck(&rewrite, dialect, policy, &findings.tables) {
         return refused(vec![reason]);
     }
@@ -79,6 +134,75 @@ pub fn check_sql(sql: &str, dialect: SqlDialect, policy: &GuardPolicy) -> GuardV
         functions: findings.functions,
         limit: Some(limit),
         resolved: findings.resolutions,
+        binds,
+        bind_attributes,
+    }
+}
+
+/// `query` (parsed in `dialect`, named placeholders allowed: an `x-sql` template) with every reference to a table
+/// of `scope` wrapped in its scoped subquery, rendered; with the marks written. `Ok(None)` when it reads no scoped
+/// table (the template runs as written).
+pub fn scope_query(
+    query: &Query,
+    dialect: SqlDialect,
+    scope: &crate::scope::BoundScope,
+) -> Result<Option<(String, row_scope::ScopeBinds)>, row_scope::ScopeRewriteError> {
+    if scope.is_empty() {
+        return Ok(None);
+    }
+    let mut query = query.clone();
+    let binds = row_scope::wrap(&mut query, dialect, scope)?;
+    if binds.tables.is_empty() {
+        return Ok(None);
+    }
+    let text = render::render(query, dialect);
+    match parse_one_query(&text, dialect) {
+        Ok(again) => row_scope::verify(&again, dialect, scope).map_err(row_scope::ScopeRewriteError::Refused)?,
+        Err(reason) => return Err(row_scope::ScopeRewriteError::Refused(reason)),
+    }
+    Ok(Some((text, binds)))
+}
+
+/// Parses `sql` as one query in `dialect` (named placeholders are values), or says why not.
+pub fn parse_query(sql: &str, dialect: SqlDialect) -> Result<Query, String> {
+    parse_one_query(sql, dialect)
+}
+
+/// The rewrite with the row scope's named marks as the dialect's positional placeholders, and the values (with
+/// their attributes) in placeholder order; any other named placeholder refuses it.
+pub fn positional(
+    rewrite: &str,
+    dialect: SqlDialect,
+    scope_binds: &row_scope::ScopeBinds,
+) -> Result<(String, Vec<(Json, String)>), String> {
+    let db_dialect = match dialect {
+        SqlDialect::Sqlite => crate::db::Dialect::Sqlite,
+        SqlDialect::Postgres => crate::db::Dialect::Postgres,
+        SqlDialect::Mysql => crate::db::Dialect::MySql,
+    };
+    let positional = crate::db::rewrite_named(rewrite, db_dialect)
+        .map_err(|e| format!("the guard's scoped rewrite does not bind: {e}"))?;
+    let values = positional
+        .binds
+        .iter()
+        .map(|name| {
+            scope_binds
+                .values
+                .get(name)
+                .map(|(attribute, value)| (value.clone(), attribute.clone()))
+                .ok_or_else(|| format!("the guard's scoped rewrite holds `:{name}`, which is not wenshu's"))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok((positional.sql, values))
+}
+
+/// The positional rewrite must parse again and read every scoped table only through its scoped subquery.
+fn recheck_scope(rewrite: &str, dialect: SqlDialect, scope: &crate::scope::BoundScope) -> Option<String> {
+    match parse_one_query(rewrite, dialect) {
+        Ok(query) => row_scope::verify(&query, dialect, scope)
+            .err()
+            .map(|reason| format!("the guard's scoped rewrite does not check again: {reason}")),
+        Err(reason) => Some(format!("the guard's scoped rewrite does not check again: {reason}")),
     }
 }
 
@@ -145,6 +269,8 @@ fn refused(reasons: Vec<String>) -> GuardVerdict {
         functions: Vec::new(),
         limit: None,
         resolved: Vec::new(),
+        binds: Vec::new(),
+        bind_attributes: Vec::new(),
     }
 }
 

@@ -1,0 +1,523 @@
+//! Row scope in the rewrite: every reference to a scoped table — at any depth, in CTE bodies, subqueries, joins,
+//! LATERAL, set operations, under any alias, schema-qualified, quoted or in another case — becomes a scoped
+//! subquery `(SELECT * FROM sales AS wenshu_scoped WHERE wenshu_scoped.region = :wenshu_scope_0_0_0) AS sales`
+//! whose values are bound placeholders; names resolve as the guard resolves them (a visible CTE is not the table).
+//! [`verify`] re-checks a rewrite: every reference to a scoped table must sit in exactly such a subquery.
+
+use std::collections::{HashMap, HashSet};
+use std::ops::ControlFlow;
+use std::sync::OnceLock;
+
+use serde_json::Value as Json;
+use sqlparser::ast::{
+    Expr, Ident, InTarget, ObjectName, ObjectNamePart, Query, SetExpr, TableAlias, TableFactor, Value, ValueWithSpan,
+    Visit, VisitMut, Visitor, VisitorMut,
+};
+
+use super::names;
+use super::policy::SqlDialect;
+use crate::scope::{BoundCondition, BoundScope, ScopeRefusal};
+
+/// The alias of the scoped table inside its subquery (so that a rule's column never resolves to an outer query).
+pub const INNER_ALIAS: &str = "wenshu_scoped";
+/// The prefix of the named placeholders the rewrite writes.
+pub const PLACEHOLDER_PREFIX: &str = "wenshu_scope_";
+
+/// Why a statement cannot be scoped.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScopeRewriteError {
+    /// A scoped table the viewer may not read.
+    Denied(ScopeRefusal),
+    /// A form the rewrite cannot scope (`TABLE sales`, SQLite's `x IN sales`), or a placeholder written in the SQL.
+    Refused(String),
+}
+
+impl std::fmt::Display for ScopeRewriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Denied(refusal) => f.write_str(&refusal.en),
+            Self::Refused(why) => f.write_str(why),
+        }
+    }
+}
+
+/// The named placeholders the rewrite wrote, with their values (`wenshu_scope_0_0_0` → `"华东"`), and which
+/// attribute each value comes from.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ScopeBinds {
+    /// Placeholder name (without `:`) → (attribute, value).
+    pub values: HashMap<String, (String, Json)>,
+    /// The scoped tables wrapped, folded, once each.
+    pub tables: Vec<String>,
+}
+
+/// Wraps every reference to a table of `scope` in `query`; returns the placeholders written.
+pub fn wrap(query: &mut Query, dialect: SqlDialect, scope: &BoundScope) -> Result<ScopeBinds, ScopeRewriteError> {
+    let mut wrapper = Wrapper {
+        dialect,
+        scope,
+        frames: Vec::new(),
+        binds: ScopeBinds::default(),
+        error: None,
+    };
+    let _ = query.visit(&mut wrapper);
+    match wrapper.error {
+        Some(error) => Err(error),
+        None => Ok(wrapper.binds),
+    }
+}
+
+/// Refuses any placeholder in `query` (`?`, `$1`, `:name`, `@name`): generated SQL binds nothing of its own.
+pub fn refuse_placeholders(query: &Query) -> Result<(), String> {
+    let mut found = None;
+    let _ = sqlparser::ast::visit_expressions(query, |expr| {
+        if let Expr::Value(ValueWithSpan {
+            value: Value::Placeholder(p),
+            ..
+        }) = expr
+        {
+            found = Some(p.clone());
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    });
+    match found {
+        Some(p) => Err(format!(
+            "placeholder `{p}` is not allowed in generated SQL: write values, wenshu binds only its own"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Checks a rewrite: every reference to a table of `scope` is the inner table of a scoped subquery with exactly
+/// the rule's conditions; returns the first violation.
+pub fn verify(query: &Query, dialect: SqlDialect, scope: &BoundScope) -> Result<(), String> {
+    if scope.is_empty() {
+        return Ok(());
+    }
+    let mut verifier = Verifier {
+        dialect,
+        scope,
+        frames: Vec::new(),
+        sanctioned: HashSet::new(),
+        error: None,
+    };
+    let _ = query.visit(&mut verifier);
+    verifier.error.map_or(Ok(()), Err)
+}
+
+/// One query block's CTEs and how many are visible now (as the guard's scope walk keeps them).
+struct Frame {
+    ctes: Vec<String>,
+    cte_queries: Vec<*const Query>,
+    visible: usize,
+}
+
+fn push_frame(frames: &mut Vec<Frame>, query: &Query, dialect: SqlDialect) {
+    let ptr = query as *const Query;
+    if let Some(parent) = frames.last_mut()
+        && let Some(i) = parent.cte_queries.iter().position(|q| *q == ptr)
+    {
+        parent.visible = i;
+    }
+    let (ctes, cte_queries) = match &query.with {
+        None => (Vec::new(), Vec::new()),
+        Some(with) => with
+            .cte_tables
+            .iter()
+            .map(|cte| (names::cte_key(&cte.alias.name, dialect), &*cte.query as *const Query))
+            .unzip(),
+    };
+    let visible = ctes.len();
+    frames.push(Frame {
+        ctes,
+        cte_queries,
+        visible,
+    });
+}
+
+fn pop_frame(frames: &mut Vec<Frame>, query: &Query) {
+    frames.pop();
+    let ptr = query as *const Query;
+    if let Some(parent) = frames.last_mut()
+        && parent.cte_queries.contains(&ptr)
+    {
+        parent.visible = parent.ctes.len();
+    }
+}
+
+/// The scoped table a relation name reads, when it is one: never a visible CTE.
+fn scoped_table<'a>(
+    frames: &[Frame],
+    name: &ObjectName,
+    dialect: SqlDialect,
+    scope: &'a BoundScope,
+) -> Option<&'a crate::scope::BoundTable> {
+    let idents: Vec<&Ident> = name
+        .0
+        .iter()
+        .filter_map(|part| match part {
+            ObjectNamePart::Identifier(ident) => Some(ident),
+            ObjectNamePart::Function(_) => None,
+        })
+        .collect();
+    if let [ident] = idents.as_slice() {
+        let key = names::cte_key(ident, dialect);
+        if frames.iter().rev().any(|f| f.ctes[..f.visible].contains(&key)) {
+            return None;
+        }
+    }
+    idents.last().and_then(|last| scope.table(&last.value))
+}
+
+fn quote(name: &str, dialect: SqlDialect) -> Ident {
+    match dialect {
+        SqlDialect::Mysql => Ident::with_quote('`', name),
+        SqlDialect::Sqlite | SqlDialect::Postgres => Ident::with_quote('"', name),
+    }
+}
+
+fn placeholder(name: String) -> Expr {
+    Expr::value(Value::Placeholder(format!(":{name}")))
+}
+
+/// `wenshu_scoped.c1 = :p AND wenshu_scoped.c2 IN (:q, :r)`, with the placeholder names per condition and value.
+fn predicate(
+    conditions: &[BoundCondition],
+    table_index: usize,
+    dialect: SqlDialect,
+) -> (Expr, Vec<(String, usize, usize)>) {
+    let mut names = Vec::new();
+    let mut parts = Vec::new();
+    for (c, condition) in conditions.iter().enumerate() {
+        let column = Expr::CompoundIdentifier(vec![Ident::new(INNER_ALIAS), quote(&condition.column, dialect)]);
+        let mut marks: Vec<Expr> = Vec::new();
+        for v in 0..condition.values.len() {
+            let name = format!("{PLACEHOLDER_PREFIX}{table_index}_{c}_{v}");
+            names.push((name.clone(), c, v));
+            marks.push(placeholder(name));
+        }
+        parts.push(match marks.len() {
+            1 => Expr::BinaryOp {
+                left: Box::new(column),
+                op: sqlparser::ast::BinaryOperator::Eq,
+                right: Box::new(marks.remove(0)),
+            },
+            _ => Expr::In {
+                expr: Box::new(column),
+                target: InTarget::List(marks),
+                negated: false,
+                global: false,
+            },
+        });
+    }
+    let mut iter = parts.into_iter();
+    let first = iter.next().unwrap_or_else(|| Expr::value(Value::Boolean(false)));
+    let predicate = iter.fold(first, |left, right| Expr::BinaryOp {
+        left: Box::new(left),
+        op: sqlparser::ast::BinaryOperator::And,
+        right: Box::new(right),
+    });
+    (predicate, names)
+}
+
+/// `SELECT * FROM t WHERE 1 = 1`, parsed once per dialect: the skeleton of a scoped subquery.
+fn skeleton(dialect: SqlDialect) -> Query {
+    static SKELETONS: [OnceLock<Query>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let slot = match dialect {
+        SqlDialect::Sqlite => 0,
+        SqlDialect::Postgres => 1,
+        SqlDialect::Mysql => 2,
+    };
+    SKELETONS[slot].get_or_init(|| parse_skeleton(dialect)).clone()
+}
+
+fn parse_skeleton(dialect: SqlDialect) -> Query {
+    let dialect_box = super::parser_dialect(dialect);
+    let parsed = sqlparser::parser::Parser::parse_sql(dialect_box.as_ref(), "SELECT * FROM t WHERE 1 = 1");
+    match parsed.ok().and_then(|statements| statements.into_iter().next()) {
+        Some(sqlparser::ast::Statement::Query(query)) => *query,
+        _ => Query {
+            with: None,
+            body: Box::new(SetExpr::Values(sqlparser::ast::Values {
+                explicit_row: false,
+                value_keyword: false,
+                rows: vec![],
+            })),
+            order_by: None,
+            limit_clause: None,
+            fetch: None,
+            locks: vec![],
+            for_clause: None,
+            settings: None,
+            format_clause: None,
+            pipe_operators: vec![],
+        },
+    }
+}
+
+/// A plain table factor reading `name`, no alias.
+fn plain_table(name: ObjectName, dialect: SqlDialect) -> TableFactor {
+    let mut query = skeleton(dialect);
+    match query.body.as_mut() {
+        SetExpr::Select(select) if !select.from.is_empty() => {
+            let mut factor = select.from.swap_remove(0).relation;
+            if let TableFactor::Table { name: slot, .. } = &mut factor {
+                *slot = name;
+            }
+            factor
+        }
+        _ => TableFactor::Derived {
+            lateral: false,
+            subquery: Box::new(query),
+            alias: None,
+            sample: None,
+        },
+    }
+}
+
+/// The scoped subquery over `inner` (a plain table factor without alias).
+fn scoped_query(inner: TableFactor, predicate: Expr, dialect: SqlDialect) -> Query {
+    let mut query = skeleton(dialect);
+    if let SetExpr::Select(select) = query.body.as_mut()
+        && !select.from.is_empty()
+    {
+        let mut inner = inner;
+        if let TableFactor::Table { alias, .. } = &mut inner {
+            *alias = Some(TableAlias {
+                explicit: true,
+                name: quote(INNER_ALIAS, dialect),
+                columns: vec![],
+                at: None,
+            });
+        }
+        select.from[0].relation = inner;
+        select.selection = Some(predicate);
+    }
+    query
+}
+
+struct Wrapper<'a> {
+    dialect: SqlDialect,
+    scope: &'a BoundScope,
+    frames: Vec<Frame>,
+    binds: ScopeBinds,
+    error: Option<ScopeRewriteError>,
+}
+
+impl Wrapper<'_> {
+    fn fail(&mut self, error: ScopeRewriteError) -> ControlFlow<()> {
+        self.error.get_or_insert(error);
+        ControlFlow::Break(())
+    }
+}
+
+impl VisitorMut for Wrapper<'_> {
+    type Break = ();
+
+    fn pre_visit_query(&mut self, query: &mut Query) -> ControlFlow<()> {
+        push_frame(&mut self.frames, query, self.dialect);
+        if let Some(table) = table_statement(&query.body)
+            && self.scope.table(&table).is_some()
+        {
+            return self.fail(ScopeRewriteError::Refused(format!(
+                "`TABLE {table}` reads a row-scoped table; write SELECT … FROM {table}"
+            )));
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_query(&mut self, query: &mut Query) -> ControlFlow<()> {
+        pop_frame(&mut self.frames, query);
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_expr(&mut self, expr: &mut Expr) -> ControlFlow<()> {
+        if let Expr::In {
+            target: InTarget::Table { name, args: None },
+            ..
+        } = expr
+            && scoped_table(&self.frames, name, self.dialect, self.scope).is_some()
+        {
+            let written = name.to_string();
+            return self.fail(ScopeRewriteError::Refused(format!(
+                "`IN {written}` reads a row-scoped table; write IN (SELECT … FROM {written})"
+            )));
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_table_factor(&mut self, factor: &mut TableFactor) -> ControlFlow<()> {
+        let TableFactor::Table {
+            name,
+            args: None,
+            alias,
+            ..
+        } = factor
+        else {
+            return ControlFlow::Continue(());
+        };
+        let Some(bound) = scoped_table(&self.frames, name, self.dialect, self.scope) else {
+            return ControlFlow::Continue(());
+        };
+        let conditions = match self.scope.conditions(&bound.table) {
+            Ok(Some(conditions)) => conditions,
+            Ok(None) => return ControlFlow::Continue(()),
+            Err(refusal) => return self.fail(ScopeRewriteError::Denied(refusal)),
+        };
+        let table_index = self
+            .scope
+            .tables()
+            .iter()
+            .position(|t| t.table == bound.table)
+            .unwrap_or_default();
+        let (predicate, marks) = predicate(conditions, table_index, self.dialect);
+        for (mark, c, v) in marks {
+            let condition = &conditions[c];
+            self.binds
+                .values
+                .insert(mark, (condition.attribute.clone(), condition.values[v].clone()));
+        }
+        let key = bound.table.to_ascii_lowercase();
+        if !self.binds.tables.contains(&key) {
+            self.binds.tables.push(key);
+        }
+        let last = name
+            .0
+            .iter()
+            .rev()
+            .find_map(|part| match part {
+                ObjectNamePart::Identifier(ident) => Some(ident.clone()),
+                ObjectNamePart::Function(_) => None,
+            })
+            .unwrap_or_else(|| Ident::new(&bound.table));
+        let outer_alias = alias.take().unwrap_or(TableAlias {
+            explicit: true,
+            name: last,
+            columns: vec![],
+            at: None,
+        });
+        let inner = std::mem::replace(
+            factor,
+            plain_table(ObjectName::from(vec![Ident::new("t")]), self.dialect),
+        );
+        *factor = TableFactor::Derived {
+            lateral: false,
+            subquery: Box::new(scoped_query(inner, predicate, self.dialect)),
+            alias: Some(outer_alias),
+            sample: None,
+        };
+        ControlFlow::Continue(())
+    }
+}
+
+/// The table of a `TABLE x` body, if the body is one.
+fn table_statement(body: &SetExpr) -> Option<String> {
+    match body {
+        SetExpr::Table(table) => table.table_name.as_ref().map(|t| t.value.clone()),
+        SetExpr::SetOperation { left, right, .. } => table_statement(left).or_else(|| table_statement(right)),
+        _ => None,
+    }
+}
+
+struct Verifier<'a> {
+    dialect: SqlDialect,
+    scope: &'a BoundScope,
+    frames: Vec<Frame>,
+    sanctioned: HashSet<*const ObjectName>,
+    error: Option<String>,
+}
+
+impl Verifier<'_> {
+    /// Whether `subquery` is exactly the scoped subquery of the table it reads; marks that table's name.
+    fn sanction(&mut self, subquery: &Query) {
+        let SetExpr::Select(select) = subquery.body.as_ref() else {
+            return;
+        };
+        let [from] = select.from.as_slice() else { return };
+        let TableFactor::Table {
+            name,
+            alias: Some(alias),
+            args: None,
+            ..
+        } = &from.relation
+        else {
+            return;
+        };
+        if !from.joins.is_empty() || alias.name.value != INNER_ALIAS || !alias.columns.is_empty() {
+            return;
+        }
+        let Some(bound) = scoped_table(&self.frames, name, self.dialect, self.scope) else {
+            return;
+        };
+        let Ok(Some(conditions)) = self.scope.conditions(&bound.table) else {
+            return;
+        };
+        let (expected, _) = predicate(conditions, 0, self.dialect);
+        let mut skeleton = scoped_query(plain_table(name.clone(), self.dialect), expected, self.dialect);
+        let mut found = subquery.clone();
+        for query in [&mut skeleton, &mut found] {
+            if let SetExpr::Select(select) = query.body.as_mut() {
+                select.from.clear();
+            }
+            let _ = query.visit(&mut NormalizePlaceholders);
+        }
+        if skeleton.to_string() == found.to_string() {
+            self.sanctioned.insert(name as *const ObjectName);
+        }
+    }
+}
+
+impl Visitor for Verifier<'_> {
+    type Break = ();
+
+    fn pre_visit_query(&mut self, query: &Query) -> ControlFlow<()> {
+        push_frame(&mut self.frames, query, self.dialect);
+        if let Some(table) = table_statement(&query.body)
+            && self.scope.table(&table).is_some()
+        {
+            self.error = Some(format!("`TABLE {table}` reads a row-scoped table"));
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn post_visit_query(&mut self, query: &Query) -> ControlFlow<()> {
+        pop_frame(&mut self.frames, query);
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_table_factor(&mut self, factor: &TableFactor) -> ControlFlow<()> {
+        if let TableFactor::Derived { subquery, .. } = factor {
+            self.sanction(subquery);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn pre_visit_relation(&mut self, relation: &ObjectName) -> ControlFlow<()> {
+        if let Some(bound) = scoped_table(&self.frames, relation, self.dialect, self.scope)
+            && !self.sanctioned.contains(&(relation as *const ObjectName))
+        {
+            self.error = Some(format!(
+                "`{relation}` reads row-scoped table `{}` outside its scoped subquery",
+                bound.table
+            ));
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// Every placeholder as `?`, so that a rewrite with named marks and its positional text compare equal.
+struct NormalizePlaceholders;
+
+impl VisitorMut for NormalizePlaceholders {
+    type Break = ();
+
+    fn post_visit_value(&mut self, value: &mut ValueWithSpan) -> ControlFlow<()> {
+        if let Value::Placeholder(p) = &mut value.value {
+            *p = "?".into();
+        }
+        ControlFlow::Continue(())
+    }
+}

@@ -1,0 +1,518 @@
+//! Row scope on every SQL path, on real databases: SQLite always, PostgreSQL and MariaDB/MySQL when
+//! `WENSHU_TEST_POSTGRES_URL` / `WENSHU_TEST_MYSQL_URL` are set.
+//!
+//! The oracle: a statement run through the guard's scoped rewrite on the full data must return exactly what the
+//! same statement returns, unscoped, on a copy of the data holding only the viewer's rows. Hostile statements
+//! (aliases, a CTE named like the table, schema-qualified, quoted, other case, UNION, subqueries in the SELECT
+//! list, EXISTS, IN, joins, LATERAL) and generated nestings are checked that way; SQL templates, metric queries
+//! and the fallback see only the viewer's rows; asking outside the scope is refused.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use jiff::civil::date;
+use serde_json::{Value, json};
+use wenshu_contract::Catalog;
+use wenshu_engine::db::{Database, Dialect, QueryLimits};
+use wenshu_engine::execute::{ExecContext, ExecError, Executor, SqlTemplateExecutor};
+use wenshu_engine::metric::{MetricExecutor, MetricValues, SharedValues};
+use wenshu_engine::scope::{BoundScope, ScopeRules, Viewer};
+use wenshu_engine::sql_guard::{GuardPolicy, SqlDialect, check_sql, check_sql_scoped};
+
+const TABLES: [&str; 3] = ["regions", "sales", "orders"];
+
+fn rules() -> ScopeRules {
+    ScopeRules::parse(&BTreeMap::from([
+        ("sales".to_string(), "region = :user.region".to_string()),
+        (
+            "orders".to_string(),
+            "tenant_id = :user.tenant_id AND region IN :user.regions".to_string(),
+        ),
+    ]))
+    .unwrap()
+}
+
+fn east() -> Viewer {
+    Viewer::scoped(
+        Some("east".into()),
+        BTreeMap::from([
+            ("region".to_string(), json!("华东")),
+            ("tenant_id".to_string(), json!(7)),
+            ("regions".to_string(), json!(["华东", "华北"])),
+        ]),
+    )
+}
+
+/// Every row; the viewer `east` may see sales of 华东 and orders of tenant 7 in 华东 or 华北.
+const FULL: &str = "INSERT INTO regions VALUES ('华东'), ('华南'), ('华北');
+    INSERT INTO sales VALUES (1, '华东', 10), (2, '华东', 20), (3, '华南', 100), (4, '华北', 1000);
+    INSERT INTO orders VALUES (1, 7, '华东', 5), (2, 7, '华南', 50), (3, 8, '华东', 500), (4, 7, '华北', 5000);";
+/// Only what `east` may see.
+const TRUTH: &str = "INSERT INTO regions VALUES ('华东'), ('华南'), ('华北');
+    INSERT INTO sales VALUES (1, '华东', 10), (2, '华东', 20);
+    INSERT INTO orders VALUES (1, 7, '华东', 5), (4, 7, '华北', 5000);";
+
+struct Pair {
+    dialect: Dialect,
+    full: Database,
+    truth: Database,
+}
+
+fn guard_dialect(dialect: Dialect) -> SqlDialect {
+    match dialect {
+        Dialect::Sqlite => SqlDialect::Sqlite,
+        Dialect::Postgres => SqlDialect::Postgres,
+        Dialect::MySql => SqlDialect::Mysql,
+    }
+}
+
+async fn fill(db: &Database, dialect: Dialect, rows: &str) {
+    let text = if dialect == Dialect::Postgres {
+        "TEXT"
+    } else {
+        "VARCHAR(20)"
+    };
+    db.execute_batch(&format!(
+        "DROP TABLE IF EXISTS regions; DROP TABLE IF EXISTS sales; DROP TABLE IF EXISTS orders;
+         CREATE TABLE regions (name {text});
+         CREATE TABLE sales (id INT, region {text}, amount INT);
+         CREATE TABLE orders (id INT, tenant_id INT, region {text}, total INT);
+         {rows}"
+    ))
+    .await
+    .unwrap();
+}
+
+async fn sqlite_pair(name: &str) -> Pair {
+    let mut dbs = Vec::new();
+    for (kind, rows) in [("full", FULL), ("truth", TRUTH)] {
+        let path = std::env::temp_dir().join(format!("wenshu-scope-{name}-{kind}-{}.sqlite", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let url = format!("sqlite://{}", path.display());
+        let db = Database::connect(&url).await.unwrap();
+        fill(&db, Dialect::Sqlite, rows).await;
+        dbs.push(db);
+    }
+    let truth = dbs.pop().unwrap();
+    let full = dbs.pop().unwrap();
+    Pair {
+        dialect: Dialect::Sqlite,
+        full,
+        truth,
+    }
+}
+
+async fn server_pair(var: &str, dialect: Dialect, test: &str) -> Option<Pair> {
+    let Ok(admin_url) = std::env::var(var) else {
+        println!("skipped: set {var} to run");
+        return None;
+    };
+    let base = admin_url
+        .rsplit_once('/')
+        .map_or(admin_url.as_str(), |(b, _)| b)
+        .to_string();
+    let admin = Database::connect(&admin_url).await.unwrap();
+    let mut dbs = Vec::new();
+    for (kind, rows) in [("full", FULL), ("truth", TRUTH)] {
+        let name = format!("wenshu_scope_{test}_{kind}");
+        match dialect {
+            Dialect::Postgres => {
+                let exists = admin
+                    .query(
+                        "SELECT 1 FROM pg_database WHERE datname = $1",
+                        &[Value::from(name.as_str())],
+                        QueryLimits::default(),
+                    )
+                    .await
+                    .unwrap();
+                if exists.rows.is_empty() {
+                    admin.execute_batch(&format!("CREATE DATABASE {name}")).await.unwrap();
+                }
+            }
+            _ => admin
+                .execute_batch(&format!(
+                    "DROP DATABASE IF EXISTS {name}; CREATE DATABASE {name} CHARACTER SET utf8mb4"
+                ))
+                .await
+                .unwrap(),
+        }
+        let db = Database::connect(&format!("{base}/{name}")).await.unwrap();
+        fill(&db, dialect, rows).await;
+        dbs.push(db);
+    }
+    admin.close().await;
+    let truth = dbs.pop().unwrap();
+    let full = dbs.pop().unwrap();
+    Some(Pair { dialect, full, truth })
+}
+
+fn sorted(rows: Vec<Vec<Value>>) -> Vec<String> {
+    let mut text: Vec<String> = rows.iter().map(|r| serde_json::to_string(r).unwrap()).collect();
+    text.sort();
+    text
+}
+
+impl Pair {
+    fn policy(&self) -> GuardPolicy {
+        GuardPolicy::new(&TABLES)
+    }
+
+    /// Runs `sql` scoped on the full data and unscoped on the truth; both must agree.
+    async fn same_as_truth(&self, sql: &str, scope: &BoundScope) {
+        let dialect = guard_dialect(self.dialect);
+        let scoped = check_sql_scoped(sql, dialect, &self.policy(), scope);
+        assert!(scoped.allowed, "{sql}: {:?}", scoped.reasons);
+        let rewrite = scoped.sql.clone().unwrap();
+        assert!(
+            !scoped.binds.is_empty(),
+            "{sql}: the rewrite binds the scope: {rewrite}"
+        );
+        let plain = check_sql(sql, dialect, &self.policy());
+        assert!(plain.allowed, "{sql}: {:?}", plain.reasons);
+        let want = self
+            .truth
+            .query(plain.sql.as_deref().unwrap(), &[], QueryLimits::default())
+            .await;
+        let got = self.full.query(&rewrite, &scoped.binds, QueryLimits::default()).await;
+        match (got, want) {
+            (Ok(got), Ok(want)) => assert_eq!(
+                sorted(got.rows),
+                sorted(want.rows),
+                "{sql}\n→ {rewrite}\nbinds {:?}",
+                scoped.binds
+            ),
+            // The database refuses the statement itself (SQLite: a CTE named like the table it reads is circular).
+            (Err(_), Err(_)) => {}
+            (got, want) => panic!("{sql}\n→ {rewrite}\nscoped {got:?}\ntruth {want:?}"),
+        }
+    }
+
+    fn refused(&self, sql: &str, scope: &BoundScope, why: &str) {
+        let verdict = check_sql_scoped(sql, guard_dialect(self.dialect), &self.policy(), scope);
+        assert!(!verdict.allowed, "{sql} must be refused: {:?}", verdict.sql);
+        assert!(
+            verdict.reasons.iter().any(|r| r.contains(why)),
+            "{sql}: {:?}",
+            verdict.reasons
+        );
+    }
+}
+
+/// Statements that try to read every row, in every dialect.
+fn hostile(dialect: Dialect) -> Vec<String> {
+    let q = |name: &str| match dialect {
+        Dialect::MySql => format!("`{name}`"),
+        _ => format!("\"{name}\""),
+    };
+    let mut list: Vec<String> = [
+        "SELECT * FROM sales",
+        "SELECT region, SUM(amount) AS total FROM sales GROUP BY region",
+        "SELECT * FROM sales s WHERE 1 = 1 OR s.region <> '华东'",
+        "SELECT * FROM SALES",
+        "SELECT * FROM Sales AS x",
+        "SELECT COUNT(*) AS n FROM sales AS wenshu_scoped",
+        "WITH sales AS (SELECT * FROM sales) SELECT * FROM sales",
+        "WITH a AS (SELECT * FROM sales), b AS (SELECT region FROM a) SELECT * FROM b",
+        "WITH x AS (SELECT 1 AS one) SELECT * FROM x, sales",
+        "SELECT * FROM (SELECT * FROM (SELECT * FROM sales) a) b",
+        "SELECT region FROM sales UNION ALL SELECT region FROM sales",
+        "SELECT name FROM regions UNION SELECT region FROM sales",
+        "SELECT (SELECT SUM(amount) FROM sales) AS total",
+        "SELECT r.name, (SELECT SUM(s.amount) FROM sales s WHERE s.region = r.name) AS total FROM regions r",
+        "SELECT * FROM regions r JOIN sales s ON s.region = r.name",
+        "SELECT * FROM regions r LEFT JOIN sales s ON s.region = r.name",
+        "SELECT * FROM regions r WHERE EXISTS (SELECT 1 FROM sales s WHERE s.region = r.name)",
+        "SELECT * FROM regions r WHERE r.name IN (SELECT region FROM sales)",
+        "SELECT * FROM sales a, sales b",
+        "SELECT * FROM sales WHERE region = '华南'",
+        "SELECT o.id, s.amount FROM orders o JOIN sales s ON s.region = o.region",
+        "SELECT tenant_id, SUM(total) AS t FROM orders GROUP BY tenant_id",
+        "SELECT * FROM orders WHERE tenant_id = 8 OR region = '华南'",
+        "SELECT * FROM regions WHERE name NOT IN (SELECT region FROM orders)",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    list.push(format!("SELECT * FROM {}", q("sales")));
+    list.push(format!("SELECT * FROM {} AS {}", q("sales"), q("s")));
+    match dialect {
+        Dialect::Sqlite => {
+            list.push("SELECT * FROM main.sales".into());
+            list.push("SELECT * FROM \"main\".\"sales\"".into());
+        }
+        Dialect::Postgres => {
+            list.push("SELECT * FROM public.sales".into());
+            list.push(
+                "SELECT r.name, x.t FROM regions r, LATERAL (SELECT SUM(s.amount) AS t FROM sales s WHERE s.region = r.name) x"
+                    .into(),
+            );
+        }
+        Dialect::MySql => {}
+    }
+    list
+}
+
+/// Nestings generated from a seed: the table wrapped in subqueries, CTEs, IN and EXISTS, to some depth.
+fn generated(count: usize) -> Vec<String> {
+    let mut state: u64 = 0x5eed;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    (0..count)
+        .map(|i| {
+            let mut sql = "SELECT region, amount FROM sales".to_string();
+            for depth in 0..(1 + next() % 4) {
+                let name = format!("n{i}_{depth}");
+                sql = match next() % 5 {
+                    0 => format!("SELECT * FROM ({sql}) {name}"),
+                    1 => format!("WITH {name} AS ({sql}) SELECT * FROM {name}"),
+                    2 => format!("SELECT region, amount FROM sales WHERE region IN (SELECT region FROM ({sql}) {name})"),
+                    3 => format!("SELECT {name}.region, {name}.amount FROM regions r JOIN ({sql}) {name} ON {name}.region = r.name"),
+                    _ => format!("SELECT region, amount FROM ({sql}) {name} UNION ALL SELECT region, amount FROM sales"),
+                };
+            }
+            sql
+        })
+        .collect()
+}
+
+async fn rewrite_at_every_depth(pair: &Pair) {
+    let scope = rules().bind(&east());
+    for sql in hostile(pair.dialect).iter().chain(&generated(60)) {
+        pair.same_as_truth(sql, &scope).await;
+    }
+    let marks: &[&str] = match pair.dialect {
+        Dialect::Postgres => &["$1", ":region"],
+        _ => &["?", ":region", "?1"],
+    };
+    for mark in marks {
+        pair.refused(
+            &format!("SELECT * FROM sales WHERE region = {mark}"),
+            &scope,
+            "placeholder",
+        );
+    }
+    if pair.dialect == Dialect::Sqlite {
+        pair.refused("SELECT 1 WHERE '华南' IN sales", &scope, "row-scoped table");
+    }
+    if pair.dialect == Dialect::Postgres {
+        pair.refused("SELECT * FROM (TABLE sales) t", &scope, "row-scoped table");
+        pair.refused("TABLE sales", &scope, "row-scoped table");
+    }
+    let no_tenant = Viewer::scoped(None, BTreeMap::from([("region".to_string(), json!("华东"))]));
+    let denied = rules().bind(&no_tenant);
+    pair.refused("SELECT * FROM regions JOIN orders ON 1 = 1", &denied, "tenant_id");
+    pair.same_as_truth("SELECT * FROM sales", &denied).await;
+    let all = check_sql_scoped(
+        "SELECT * FROM sales",
+        guard_dialect(pair.dialect),
+        &pair.policy(),
+        &rules().bind(&Viewer::operator()),
+    );
+    assert_eq!(
+        all.sql,
+        check_sql("SELECT * FROM sales", guard_dialect(pair.dialect), &pair.policy()).sql
+    );
+}
+
+#[tokio::test]
+async fn sqlite_rewrite_sees_only_the_viewers_rows_at_every_depth() {
+    rewrite_at_every_depth(&sqlite_pair("rewrite").await).await;
+}
+
+#[tokio::test]
+async fn postgres_rewrite_sees_only_the_viewers_rows_at_every_depth() {
+    if let Some(pair) = server_pair("WENSHU_TEST_POSTGRES_URL", Dialect::Postgres, "rewrite").await {
+        rewrite_at_every_depth(&pair).await;
+    }
+}
+
+#[tokio::test]
+async fn mysql_rewrite_sees_only_the_viewers_rows_at_every_depth() {
+    if let Some(pair) = server_pair("WENSHU_TEST_MYSQL_URL", Dialect::MySql, "rewrite").await {
+        rewrite_at_every_depth(&pair).await;
+    }
+}
+
+fn catalog() -> Catalog {
+    Catalog::from_value(&json!({"tools": [
+        {
+            "name": "sales_by_region",
+            "description": "Sales per region",
+            "inputSchema": {"type": "object", "properties": {
+                "region": {"type": "string", "description": "region"}
+            }},
+            "x-sql": {"query": "SELECT s.region AS region, SUM(s.amount) AS total FROM sales s WHERE (:region IS NULL OR s.region = :region) GROUP BY s.region ORDER BY s.region"}
+        },
+        {
+            "name": "sales_metrics",
+            "description": "Sales metrics",
+            "x-metrics": {
+                "from": [
+                    {"table": "sales", "alias": "s", "columns": ["id", "region", "amount"]},
+                    {"table": "orders", "alias": "o", "columns": ["id", "tenant_id", "region", "total"], "on": ["s.id", "o.id"]}
+                ],
+                "measures": [
+                    {"name": "amount", "label": "amount", "expr": "SUM(s.amount)"},
+                    {"name": "orders", "label": "orders", "expr": "COUNT(*)"}
+                ],
+                "dimensions": [{"name": "region", "label": "region", "column": "s.region"}]
+            }
+        }
+    ]}))
+    .unwrap()
+}
+
+async fn templates_and_metrics(pair: &Pair) {
+    let catalog = catalog();
+    let scope = Arc::new(rules().bind(&east()));
+    let ctx = ExecContext::new(date(2026, 11, 29)).with_scope(scope.clone());
+    let executor = SqlTemplateExecutor::new(pair.full.clone(), &catalog).unwrap();
+    executor.check_scope(&rules()).unwrap();
+    let tool = catalog.get("sales_by_region").unwrap();
+    let call = |args: Value| wenshu_contract::BoundCall {
+        tool: tool.name().into(),
+        arguments: args.as_object().cloned().unwrap(),
+        defaulted: vec![],
+        coercions: vec![],
+    };
+    let all = executor.execute(tool, &call(json!({})), &ctx).await.unwrap();
+    assert_eq!(all.rows, vec![vec![json!("华东"), json!(30)]], "{}", all.detail);
+    let binds = all.detail["binds"].to_string();
+    assert!(binds.contains("user.region") && binds.contains("华东"), "{binds}");
+    let own = executor
+        .execute(tool, &call(json!({"region": "华东"})), &ctx)
+        .await
+        .unwrap();
+    assert_eq!(own.rows.len(), 1);
+    match executor.execute(tool, &call(json!({"region": "华南"})), &ctx).await {
+        Err(ExecError::Scope(refusal)) => {
+            assert_eq!(refusal.code, "scope.outside");
+            assert!(
+                refusal.zh.contains("华南") && refusal.zh.contains("华东"),
+                "{}",
+                refusal.zh
+            );
+        }
+        other => panic!("asking for 华南 must be refused: {other:?}"),
+    }
+    let unscoped = executor
+        .execute(tool, &call(json!({})), &ExecContext::new(date(2026, 11, 29)))
+        .await
+        .unwrap();
+    assert_eq!(unscoped.rows.len(), 3);
+
+    let metric_tool = catalog.get("sales_metrics").unwrap();
+    let mut values = MetricValues::new();
+    values.insert(metric_tool, 0, vec![json!("华东"), json!("华南"), json!("华北")]);
+    let shared = SharedValues::new();
+    shared.set(values);
+    let metrics = MetricExecutor::new(pair.full.clone(), shared);
+    let metric_call = |args: Value| wenshu_contract::BoundCall {
+        tool: metric_tool.name().into(),
+        arguments: args.as_object().cloned().unwrap(),
+        defaulted: vec![],
+        coercions: vec![],
+    };
+    let grouped = metrics
+        .execute(
+            metric_tool,
+            &metric_call(json!({"measures": [{"name": "amount"}], "groupBy": ["region"]})),
+            &ctx,
+        )
+        .await
+        .unwrap();
+    // sales 1 (华东, order 1 of tenant 7 in 华东) is the only row both scopes let through.
+    assert_eq!(grouped.rows, vec![vec![json!("华东"), json!(10)]], "{}", grouped.detail);
+    let sql = grouped.detail["statements"][0]["sql"].as_str().unwrap().to_string();
+    assert!(
+        sql.contains("tenant_id") && !sql.contains("华东"),
+        "values are bound: {sql}"
+    );
+    match metrics
+        .execute(
+            metric_tool,
+            &metric_call(
+                json!({"measures": [{"name": "amount"}], "filters": [{"dimension": "region", "values": ["华南"]}]}),
+            ),
+            &ctx,
+        )
+        .await
+    {
+        Err(ExecError::Scope(refusal)) => assert_eq!(refusal.code, "scope.outside"),
+        other => panic!("a 华南 filter must be refused: {other:?}"),
+    }
+    let denied = Arc::new(rules().bind(&Viewer::scoped(
+        None,
+        BTreeMap::from([("region".to_string(), json!("华东"))]),
+    )));
+    match metrics
+        .execute(
+            metric_tool,
+            &metric_call(json!({"measures": [{"name": "orders"}]})),
+            &ExecContext::new(date(2026, 11, 29)).with_scope(denied),
+        )
+        .await
+    {
+        Err(ExecError::Scope(refusal)) => assert_eq!(refusal.code, "scope.denied"),
+        other => panic!("a viewer without tenant_id is denied orders: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn sqlite_templates_and_metrics_see_only_the_viewers_rows() {
+    templates_and_metrics(&sqlite_pair("paths").await).await;
+}
+
+#[tokio::test]
+async fn postgres_templates_and_metrics_see_only_the_viewers_rows() {
+    if let Some(pair) = server_pair("WENSHU_TEST_POSTGRES_URL", Dialect::Postgres, "paths").await {
+        templates_and_metrics(&pair).await;
+    }
+}
+
+#[tokio::test]
+async fn mysql_templates_and_metrics_see_only_the_viewers_rows() {
+    if let Some(pair) = server_pair("WENSHU_TEST_MYSQL_URL", Dialect::MySql, "paths").await {
+        templates_and_metrics(&pair).await;
+    }
+}
+
+#[test]
+fn principal_parameters_come_from_the_viewer_only() {
+    let catalog = Catalog::from_value(&json!({"tools": [{
+        "name": "tenant_orders",
+        "description": "Orders of a tenant",
+        "inputSchema": {"type": "object", "required": ["tenant"], "properties": {
+            "tenant": {"type": "integer", "description": "tenant", "x-principal": "tenant_id"},
+            "status": {"type": "string", "description": "status"}
+        }},
+        "x-http": {"method": "GET", "path": "/orders"}
+    }]}))
+    .unwrap();
+    let tool = catalog.get("tenant_orders").unwrap();
+    let prompt = wenshu_contract::render::render_tool(tool, wenshu_contract::render::Lang::Zh);
+    assert!(
+        !prompt.contains("tenant") || prompt.contains("tenant_orders") && !prompt.contains("- tenant "),
+        "{prompt}"
+    );
+    let mut args = json!({"tenant": 8, "status": "paid"}).as_object().cloned().unwrap();
+    wenshu_engine::scope::apply_principal(tool, &east(), &mut args).unwrap();
+    assert_eq!(args["tenant"], json!(7), "the model's 8 is discarded");
+    assert_eq!(args["status"], json!("paid"));
+    let stranger = Viewer::scoped(None, BTreeMap::new());
+    let refusal = wenshu_engine::scope::apply_principal(tool, &stranger, &mut args).unwrap_err();
+    assert_eq!(refusal.code, "scope.denied");
+    assert!(
+        refusal.zh.contains("tenant_id") && refusal.en.contains("tenant"),
+        "{}",
+        refusal.en
+    );
+    let as_text = Viewer::scoped(None, BTreeMap::from([("tenant_id".to_string(), json!("12"))]));
+    let mut args = serde_json::Map::new();
+    wenshu_engine::scope::apply_principal(tool, &as_text, &mut args).unwrap();
+    assert_eq!(args["tenant"], json!(12));
+}
