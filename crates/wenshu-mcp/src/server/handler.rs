@@ -221,3 +221,24 @@ fn optional_string<'a>(arguments: &'a Map<String, Value>, key: &str) -> Result<O
         Some(other) => Err(format!("`{key}` must be a string, got {other}")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    #[test]
+    fn the_viewer_is_the_http_requests_else_scoped_and_on_stdio_the_operator() {
+        assert_eq!(viewer_of(None), Viewer::operator());
+        let bare = viewer_of(Some(&http::Extensions::new()));
+        assert!(!bare.unscoped && bare.attributes.is_empty() && bare.id.is_none());
+        let alice = Viewer::scoped(
+            Some("k-1".into()),
+            BTreeMap::from([("region".to_string(), Value::from("华东"))]),
+        );
+        let mut extensions = http::Extensions::new();
+        extensions.insert(alice.clone());
+        assert_eq!(viewer_of(Some(&extensions)), alice);
+    }
+}
