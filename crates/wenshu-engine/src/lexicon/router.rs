@@ -7,15 +7,20 @@ use jiff::civil::Date;
 
 use serde_json::json;
 use wenshu_contract::Tool;
+use wenshu_lexicon::place::scan_places;
+use wenshu_lexicon::scan;
 use wenshu_lexicon::time::scan_times;
 
 use super::history::{EarlierRange, last_subject, last_tool, previous_range};
+use super::legs::leg_of;
 use super::rewrite::{RewriteInput, rewrite};
 use super::subject::{SubjectFinding, find_subject};
 use super::text::Sentence;
+use super::tool_choice::NamedEntity;
 use super::tool_choice::{THRESHOLD, ToolChoice, choose_tool, entity_mentions};
 use super::tool_index::ToolIndex;
-use super::words::{has_reference, looks_like_follow_up};
+use super::words::{has_reference, looks_like_follow_up, opener_len, trim_function_words};
+use crate::param_kinds::is_place_param;
 use crate::resolve::EntityCatalogs;
 use crate::route::{BoxFuture, MAX_HISTORY, RouteDecision, RouteInput, RouteResult, Router, Turn};
 
@@ -181,6 +186,23 @@ fn settle_tool<'a>(
     let aggregate = best.is_some_and(|b| b.excluded.is_some());
     let history: &'a [Turn] = input.history;
     let recent = &history[history.len().saturating_sub(MAX_HISTORY)..];
+    let earlier = || last_tool(recent, &input.tools, index, entities, input.today);
+    let swap = (cued && !aggregate && !recent.is_empty())
+        .then(earlier)
+        .flatten()
+        .and_then(|(name, rounds_back)| find(&name).map(|tool| (tool, rounds_back)))
+        .filter(|(tool, _)| changes_only_values(tool, input.question, &choice.mentions, input.today));
+    if let Some((tool, rounds_back)) = swap {
+        let question = recent
+            .len()
+            .checked_sub(rounds_back)
+            .and_then(|i| recent.get(i))
+            .map_or("", |t| t.question.as_str());
+        return Some(Settled {
+            tool,
+            inherited: Some((question, rounds_back)),
+        });
+    }
     if !own_enough && !aggregate && !recent.is_empty() {
         let named = !choice.mentions.is_empty();
         if (cued || named)
@@ -214,6 +236,45 @@ fn settle_tool<'a>(
     })
 }
 
+/// Whether a follow-up only puts other values into the earlier tool's question (那中通呢, 那上个月呢, 那上海呢):
+/// once the tool's enum spellings, time expressions and numerals, entity names of types the tool takes, places
+/// (for a tool with a place or route parameter), the opener and function words are taken out, nothing is left —
+/// and something was taken.
+fn changes_only_values(tool: &Tool, question: &str, mentions: &[NamedEntity], today: Date) -> bool {
+    let mut sentence = Sentence::new(question);
+    let opener = opener_len(&sentence.chars);
+    sentence.mask_chars(&(0..opener));
+    let mut values = 0;
+    let mut take = |sentence: &mut Sentence, range: &std::ops::Range<usize>| {
+        sentence.mask_bytes(range);
+        values += 1;
+    };
+    for span in scan(question, today) {
+        take(&mut sentence, &span.range);
+    }
+    for mention in mentions.iter().filter(|m| fits(tool, &m.entity_type)) {
+        take(&mut sentence, &mention.range);
+    }
+    for spec in tool.params().iter() {
+        if let Some(index) = tool.enum_index(&spec.name) {
+            for hit in index.matcher().find_all(question) {
+                take(&mut sentence, &hit.range);
+            }
+        }
+    }
+    if tool.params().iter().any(|p| is_place_param(p) || leg_of(p).is_some()) {
+        for place in scan_places(question) {
+            take(&mut sentence, &place.range);
+        }
+    }
+    values > 0
+        && sentence
+            .open_runs()
+            .into_iter()
+            .map(|run| trim_function_words(&sentence, run))
+            .all(|run| run.is_empty())
+}
+
 /// Whether a tool takes an entity of this type (as its subject or as an `x-entity` parameter).
 fn fits(tool: &Tool, entity_type: &str) -> bool {
     tool.extensions()
@@ -230,5 +291,72 @@ impl Router for LexiconRouter {
 
     fn route<'a>(&'a self, input: &'a RouteInput<'a>) -> BoxFuture<'a, RouteResult> {
         Box::pin(async move { self.route_now(input) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wenshu_contract::Catalog;
+
+    /// Two tools that both take a region: bills (long words) and the overdue rate of bills (short words).
+    fn catalog() -> Catalog {
+        let region = serde_json::json!({"type": "string", "enum": ["华东", "华南", "华北"], "description": "地区"});
+        let text = serde_json::json!({"tools": [
+            {"name": "bill_query", "title": "账单查询",
+             "description": "查询账单数量和明细，可按地区、账单状态、开票日期筛选，支持统计数量、明细列表和按天趋势",
+             "inputSchema": {"type": "object", "properties": {
+                "region": region, "startDate": {"type": "string", "format": "date", "description": "开始日期"},
+                "endDate": {"type": "string", "format": "date", "description": "结束日期"}}},
+             "x-date-range": {"start": "startDate", "end": "endDate", "default": "最近7天"}},
+            {"name": "overdue_rate", "title": "逾期率", "description": "各地区账单的逾期率",
+             "inputSchema": {"type": "object", "properties": {"region": region}}},
+            {"name": "attendance", "title": "考勤统计", "description": "员工的出勤天数和迟到次数",
+             "inputSchema": {"type": "object", "properties": {}}},
+            {"name": "inventory", "title": "库存查询", "description": "仓库里商品的库存件数",
+             "inputSchema": {"type": "object", "properties": {}}}
+        ]});
+        Catalog::from_json_str(&text.to_string()).unwrap()
+    }
+
+    fn route(question: &str, history: &[Turn]) -> Option<String> {
+        let catalog = catalog();
+        let router = LexiconRouter::new(Arc::new(EntityCatalogs::new()));
+        let input = RouteInput {
+            question,
+            history,
+            today: jiff::civil::date(2026, 11, 29),
+            timezone: "Asia/Shanghai",
+            tools: catalog.tools().iter().collect(),
+            subject_types: Vec::new(),
+        };
+        router.route_now(&input).decision.and_then(|d| d.tool_code)
+    }
+
+    #[test]
+    fn a_follow_up_that_only_swaps_a_value_keeps_the_earlier_tool() {
+        let catalog = catalog();
+        let tools: Vec<&Tool> = catalog.tools().iter().collect();
+        let today = jiff::civil::date(2026, 11, 29);
+        let entities = EntityCatalogs::new();
+        let alone = choose_tool(
+            &tools,
+            &ToolIndex::build(&tools, &entities, today),
+            &entities,
+            "那华南呢",
+            today,
+        );
+        assert_eq!(
+            alone.scores[0].tool, "overdue_rate",
+            "by its own words, the short tool is first"
+        );
+        let history = [Turn::new("上月华东开票的账单明细", "上月华东的账单共 12 张")];
+        assert_eq!(route("那华南呢", &history).as_deref(), Some("bill_query"));
+        assert_eq!(route("那上个月呢", &history).as_deref(), Some("bill_query"));
+        assert_eq!(
+            route("那华南的逾期率呢", &history).as_deref(),
+            Some("overdue_rate"),
+            "a word of another tool changes the tool"
+        );
     }
 }
