@@ -87,6 +87,7 @@ pub struct Catalog {
     tools: Vec<Tool>,
     index: HashMap<String, usize>,
     fallback: Option<String>,
+    http_base_url: Option<String>,
 }
 
 impl Catalog {
@@ -107,8 +108,8 @@ impl Catalog {
 
     /// Loads a catalog from a parsed JSON document (see [`Catalog::from_json_str`]).
     pub fn from_value(document: &Value) -> Result<Self, CatalogError> {
-        let (tools, fallback) = match document {
-            Value::Array(tools) => (tools, None),
+        let (tools, fallback, http_base_url) = match document {
+            Value::Array(tools) => (tools, None, None),
             Value::Object(object) => {
                 let tools = object.get("tools").ok_or_else(|| shape("tools", "is required"))?;
                 let tools = tools
@@ -121,7 +122,13 @@ impl Catalog {
                         return Err(shape("fallback", format!("expected a tool name, got {other}")));
                     }
                 };
-                (tools, fallback)
+                let base_url = document
+                    .pointer("/x-openapi/baseUrl")
+                    .and_then(Value::as_str)
+                    .map(str::trim)
+                    .filter(|url| !url.is_empty())
+                    .map(str::to_string);
+                (tools, fallback, base_url)
             }
             other => {
                 return Err(shape(
@@ -130,7 +137,10 @@ impl Catalog {
                 ));
             }
         };
-        let mut catalog = Self::new();
+        let mut catalog = Self {
+            http_base_url,
+            ..Self::new()
+        };
         for (position, tool) in tools.iter().enumerate() {
             catalog.insert(Tool::compile(tool, position)?)?;
         }
@@ -181,6 +191,12 @@ impl Catalog {
     /// The fallback tool, if the catalog names one.
     pub fn fallback(&self) -> Option<&Tool> {
         self.fallback.as_deref().and_then(|name| self.get(name))
+    }
+
+    /// The base URL of the catalog's HTTP tools (`x-openapi.baseUrl`, written by `wenshu tools import openapi`),
+    /// if it names one.
+    pub fn http_base_url(&self) -> Option<&str> {
+        self.http_base_url.as_deref()
     }
 
     /// How many tools the catalog holds.

@@ -126,7 +126,7 @@ impl PipelineArgs {
     ) -> anyhow::Result<Parts> {
         let http_base_url = match &config.http.base_url {
             Some(url) => Some(url.clone()),
-            None => catalog_base_url(self.catalog.catalog.as_deref())?,
+            None => catalog.http_base_url().map(str::to_string),
         };
         let http_allow_writes = config.http.allow_writes;
         let catalog = Arc::new(catalog);
@@ -217,19 +217,6 @@ pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> 
         engine = engine.with_fallback(Arc::new(fallback));
     }
     Ok(engine)
-}
-
-/// The catalog file's `x-openapi.baseUrl` (written by `wenshu tools import openapi`), when it has one.
-fn catalog_base_url(path: Option<&std::path::Path>) -> anyhow::Result<Option<String>> {
-    let Some(path) = path else { return Ok(None) };
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read catalog {}", path.display()))?;
-    let document: serde_json::Value =
-        serde_json::from_str(&text).with_context(|| format!("catalog {}", path.display()))?;
-    Ok(document
-        .pointer("/x-openapi/baseUrl")
-        .and_then(serde_json::Value::as_str)
-        .filter(|url| !url.trim().is_empty())
-        .map(str::to_string))
 }
 
 /// Gives the `x-http` tools one HTTP executor under the base URL (credentials from the environment, as each tool's
