@@ -161,3 +161,109 @@ pub fn mcp_recorder(
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use wenshu_engine::fallback::{FallbackRun, SqlAttempt};
+    use wenshu_engine::message::{Code, Message};
+    use wenshu_engine::plan::Audience;
+
+    use super::*;
+
+    /// A stopped answer at `step` whose trace holds `steps` (name, input, output).
+    fn stopped(step: &str, steps: &[(&'static str, Value, Value)]) -> Answer {
+        let mut trace = Trace::new("lexicon", None);
+        for (name, input, output) in steps {
+            trace.record(name, Instant::now(), "", input.clone(), output.clone());
+        }
+        let message = Message::new(Code::RouteFailed, "停", "stopped");
+        Answer {
+            outcome: AskOutcome::stopped(step, vec![message], Vec::new(), Audience::User),
+            rewritten_question: "q".to_string(),
+            trace,
+        }
+    }
+
+    fn who() -> AuditPrincipal {
+        AuditPrincipal {
+            id: Some("k-0123456789abcdef".to_string()),
+            name: Some("alice".to_string()),
+            role: "user".to_string(),
+        }
+    }
+
+    #[test]
+    fn a_metric_tools_statements_and_a_failed_calls_tool_are_kept() {
+        let executed = json!({"tool": "sales_metrics", "params": {"measures": ["amount"]}});
+        let detail = json!({"detail": {"kind": "metric", "statements": [
+            {"period": "current", "sql": "SELECT SUM(amount) FROM sales WHERE region = $1", "binds": ["华东"]},
+            {"period": "previous", "sql": "SELECT SUM(amount) FROM sales WHERE region = $1", "binds": ["华东"]},
+        ]}});
+        let answer = stopped("coverage", &[("execute", executed.clone(), detail)]);
+        let entry = entry(who(), DOOR_API, "华东的销售额同比", &answer);
+        assert_eq!(entry.sql.len(), 2);
+        assert_eq!(entry.sql[1]["period"], "previous");
+        assert_eq!(entry.sql[0]["binds"], json!(["华东"]));
+        assert_eq!(entry.tool.as_deref(), Some("sales_metrics"));
+        assert_eq!(entry.params, executed["params"]);
+        assert_eq!(
+            (entry.outcome.as_str(), entry.step.as_deref()),
+            ("stopped", Some("coverage"))
+        );
+        assert_eq!(entry.rows, None);
+        assert_eq!(entry.principal, who());
+    }
+
+    #[test]
+    fn the_fallbacks_sql_is_what_ran_or_every_attempt_with_why() {
+        // The fallback's own records, serialized as the engine traces them.
+        let ran = json!(FallbackRun {
+            attempts: vec![SqlAttempt {
+                sql: Some("SELECT region FROM sales".to_string()),
+                ..SqlAttempt::default()
+            }],
+            final_sql: Some("SELECT region FROM sales LIMIT 100".to_string()),
+            ..FallbackRun::default()
+        });
+        let answer = stopped("fallback", &[("fallback", json!({}), ran)]);
+        assert_eq!(
+            statements(&answer.trace),
+            [json!({"sql": "SELECT region FROM sales LIMIT 100", "binds": []})]
+        );
+        let refused = json!(FallbackRun {
+            attempts: vec![
+                SqlAttempt {
+                    sql: Some("SELECT * FROM users".to_string()),
+                    error: Some("the guard refused table users".to_string()),
+                    ..SqlAttempt::default()
+                },
+                SqlAttempt {
+                    error: Some("no SQL in the answer".to_string()),
+                    ..SqlAttempt::default()
+                },
+            ],
+            ..FallbackRun::default()
+        });
+        let answer = stopped("fallback", &[("fallback", json!({}), refused)]);
+        let sql = statements(&answer.trace);
+        assert_eq!(sql.len(), 1, "{sql:?}");
+        assert_eq!(
+            (sql[0]["sql"].as_str(), sql[0]["ran"].as_bool()),
+            (Some("SELECT * FROM users"), Some(false))
+        );
+        assert!(sql[0]["error"].as_str().is_some_and(|e| e.contains("users")));
+    }
+
+    #[test]
+    fn an_http_call_and_a_stop_before_any_tool_have_no_sql() {
+        let http = json!({"detail": {"kind": "http", "method": "GET", "url": "https://api.example.com/x"}});
+        let answer = stopped("fallback", &[("execute", json!({"tool": "h", "params": {}}), http)]);
+        assert!(statements(&answer.trace).is_empty());
+        let answer = stopped("route", &[]);
+        let entry = entry(who(), DOOR_MCP, "?", &answer);
+        assert_eq!((entry.tool, entry.params, entry.sql.len()), (None, Value::Null, 0));
+        assert_eq!(entry.door, "mcp");
+    }
+}

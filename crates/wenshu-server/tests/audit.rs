@@ -257,3 +257,37 @@ fn the_openapi_document_lists_the_route_its_filters_and_statuses() {
     let outcomes = &spec["components"]["schemas"]["AuditEntry"]["properties"]["outcome"]["enum"];
     assert_eq!(outcomes, &json!(wenshu_server::api::audit::OUTCOMES));
 }
+
+#[tokio::test]
+async fn a_streamed_ask_and_a_stop_are_audited() {
+    let server = start(Options::default()).await;
+    let streamed = server
+        .client
+        .post(format!("{}/api/ask", server.base))
+        .header("accept", "text/event-stream")
+        .json(&json!({"question": QUESTION}))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(streamed.contains("event: answer"), "{streamed}");
+    let (status, stopped) = ask(&server, None, json!({"question": "明天会下雨吗"})).await;
+    assert_eq!((status, stopped["kind"].as_str()), (200, Some("stopped")), "{stopped}");
+
+    let (_, page) = audit(&server, None, "").await;
+    let all = entries(&page);
+    assert_eq!(all.len(), 2, "{page}");
+    assert_eq!(
+        (all[1]["outcome"].as_str(), all[1]["door"].as_str()),
+        (Some("answered"), Some("api"))
+    );
+    assert!(all[1]["turnId"].is_string());
+    let (_, only) = audit(&server, None, "?outcome=stopped").await;
+    let only = entries(&only);
+    assert_eq!(only.len(), 1);
+    assert_eq!(only[0]["turnId"], stopped["turnId"]);
+    assert_eq!(only[0]["step"], stopped["outcome"]["step"]);
+    assert_eq!(only[0]["rows"], Value::Null);
+}
