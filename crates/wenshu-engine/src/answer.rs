@@ -482,6 +482,13 @@ pub fn cut_note(tool: &wenshu_contract::Tool, params: &Map<String, Value>, rows:
     }
 }
 
+/// The stop of a question the viewer's row scope refuses: what was asked and what the scope is.
+fn scope_stop(refusal: ScopeRefusal) -> AskOutcome {
+    let message = refusal.message();
+    let audience = if message.code.user_fixable() { Audience::User } else { Audience::Admin };
+    AskOutcome::stopped("scope", vec![message], vec![], audience)
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -505,11 +512,4 @@ mod tests {
         // A limit the question asked for is no cut.
         assert_eq!(cut_note(tool, &params(20), 20), "");
     }
-}
-
-/// The stop of a question the viewer's row scope refuses: what was asked and what the scope is.
-fn scope_stop(refusal: ScopeRefusal) -> AskOutcome {
-    let message = refusal.message();
-    let audience = if message.code.user_fixable() { Audience::User } else { Audience::Admin };
-    AskOutcome::stopped("scope", vec![message], vec![], audience)
 }
