@@ -14,8 +14,8 @@ use crate::message::{Code, Message};
 use crate::pipeline::{AskRequest, Planner};
 use crate::plan::{Audience, Plan};
 use crate::resolve::Candidate;
-use crate::scope::{ScopeRefusal, ScopeRules};
 use crate::resolve::chosen::SubjectIdError;
+use crate::scope::{ScopeRefusal, ScopeRules};
 use crate::trace::Trace;
 use crate::understood::{Understood, understood, understood_fallback};
 
@@ -485,7 +485,11 @@ pub fn cut_note(tool: &wenshu_contract::Tool, params: &Map<String, Value>, rows:
 /// The stop of a question the viewer's row scope refuses: what was asked and what the scope is.
 fn scope_stop(refusal: ScopeRefusal) -> AskOutcome {
     let message = refusal.message();
-    let audience = if message.code.user_fixable() { Audience::User } else { Audience::Admin };
+    let audience = if message.code.user_fixable() {
+        Audience::User
+    } else {
+        Audience::Admin
+    };
     AskOutcome::stopped("scope", vec![message], vec![], audience)
 }
 
