@@ -291,3 +291,33 @@ async fn a_streamed_ask_and_a_stop_are_audited() {
     assert_eq!(only[0]["step"], stopped["outcome"]["step"]);
     assert_eq!(only[0]["rows"], Value::Null);
 }
+
+#[tokio::test]
+async fn the_audit_purge_runs_at_start_and_keeps_turns() {
+    let server = start(Options::default()).await;
+    let (status, answer) = ask(&server, None, json!({"question": QUESTION})).await;
+    assert_eq!(status, 200);
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    // A retention of 0 days: everything written before now goes, at the task's first tick.
+    let task = wenshu_server::retention::spawn_audit(std::sync::Arc::clone(&server.store), 0);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let (_, page) = audit(&server, None, "").await;
+        if entries(&page).is_empty() {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "not purged: {page}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    task.abort();
+    let conversation = answer["conversationId"].as_str().unwrap();
+    let (status, _) = send(
+        &server,
+        reqwest::Method::GET,
+        &format!("/api/conversations/{conversation}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "the audit purge leaves turns to their own retention");
+}
