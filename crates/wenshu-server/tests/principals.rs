@@ -164,12 +164,24 @@ async fn two_principals_keep_their_own_conversations_keys_and_tokens_alike() {
     })
     .await;
     let carol = hs256(&claims("carol", json!({})), SECRET);
-    let mut ids = Vec::new();
+    let (mut ids, mut turns) = (Vec::new(), Vec::new());
     for token in ["alice-key", "bob-key", carol.as_str()] {
         let (status, body) = ask(&server, token, json!({"question": QUESTION})).await;
         assert_eq!(status, 200, "{body}");
         ids.push(body["conversationId"].as_str().unwrap().to_string());
+        turns.push(body["turnId"].clone());
     }
+    // Feedback on a turn is its owner's: the token's subject may judge its own turn, not alice's.
+    let feedback = |turn: &Value, token: &str| {
+        let request = server
+            .client
+            .put(format!("{}/api/turns/{}/feedback", server.base, turn.as_str().unwrap()))
+            .bearer_auth(token)
+            .json(&json!({"verdict": "up"}));
+        async move { request.send().await.unwrap().status().as_u16() }
+    };
+    assert!(matches!(feedback(&turns[2], &carol).await, 200 | 204));
+    assert_eq!(feedback(&turns[0], &carol).await, 404);
     let info = server.store.conversation_info(&ids[2]).await.unwrap().unwrap();
     assert_eq!(info.owner.as_deref(), Some("jwt:carol"));
     for (own, token) in ["alice-key", "bob-key", carol.as_str()].into_iter().enumerate() {
@@ -319,6 +331,22 @@ async fn a_jwks_file_verifies_rs256_and_es256_tokens_on_the_api_and_mcp() {
         }
         request.send()
     };
+    // With tokens only, an admin is a token whose role claim names one: it may change tools, a user may not.
+    let switch = |token: String| {
+        let request = server
+            .client
+            .patch(format!("{}/api/tools/movie_rating", server.base))
+            .bearer_auth(token)
+            .json(&json!({"enabled": true}));
+        async move { request.send().await.unwrap().status().as_u16() }
+    };
+    let admin = {
+        let mut header = Header::new(Algorithm::RS256);
+        header.kid = Some("test-rsa".into());
+        encode(&header, &claims("ops", json!({"roles": "admin"})), &rsa).unwrap()
+    };
+    assert_eq!(switch(admin).await, 200);
+    assert_eq!(switch(rs256.clone()).await, 403);
     assert_eq!(mcp(None).await.unwrap().status(), 401);
     assert_eq!(mcp(Some(forged)).await.unwrap().status(), 401);
     let opened = mcp(Some(rs256)).await.unwrap();
