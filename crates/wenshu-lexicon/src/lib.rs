@@ -8,6 +8,7 @@
 //! - [`period`]: a date range → the period enum value denoting it (本月, last_quarter).
 //! - [`compare`]: comparison periods of a range (同比 → a year earlier, 环比 → the period before).
 //! - [`canonical`]: width, case and traditional → simplified folding; name decorations.
+//! - [`surname`]: the shape of Chinese personal names (a common surname and one or two characters).
 //! - [`synonym`]: enum values and synonyms inside sentences; `value(label)` lists.
 //! - [`place`]: provinces and prefecture-level cities.
 //! - [`boolean`]: yes/no words.
@@ -26,6 +27,7 @@ pub mod english;
 pub mod numeral;
 pub mod period;
 pub mod place;
+pub mod surname;
 pub mod synonym;
 mod text;
 pub mod time;

@@ -6,8 +6,9 @@ use serde::Serialize;
 use wenshu_contract::Tool;
 use wenshu_lexicon::time::{DateRange, scan_times};
 
+use super::names::choose_with_names;
 use super::subject::{SubjectFinding, find_subject};
-use super::tool_choice::{choose_tool, entity_mentions};
+use super::tool_choice::entity_mentions;
 use super::tool_index::ToolIndex;
 use crate::resolve::EntityCatalogs;
 use crate::route::Turn;
@@ -68,7 +69,7 @@ pub fn last_subject(
                 });
             }
         }
-        let choice = choose_tool(tools, index, entities, &turn.question, today);
+        let choice = choose_with_names(tools, index, entities, &turn.question, today);
         let tool = choice
             .chosen
             .as_deref()
@@ -100,7 +101,7 @@ pub fn last_tool(
     today: Date,
 ) -> Option<(String, usize)> {
     newest_first(recent).find_map(|(rounds_back, turn)| {
-        choose_tool(tools, index, entities, &turn.question, today)
+        choose_with_names(tools, index, entities, &turn.question, today)
             .chosen
             .map(|tool| (tool, rounds_back))
     })

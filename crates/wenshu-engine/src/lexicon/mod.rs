@@ -5,6 +5,7 @@
 //! - [`tool_index`]: the tools as BM25 documents of character n-grams and ASCII words.
 //! - [`tool_choice`]: BM25 plus evidence (entities, enum values, IDs, places) → the tool, or none.
 //! - [`subject`]: the subject a question names for a tool, or a reference to an earlier one.
+//! - [`names`]: words shaped like a person's name as evidence for a tool whose subjects are people (何勇).
 //! - [`history`]: what the last three rounds give a follow-up (subject, tool, dates).
 //! - [`rewrite`]: a follow-up made a complete question.
 //! - [`router`]: [`LexiconRouter`], the [`crate::route::Router`].
@@ -17,6 +18,7 @@ pub mod extractor;
 pub mod flags;
 pub mod history;
 pub mod legs;
+pub mod names;
 pub mod params;
 pub mod rewrite;
 pub mod router;

@@ -13,11 +13,12 @@ use wenshu_lexicon::time::scan_times;
 
 use super::history::{EarlierRange, last_subject, last_tool, previous_range};
 use super::legs::leg_of;
+use super::names::choose_with_names;
 use super::rewrite::{RewriteInput, rewrite};
 use super::subject::{SubjectFinding, find_subject};
 use super::text::Sentence;
 use super::tool_choice::NamedEntity;
-use super::tool_choice::{THRESHOLD, ToolChoice, choose_tool, entity_mentions};
+use super::tool_choice::{THRESHOLD, ToolChoice, entity_mentions};
 use super::tool_index::ToolIndex;
 use super::words::{has_reference, looks_like_follow_up, opener_len, trim_function_words};
 use crate::param_kinds::is_place_param;
@@ -80,7 +81,7 @@ impl LexiconRouter {
         let entities = self.entities.as_ref();
         let tools = &input.tools;
         let index = self.index_for(tools, input.today);
-        let choice = choose_tool(tools, &index, entities, input.question, input.today);
+        let choice = choose_with_names(tools, &index, entities, input.question, input.today);
         let recent = input.recent_history();
         let folded: String = Sentence::new(input.question).chars.iter().collect();
         let cued = looks_like_follow_up(&folded) || has_reference(&folded);
@@ -296,6 +297,7 @@ impl Router for LexiconRouter {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tool_choice::choose_tool;
     use super::*;
     use wenshu_contract::Catalog;
 
