@@ -37,8 +37,13 @@ pub enum AskOutcome {
         truncated: bool,
         /// One sentence about the result.
         summary: String,
+        /// The same sentence in English.
+        summary_en: String,
         /// Whether the fixed tool was replaced by the fallback, and why.
         fell_back: Option<String>,
+        /// Why the fixed tool was replaced by the fallback, coded and in both languages.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        fell_back_message: Option<Message>,
         /// The SQL that ran, for the fallback.
         sql: Option<String>,
         /// 理解为: the call that ran, in words, written from the bound call.
@@ -279,6 +284,10 @@ impl Engine {
                 let understood = understood(tool, &params, request.today, self.planner.entities());
                 let mut summary = summarize(&understood.zh, &result.columns, &result.rows);
                 summary.push_str(&cut_note(tool, &params, result.rows.len()));
+                let mut summary_en = summarize_en(&understood.en, &result.columns, &result.rows);
+                if !cut_note(tool, &params, result.rows.len()).is_empty() {
+                    summary_en.push_str(" (the first rows only: there may be more)");
+                }
                 let decision = format!("{} rows", result.rows.len());
                 trace.record(
                     "execute",
@@ -294,7 +303,9 @@ impl Engine {
                     rows: result.rows,
                     truncated: result.truncated,
                     summary,
+                    summary_en,
                     fell_back: None,
+                    fell_back_message: None,
                     sql: None,
                     understood,
                 }
@@ -429,10 +440,12 @@ impl Engine {
                 tool: tool.name().to_string(),
                 params: json!({"question": question}).as_object().cloned().unwrap_or_default(),
                 summary: summarize(&understood_fallback(question).zh, &rows.columns, &rows.rows),
+                summary_en: summarize_en(&understood_fallback(question).en, &rows.columns, &rows.rows),
                 columns: rows.columns,
                 rows: rows.rows,
                 truncated: rows.truncated,
                 fell_back: Some(reason),
+                fell_back_message: Some(message),
                 sql: run.final_sql,
                 understood: understood_fallback(question),
             },
@@ -462,6 +475,24 @@ pub fn summarize(understood: &str, columns: &[String], rows: &[Vec<Value>]) -> S
             format!("{understood} → {}", pairs.join("，"))
         }
         _ => format!("{understood}：{} 行（{}）", rows.len(), columns.join("、")),
+    }
+}
+
+/// [`summarize`] in English: the single row's values, or how many rows and which columns.
+pub fn summarize_en(understood: &str, columns: &[String], rows: &[Vec<Value>]) -> String {
+    let text = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
+    match rows {
+        [] => format!("{understood}: no data found"),
+        [row] if columns.len() <= 4 => {
+            let pairs: Vec<String> = columns
+                .iter()
+                .zip(row)
+                .map(|(c, v)| format!("{c}={}", text(v)))
+                .collect();
+            format!("{understood} → {}", pairs.join(", "))
+        }
+        [_] => format!("{understood}: 1 row ({})", columns.join(", ")),
+        _ => format!("{understood}: {} rows ({})", rows.len(), columns.join(", ")),
     }
 }
 
@@ -515,5 +546,22 @@ mod tests {
         assert_eq!(cut_note(tool, &params(10), 7), "");
         // A limit the question asked for is no cut.
         assert_eq!(cut_note(tool, &params(20), 20), "");
+    }
+
+    #[test]
+    fn the_summary_reads_in_both_languages() {
+        let columns = vec!["amount".to_string(), "orders".to_string()];
+        let one = vec![vec![json!(118193), json!(2)]];
+        assert_eq!(
+            summarize("华东 · 本月", &columns, &one),
+            "华东 · 本月 → amount=118193，orders=2"
+        );
+        assert_eq!(
+            summarize_en("East · this month", &columns, &one),
+            "East · this month → amount=118193, orders=2"
+        );
+        assert_eq!(summarize_en("x", &columns, &[]), "x: no data found");
+        let two = vec![vec![json!(1), json!(2)], vec![json!(3), json!(4)]];
+        assert_eq!(summarize_en("x", &columns, &two), "x: 2 rows (amount, orders)");
     }
 }

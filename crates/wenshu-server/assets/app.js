@@ -499,7 +499,8 @@ function answerElement(round) {
   if (understood) {
     meta.append(h('p', { class: 'understood', testid: 'understood-line', 'data-from-call': called ? 'true' : 'false' }, h('span', { class: 'label' }, t('understood')), understood));
   }
-  const fellBack = a.kind === 'answered' ? a.outcome.fell_back : null;
+  // Why the fallback answered: the coded message in the page's language (older stored answers: the engine's words).
+  const fellBack = a.kind === 'answered' ? (a.outcome.fell_back_message ? messageText(a.outcome.fell_back_message) : a.outcome.fell_back) : null;
   if (a.tool) {
     const tool = state.tools.get(a.tool);
     const line = h(
@@ -650,7 +651,8 @@ function answeredBody(round, outcome, a) {
     if (period) card.append(h('p', { class: 'headline-period muted small', testid: 'headline-period' }, period));
     body.append(card);
   } else if (outcome.summary && !columns.length) {
-    body.append(h('p', { class: 'summary', testid: 'summary' }, outcome.summary));
+    const summary = language() === 'en' && outcome.summary_en ? outcome.summary_en : outcome.summary;
+    body.append(h('p', { class: 'summary', testid: 'summary' }, summary));
   } else if (period) {
     body.append(h('p', { class: 'period muted small', testid: 'answer-period' }, period));
   }

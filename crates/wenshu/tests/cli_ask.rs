@@ -180,6 +180,9 @@ fn stops_say_where_and_for_whom() {
             .unwrap()
             .starts_with("Also needed")
     );
+    let (_, answer) = dir.ask_json(&["华东区本月的销售额是多少"]);
+    let summary_en = answer["outcome"]["summary_en"].as_str().unwrap();
+    assert!(summary_en.contains("→") && !summary_en.contains('，'), "{summary_en}");
     let out = dir.ask(&["华东区本月的销售额是多少"]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
