@@ -1,8 +1,13 @@
 //! What the language knowledge finds in a question, computed once and shared by every check.
 
+use std::cell::RefCell;
+use std::sync::Arc;
+
 use jiff::civil::Date;
 use serde::Serialize;
 use wenshu_lexicon::canonical::canonical;
+use wenshu_lexicon::demand::{Demand, demands};
+use wenshu_lexicon::memo::{Recent, recall};
 use wenshu_lexicon::numeral::integer_of;
 use wenshu_lexicon::place::{PlaceHit, scan_places};
 use wenshu_lexicon::time::{DateRange, TimeSpan};
@@ -13,8 +18,9 @@ use wenshu_lexicon::{Span, SpanKind, SpanValue, boolean, scan};
 const RECENT_QUESTIONS: usize = 4;
 
 thread_local! {
-    /// The facts of the questions most recently read on this thread, oldest first.
-    static RECENT: std::cell::RefCell<Vec<QuestionFacts>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The facts of the questions most recently read on this thread, by question and day.
+    static RECENT: RefCell<Recent<(String, Date), Arc<QuestionFacts>>> =
+        const { RefCell::new(Recent::new(RECENT_QUESTIONS)) };
 }
 
 /// The facts of one question: its canonical text, time expressions, numerals, places and yes/no words.
@@ -38,24 +44,25 @@ pub struct QuestionFacts {
     pub boolean: Option<bool>,
     /// Time zones named by the places of the question (东京 → Asia/Tokyo).
     pub zones: Vec<ZoneHit>,
+    /// Every demand of the question, in order ([`wenshu_lexicon::demand::demands`] of its spans).
+    #[serde(skip)]
+    pub demands: Vec<Demand>,
 }
 
 impl QuestionFacts {
     /// Reads a question asked on `today` (the last few questions read on this thread are remembered, so the
     /// stages of one plan that each ask for the facts read the question once).
     pub fn new(question: &str, today: Date) -> Self {
-        RECENT.with(|recent| {
-            let mut recent = recent.borrow_mut();
-            if let Some(facts) = recent.iter().find(|f| f.today == today && f.question == question) {
-                return facts.clone();
-            }
-            let facts = Self::read(question, today);
-            if recent.len() >= RECENT_QUESTIONS {
-                recent.remove(0);
-            }
-            recent.push(facts.clone());
-            facts
-        })
+        Self::shared(question, today).as_ref().clone()
+    }
+
+    /// Like [`QuestionFacts::new`], without copying the remembered facts.
+    pub fn shared(question: &str, today: Date) -> Arc<Self> {
+        recall(
+            &RECENT,
+            |(q, day)| *day == today && q == question,
+            || ((question.to_string(), today), Arc::new(Self::read(question, today))),
+        )
     }
 
     /// Reads a question asked on `today`, without the memo.
@@ -72,6 +79,7 @@ impl QuestionFacts {
                 _ => None,
             })
             .collect();
+        let demands = demands(question, &spans);
         Self {
             question: question.to_string(),
             canonical: canonical(question),
@@ -81,6 +89,7 @@ impl QuestionFacts {
             places: scan_places(question),
             boolean: boolean::find_bool(question),
             zones: scan_time_zones(question),
+            demands,
         }
     }
 
@@ -143,6 +152,25 @@ mod tests {
         ] {
             let facts = QuestionFacts::new(question, date(2026, 11, 29));
             assert_eq!(facts.times, scan_times(question, date(2026, 11, 29)), "{question}");
+        }
+    }
+
+    #[test]
+    fn the_demands_are_those_the_demand_scanner_finds_and_each_question_keeps_its_own() {
+        let today = date(2026, 11, 29);
+        for question in [
+            "各地区上季度的销售额",
+            "销量最高的三个产品",
+            "华东区",
+            "各地区上季度的销售额",
+        ] {
+            let facts = QuestionFacts::shared(question, today);
+            assert_eq!(
+                facts.demands,
+                wenshu_lexicon::demand::demands_of(question, today),
+                "{question}"
+            );
+            assert_eq!(facts.question, question);
         }
     }
 }

@@ -17,6 +17,7 @@
 //! - [`demand`]: what a question asks for beyond filter values (各X, 前N, 环比, 占比, 超过N, 明细).
 //! - [`timezone`]: places that name a time zone (东京 → Asia/Tokyo).
 //! - [`scan`]: numerals and time expressions of a sentence together.
+//! - [`memo`]: a small bounded per-thread memo (the facts of recent questions, recent period values).
 
 pub mod bilingual;
 pub mod boolean;
@@ -24,6 +25,7 @@ pub mod canonical;
 pub mod compare;
 pub mod demand;
 pub mod english;
+pub mod memo;
 pub mod numeral;
 pub mod period;
 pub mod place;

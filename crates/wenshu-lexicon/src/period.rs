@@ -1,19 +1,23 @@
 //! Period enums: map a date range to the enum value (本月, last_quarter …) that denotes the same days.
 
+use std::cell::RefCell;
+
 use jiff::civil::Date;
 
+use crate::memo::{Recent, recall};
 use crate::text::Folded;
 use crate::time::{DateRange, TimeKind, parse_date_range, scan_times};
 
 /// How many recently read enum values each thread remembers.
 const RECENT_VALUES: usize = 64;
 
-/// A value read on one day, and the range it denotes then.
-type Reading = (String, Date, Option<DateRange>);
+/// A value and the day it is read on.
+type Reading = (String, Date);
 
 thread_local! {
-    /// The enum values most recently read on this thread, oldest first.
-    static RECENT: std::cell::RefCell<Vec<Reading>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The enum values most recently read on this thread, with their meaning that day.
+    static RECENT: RefCell<Recent<Reading, Option<(DateRange, TimeKind)>>> =
+        const { RefCell::new(Recent::new(RECENT_VALUES)) };
 }
 
 /// The range an enum value denotes today (本月, this_month, last_7_days …), if it is a time expression.
@@ -21,18 +25,7 @@ thread_local! {
 /// The last few values read on this thread are remembered, so the enum labels a plan reads many times
 /// are parsed once.
 pub fn period_range(value: &str, today: Date) -> Option<DateRange> {
-    RECENT.with(|recent| {
-        let mut recent = recent.borrow_mut();
-        if let Some((_, _, range)) = recent.iter().find(|(v, day, _)| *day == today && v == value) {
-            return *range;
-        }
-        let range = parse_date_range(value, today).ok();
-        if recent.len() >= RECENT_VALUES {
-            recent.remove(0);
-        }
-        recent.push((value.to_string(), today, range));
-        range
-    })
+    value_meaning(value, today).map(|(range, _)| range)
 }
 
 /// The enum value whose own meaning today is exactly `range`; None when no value denotes it.
@@ -47,9 +40,18 @@ pub fn match_period<S: AsRef<str>>(enum_values: &[S], range: &DateRange, today: 
         .map(str::to_string)
 }
 
-/// The range and kind an enum value denotes today, when it is one time expression.
+/// The range and kind an enum value denotes today, when it is one time expression (remembered per thread).
 fn value_meaning(value: &str, today: Date) -> Option<(DateRange, TimeKind)> {
-    let range = period_range(value, today)?;
+    recall(
+        &RECENT,
+        |(v, day)| *day == today && v == value,
+        || ((value.to_string(), today), read_meaning(value, today)),
+    )
+}
+
+/// The range and kind an enum value denotes today, read afresh.
+fn read_meaning(value: &str, today: Date) -> Option<(DateRange, TimeKind)> {
+    let range = parse_date_range(value, today).ok()?;
     let folded = Folded::new(value);
     let spans = crate::time::scan_folded(&folded, today);
     let kind = match spans.as_slice() {

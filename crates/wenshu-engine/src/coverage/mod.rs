@@ -20,7 +20,7 @@ use jiff::civil::Date;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use wenshu_contract::Tool;
-use wenshu_lexicon::demand::{Demand, DemandKind, demands};
+use wenshu_lexicon::demand::{Demand, DemandKind};
 
 use crate::facts::QuestionFacts;
 use crate::resolve::EntityCatalogs;
@@ -78,10 +78,12 @@ impl Coverage {
 }
 
 /// The question's demands that coverage judges (things named together are judged as values).
-pub fn question_demands(question: &str, facts: &QuestionFacts) -> Vec<Demand> {
-    demands(question, &facts.spans)
-        .into_iter()
+pub fn question_demands(facts: &QuestionFacts) -> Vec<Demand> {
+    facts
+        .demands
+        .iter()
         .filter(|d| d.kind != DemandKind::Joined)
+        .cloned()
         .collect()
 }
 
@@ -93,8 +95,8 @@ pub fn check(
     today: Date,
     entities: &EntityCatalogs,
 ) -> Coverage {
-    let facts = QuestionFacts::new(question, today);
-    let demands = question_demands(question, &facts);
+    let facts = QuestionFacts::shared(question, today);
+    let demands = question_demands(&facts);
     check_with(tool, arguments, &facts, demands, entities)
 }
 

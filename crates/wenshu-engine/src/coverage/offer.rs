@@ -1,12 +1,16 @@
 //! What a bound call offers: its shape, dimension, grain, ranking measure, counts and computations — from the
 //! tool's `x-answers`, else read from the spellings of the enum values it is bound with and from its own words.
 
+use std::cell::RefCell;
+use std::sync::Arc;
+
 use serde::Serialize;
 use serde_json::{Map, Value};
 use wenshu_contract::Tool;
 use wenshu_contract::answers::{RankOrder, Shape, TimeGrain};
 use wenshu_lexicon::canonical::canonical;
 use wenshu_lexicon::demand::{Aggregate, Baseline, Grain};
+use wenshu_lexicon::memo::{Recent, recall};
 
 /// What one bound call answers, for coverage. Any kind of tool can describe its calls with one: a declared
 /// `x-answers`, a metric model, or what the enum spellings say.
@@ -192,29 +196,40 @@ fn bound_numbers(tool: &Tool, arguments: &Map<String, Value>, limit: Option<&str
 fn spelled_offer(tool: &Tool, arguments: &Map<String, Value>) -> Offer {
     let mut offer = Offer::unknown("spellings");
     let title = tool.title().unwrap_or_default();
-    let own_text = vec![format!("{} {} {}", tool.name(), title, tool.description())];
-    let bound = bound_spellings(tool, arguments);
-    for (_, _, spellings) in &bound {
-        if spelled(spellings, RANK_SPELLINGS) {
-            offer.shape = Some(Shape::Ranked);
-        } else if spelled(spellings, TREND_SPELLINGS) {
-            offer.shape = Some(Shape::Series);
-            offer.grain = offer.grain.or(grain_spelled(spellings)).or(Some(TimeGrain::Day));
-        } else if spelled(spellings, DETAIL_SPELLINGS) {
-            offer.shape = Some(Shape::Rows);
-        } else if spelled(spellings, COUNT_SPELLINGS) {
-            offer.counts = true;
-        } else if spelled(spellings, SUMMARY_SPELLINGS) {
-            offer.shape.get_or_insert(Shape::Totals);
-        } else if let Some(grain) = grain_spelled(spellings).filter(|_| is_grain_value(spellings)) {
-            offer.shape = Some(Shape::Series);
-            offer.grain = Some(grain);
-        } else if let Some(words) = grouping_words(spellings) {
-            offer.shape = Some(Shape::Grouped);
-            offer.dimension.extend(words);
+    let words = tool_words(tool);
+    let mut low_bound = false;
+    for spec in tool.params().iter() {
+        let (Some(value), Some(_)) = (
+            arguments.get(&spec.name).and_then(Value::as_str),
+            tool.enum_index(&spec.name),
+        ) else {
+            continue;
+        };
+        let says = words.says(&spec.name, value);
+        low_bound |= says.low;
+        match &says.class {
+            Class::Rank => offer.shape = Some(Shape::Ranked),
+            Class::Trend(grain) => {
+                offer.shape = Some(Shape::Series);
+                offer.grain = offer.grain.or(*grain).or(Some(TimeGrain::Day));
+            }
+            Class::Detail => offer.shape = Some(Shape::Rows),
+            Class::Count => offer.counts = true,
+            Class::Summary => {
+                offer.shape.get_or_insert(Shape::Totals);
+            }
+            Class::Grain(grain) => {
+                offer.shape = Some(Shape::Series);
+                offer.grain = Some(*grain);
+            }
+            Class::Group(dimension) => {
+                offer.shape = Some(Shape::Grouped);
+                offer.dimension.extend(dimension.iter().cloned());
+            }
+            Class::Nothing => {}
         }
     }
-    if spelled(&[title.to_string(), tool.name().to_string()], RANK_SPELLINGS) {
+    if words.title_ranks {
         offer.shape = Some(Shape::Ranked);
     }
     if offer.shape.is_none() && offer.counts {
@@ -223,45 +238,213 @@ fn spelled_offer(tool: &Tool, arguments: &Map<String, Value>) -> Offer {
     if offer.shape == Some(Shape::Ranked) {
         offer.dimension.push(title.to_string());
         offer.dimension.push(tool.description().to_string());
-        let can_go_low = tool
-            .params()
-            .iter()
-            .filter_map(|spec| tool.enum_index(&spec.name))
-            .flat_map(|index| index.surfaces().iter())
-            .any(|(value, others)| {
-                let mut all = others.clone();
-                all.push(value.clone());
-                spelled(&all, LOWEST_SPELLINGS)
-            });
-        let low_bound = bound.iter().any(|(_, _, s)| spelled(s, LOWEST_SPELLINGS));
-        offer.order = match (can_go_low, low_bound) {
+        offer.order = match (words.can_go_low, low_bound) {
             (true, true) => RankOrder::Asc,
             _ => RankOrder::Desc,
         };
     }
-    offer.counts = offer.counts || spelled(&own_text, COUNT_TEXT);
-    if offer.shape.is_none() && spelled(&own_text, LIST_TEXT) && !has_mode(tool) {
+    offer.counts = offer.counts || words.own_counts;
+    if offer.shape.is_none() && words.own_lists && !words.has_mode {
         offer.shape = Some(Shape::Rows);
     }
-    offer.thresholds = bound_numbers(tool, arguments, limit_param(tool));
-    offer.limit = limit_param(tool).and_then(|p| arguments.get(p).and_then(Value::as_u64).map(|n| (p.to_string(), n)));
+    let limit = words.limit.as_deref();
+    offer.thresholds = bound_numbers(tool, arguments, limit);
+    offer.limit = limit.and_then(|p| arguments.get(p).and_then(Value::as_u64).map(|n| (p.to_string(), n)));
     offer
 }
 
-/// Whether some enum of the tool spells a mode (ranking, trend, detail, summary, count).
-fn has_mode(tool: &Tool) -> bool {
-    tool.params()
-        .iter()
-        .filter_map(|spec| tool.enum_index(&spec.name))
-        .any(|index| {
-            index.surfaces().iter().any(|(value, others)| {
-                let mut all = others.clone();
-                all.push(value.clone());
+/// What one enum value's spellings say about a call bound with it.
+#[derive(Debug, Clone, PartialEq)]
+struct ValueSays {
+    /// The way of answering it names, if any.
+    class: Class,
+    /// Whether it spells ranking from the bottom.
+    low: bool,
+}
+
+/// The way of answering an enum value names, the first that holds: ranking, trend, detail, count, summary, a
+/// grain, a grouping by something.
+#[derive(Debug, Clone, PartialEq)]
+enum Class {
+    Rank,
+    Trend(Option<TimeGrain>),
+    Detail,
+    Count,
+    Summary,
+    Grain(TimeGrain),
+    Group(Vec<String>),
+    Nothing,
+}
+
+impl ValueSays {
+    /// What a value spelled these ways (the value first) says.
+    fn of(spellings: &[String]) -> Self {
+        let class = if spelled(spellings, RANK_SPELLINGS) {
+            Class::Rank
+        } else if spelled(spellings, TREND_SPELLINGS) {
+            Class::Trend(grain_spelled(spellings))
+        } else if spelled(spellings, DETAIL_SPELLINGS) {
+            Class::Detail
+        } else if spelled(spellings, COUNT_SPELLINGS) {
+            Class::Count
+        } else if spelled(spellings, SUMMARY_SPELLINGS) {
+            Class::Summary
+        } else if let Some(grain) = grain_spelled(spellings).filter(|_| is_grain_value(spellings)) {
+            Class::Grain(grain)
+        } else if let Some(words) = grouping_words(spellings) {
+            Class::Group(words)
+        } else {
+            Class::Nothing
+        };
+        Self {
+            class,
+            low: spelled(spellings, LOWEST_SPELLINGS),
+        }
+    }
+}
+
+/// What a tool's own words and enum spellings say, read once per tool: what each value says, and the tool-wide
+/// facts (a title that ranks, a value that ranks from the bottom, words that count or list, a mode enum).
+#[derive(Debug)]
+pub struct ToolWords {
+    /// Each enum parameter with each value (spelled with its synonyms and labels) and what it says.
+    values: Vec<(String, Vec<(String, ValueSays)>)>,
+    /// Whether the title or name says the tool ranks (快递员排名, courier_ranking).
+    pub title_ranks: bool,
+    /// Whether some value spells ranking from the bottom.
+    can_go_low: bool,
+    /// Whether the tool's own words say it counts.
+    own_counts: bool,
+    /// Whether the tool's own words say it lists records.
+    own_lists: bool,
+    /// Whether some enum spells a mode (ranking, trend, detail).
+    has_mode: bool,
+    /// The row-limit parameter.
+    limit: Option<String>,
+}
+
+impl ToolWords {
+    /// Reads a tool's words.
+    fn read(tool: &Tool) -> Self {
+        let title = tool.title().unwrap_or_default();
+        let own_text = vec![format!("{} {} {}", tool.name(), title, tool.description())];
+        let values: Vec<(String, Vec<(String, ValueSays)>)> = tool
+            .params()
+            .iter()
+            .filter_map(|spec| tool.enum_index(&spec.name).map(|index| (spec, index)))
+            .map(|(spec, index)| {
+                let says = index
+                    .surfaces()
+                    .iter()
+                    .map(|(value, others)| {
+                        let mut all = vec![value.clone()];
+                        all.extend(others.iter().cloned());
+                        (value.clone(), ValueSays::of(&all))
+                    })
+                    .collect();
+                (spec.name.clone(), says)
+            })
+            .collect();
+        let all_surfaces = || {
+            tool.params()
+                .iter()
+                .filter_map(|spec| tool.enum_index(&spec.name))
+                .flat_map(|index| index.surfaces().iter())
+                .map(|(value, others)| {
+                    let mut all = others.clone();
+                    all.push(value.clone());
+                    all
+                })
+        };
+        Self {
+            values,
+            title_ranks: spelled(&[title.to_string(), tool.name().to_string()], RANK_SPELLINGS),
+            can_go_low: all_surfaces().any(|all| spelled(&all, LOWEST_SPELLINGS)),
+            own_counts: spelled(&own_text, COUNT_TEXT),
+            own_lists: spelled(&own_text, LIST_TEXT),
+            has_mode: all_surfaces().any(|all| {
                 [RANK_SPELLINGS, TREND_SPELLINGS, DETAIL_SPELLINGS]
                     .iter()
                     .any(|words| spelled(&all, words))
-            })
-        })
+            }),
+            limit: limit_param(tool).map(str::to_string),
+        }
+    }
+
+    /// What `value` of the enum parameter `param` says (read afresh when it is none of the values).
+    fn says(&self, param: &str, value: &str) -> std::borrow::Cow<'_, ValueSays> {
+        self.values
+            .iter()
+            .find(|(p, _)| p == param)
+            .and_then(|(_, values)| values.iter().find(|(v, _)| v == value))
+            .map_or_else(
+                || std::borrow::Cow::Owned(ValueSays::of(&[value.to_string()])),
+                |(_, says)| std::borrow::Cow::Borrowed(says),
+            )
+    }
+}
+
+/// The text a tool's words are read from: name, title, description, and each parameter's name with its enum
+/// spellings. Two tools with the same key have the same [`ToolWords`].
+#[derive(Debug)]
+struct ToolKey {
+    name: String,
+    title: Option<String>,
+    description: String,
+    params: Vec<(String, Surfaces)>,
+}
+
+/// An enum's values, each with its other spellings (as `EnumIndex::surfaces` gives them).
+type Surfaces = Vec<(String, Vec<String>)>;
+
+impl ToolKey {
+    fn of(tool: &Tool) -> Self {
+        Self {
+            name: tool.name().to_string(),
+            title: tool.title().map(str::to_string),
+            description: tool.description().to_string(),
+            params: tool
+                .params()
+                .iter()
+                .map(|spec| {
+                    let surfaces = tool.enum_index(&spec.name).map(|i| i.surfaces().to_vec());
+                    (spec.name.clone(), surfaces.unwrap_or_default())
+                })
+                .collect(),
+        }
+    }
+
+    /// Whether this is the key of `tool`.
+    fn is_of(&self, tool: &Tool) -> bool {
+        self.name == tool.name()
+            && self.title.as_deref() == tool.title()
+            && self.description == tool.description()
+            && self.params.len() == tool.params().len()
+            && self
+                .params
+                .iter()
+                .zip(tool.params().iter())
+                .all(|((name, surfaces), spec)| {
+                    *name == spec.name && tool.enum_index(&spec.name).map_or(&[][..], |i| i.surfaces()) == &surfaces[..]
+                })
+    }
+}
+
+/// How many tools' words each thread remembers.
+const RECENT_TOOLS: usize = 64;
+
+thread_local! {
+    /// The words of the tools most recently read on this thread.
+    static RECENT: RefCell<Recent<ToolKey, Arc<ToolWords>>> = const { RefCell::new(Recent::new(RECENT_TOOLS)) };
+}
+
+/// What a tool's words say, read once per tool and remembered (per thread, by the text they are read from).
+pub fn tool_words(tool: &Tool) -> Arc<ToolWords> {
+    recall(
+        &RECENT,
+        |key| key.is_of(tool),
+        || (ToolKey::of(tool), Arc::new(ToolWords::read(tool))),
+    )
 }
 
 /// The row-limit parameter of an undeclared tool: an integer named like a limit.

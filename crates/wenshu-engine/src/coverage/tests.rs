@@ -113,11 +113,11 @@ fn the_mode_that_fits_is_found() {
     let catalog = catalog();
     let tool = catalog.get("shop_stats").unwrap();
     let facts = QuestionFacts::new("利润最高的店员", date(2026, 11, 29));
-    let demands = question_demands(&facts.question, &facts);
+    let demands = question_demands(&facts);
     let modes = fitting_modes(tool, &args(json!({"mode": "total", "n": 10})), &demands);
     assert_eq!(modes, vec![("mode".to_string(), "top".to_string())]);
     let facts = QuestionFacts::new("各城市的利润", date(2026, 11, 29));
-    let demands = question_demands(&facts.question, &facts);
+    let demands = question_demands(&facts);
     assert!(fitting_modes(tool, &args(json!({"mode": "total"})), &demands).is_empty());
 }
 
@@ -216,4 +216,30 @@ fn a_base_period_later_than_the_current_one_is_unmet() {
         "compare": {"kind": "previous_period", "range": {"start": "2026-11-16", "end": "2026-11-22"}}}));
     assert!(time_words::later_baseline(&earlier).is_none());
     assert!(time_words::later_baseline(&args(json!({"timeRange": {"start": "2026-11-23"}}))).is_none());
+}
+
+/// A catalog of one undeclared tool named `stats` whose `mode` enum has one value with these synonyms.
+fn one_mode_tool(synonyms: &[&str]) -> Catalog {
+    let tools = json!({"tools": [{
+        "name": "stats",
+        "description": "门店统计",
+        "inputSchema": {"type": "object", "properties": {
+            "mode": {"type": "string", "description": "方式", "enum": ["m1"]}
+        }},
+        "x-enum-synonyms": {"mode": {"m1": synonyms}}
+    }]});
+    Catalog::from_json_str(&tools.to_string()).unwrap()
+}
+
+#[test]
+fn a_tool_s_words_are_read_from_the_tool_itself_not_an_earlier_one_of_the_same_name() {
+    let bound = args(json!({"mode": "m1"}));
+    for _ in 0..2 {
+        let ranking = one_mode_tool(&["排名"]);
+        let offer = offer_of(ranking.get("stats").unwrap(), &bound);
+        assert_eq!(offer.shape, Some(wenshu_contract::answers::Shape::Ranked));
+        let detail = one_mode_tool(&["明细"]);
+        let offer = offer_of(detail.get("stats").unwrap(), &bound);
+        assert_eq!(offer.shape, Some(wenshu_contract::answers::Shape::Rows));
+    }
 }

@@ -13,7 +13,7 @@ use wenshu_lexicon::period::match_period_of;
 use wenshu_lexicon::place::find_place;
 use wenshu_lexicon::{SpanKind, SpanValue};
 
-use wenshu_lexicon::demand::{DemandKind, ThresholdOp, demands};
+use wenshu_lexicon::demand::{DemandKind, ThresholdOp};
 
 use super::flags::{flag_subject, flag_value};
 use super::legs::{city_in, leg_of};
@@ -45,7 +45,7 @@ pub struct StatedParams {
 
 /// What the question holds, read once for every parameter.
 struct Reading<'a> {
-    facts: QuestionFacts,
+    facts: std::sync::Arc<QuestionFacts>,
     /// The thresholds the question states: (byte range, comparison, number).
     thresholds: Vec<(Range<usize>, ThresholdOp, f64)>,
     mentions: Vec<NamedEntity>,
@@ -61,7 +61,7 @@ pub fn stated_params(
     skip: &[&str],
     entities: &EntityCatalogs,
 ) -> StatedParams {
-    let facts = QuestionFacts::new(question, today);
+    let facts = QuestionFacts::shared(question, today);
     let mentions = entity_mentions(entities, question);
     let enum_ranges: Vec<Range<usize>> = tool
         .params()
@@ -74,10 +74,11 @@ pub fn stated_params(
         .chain(mentions.iter().map(|m| m.range.clone()))
         .collect();
     let tokens = free_id_tokens(&facts, &taken);
-    let thresholds = demands(question, &facts.spans)
-        .into_iter()
+    let thresholds = facts
+        .demands
+        .iter()
         .filter_map(|d| match d.kind {
-            DemandKind::Threshold { op, value } => Some((d.range, op, value)),
+            DemandKind::Threshold { op, value } => Some((d.range.clone(), op, value)),
             _ => None,
         })
         .collect();

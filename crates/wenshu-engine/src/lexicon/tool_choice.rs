@@ -9,12 +9,12 @@ use wenshu_contract::{ParamSpec, ParamType, Tool};
 use wenshu_lexicon::SpanKind;
 use wenshu_lexicon::numeral::NumeralKind;
 
-use wenshu_lexicon::demand::{Aggregate, DemandKind, demands};
+use wenshu_lexicon::demand::{Aggregate, DemandKind};
 
 use super::text::Sentence;
 use super::tool_index::ToolIndex;
 use super::words::{aggregate_cues, has_reference, is_id_like, mask_question_words, related_words};
-use crate::coverage::offer::{RANK_SPELLINGS, spelled};
+use crate::coverage::offer::tool_words;
 use crate::facts::QuestionFacts;
 use crate::resolve::EntityCatalogs;
 
@@ -129,7 +129,7 @@ pub fn choose_tool(
     question: &str,
     today: Date,
 ) -> ToolChoice {
-    let facts = QuestionFacts::new(question, today);
+    let facts = QuestionFacts::shared(question, today);
     let mentions = entity_mentions(entities, question);
     let mut query = Sentence::new(question);
     for span in &facts.times {
@@ -146,7 +146,7 @@ pub fn choose_tool(
         .iter()
         .any(|s| matches!(s.kind, SpanKind::Number(NumeralKind::Count | NumeralKind::TopN)));
     let (ranking, plural) = aggregate_cues(&folded, has_count_or_top);
-    let asked = demands(question, &facts.spans);
+    let asked = &facts.demands;
     let asks_rank = asked.iter().any(|d| d.is_rank());
     let counted: Vec<String> = asked
         .iter()
@@ -229,10 +229,7 @@ fn counts_thing(tool: &Tool, word: &str) -> bool {
 
 /// Whether a tool's title or name says it ranks (快递员排名, courier_ranking).
 fn is_ranking_tool(tool: &Tool) -> bool {
-    spelled(
-        &[tool.title().unwrap_or_default().to_string(), tool.name().to_string()],
-        RANK_SPELLINGS,
-    )
+    tool_words(tool).title_ranks
 }
 
 /// Adds the evidence for one tool.

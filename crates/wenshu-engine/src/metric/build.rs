@@ -236,8 +236,8 @@ pub fn build_query(tool: &Tool, values: &MetricValues, question: &str, today: Da
         let names: Vec<&str> = model.measures.iter().map(|m| m.label.as_str()).collect();
         return unmet(format!("没有指明要统计的指标（可选：{}）", names.join("、")));
     }
-    let facts = QuestionFacts::new(question, today);
-    let demands = demand::demands(question, &facts.spans);
+    let facts = QuestionFacts::shared(question, today);
+    let demands = facts.demands.clone();
     Builder::new(tool.name(), model, values, &facts, demands).build()
 }
 

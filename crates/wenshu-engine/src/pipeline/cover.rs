@@ -31,8 +31,8 @@ impl Planner {
         };
         let started = Instant::now();
         let question = &checked.rewritten_question;
-        let facts = QuestionFacts::new(question, request.today);
-        let demands = question_demands(question, &facts);
+        let facts = QuestionFacts::shared(question, request.today);
+        let demands = question_demands(&facts);
         let first = check_with(routed, params, &facts, demands.clone(), &self.entities);
         let input = json!({"tool": tool, "params": params, "question": question});
         if first.is_met() {
@@ -150,8 +150,8 @@ impl Planner {
         trace: &mut Trace,
     ) -> Plan {
         let question = &checked.rewritten_question;
-        let facts = QuestionFacts::new(question, request.today);
-        let demands = question_demands(question, &facts);
+        let facts = QuestionFacts::shared(question, request.today);
+        let demands = question_demands(&facts);
         let worth = match &plan {
             Plan::Unsupported { .. } => true,
             Plan::Missing { .. } | Plan::Fallback { .. } | Plan::NotFound { .. } => !demands.is_empty(),
