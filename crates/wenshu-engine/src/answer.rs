@@ -43,7 +43,7 @@ pub enum AskOutcome {
         fell_back: Option<String>,
         /// Why the fixed tool was replaced by the fallback, coded and in both languages.
         #[serde(skip_serializing_if = "Option::is_none")]
-        fell_back_message: Option<Message>,
+        fell_back_message: Option<Box<Message>>,
         /// The SQL that ran, for the fallback.
         sql: Option<String>,
         /// 理解为: the call that ran, in words, written from the bound call.
@@ -445,7 +445,7 @@ impl Engine {
                 rows: rows.rows,
                 truncated: rows.truncated,
                 fell_back: Some(reason),
-                fell_back_message: Some(message),
+                fell_back_message: Some(Box::new(message)),
                 sql: run.final_sql,
                 understood: understood_fallback(question),
             },
