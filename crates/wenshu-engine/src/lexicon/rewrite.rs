@@ -1,11 +1,15 @@
 //! The rewritten question: a follow-up made complete. A question that changes only the subject, dates or an enum
 //! value (那满江红呢, 那上个月呢, 那华南呢) is the previous question with that part replaced; a question that changes
 //! the tool (那它的评分呢) keeps its own words with the reference replaced by the subject (长津湖的评分呢). A
-//! yes/no flag the follow-up states (其中超时的) is added to the previous question, or replaces what it said.
+//! yes/no flag the follow-up states (其中超时的) is added to the previous question, or replaces what it said; so
+//! are its counts (那前五呢) and places (那广州呢).
 
 use jiff::civil::Date;
 use wenshu_contract::{ParamType, Tool};
+use wenshu_lexicon::numeral::NumeralKind;
+use wenshu_lexicon::place::scan_places;
 use wenshu_lexicon::time::scan_times;
+use wenshu_lexicon::{SpanKind, scan};
 
 use super::flags::flag_words;
 use super::text::{Sentence, is_cjk};
@@ -65,6 +69,33 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
             .and_then(|s| text.get(s.range.clone()))
             .map(str::to_string);
         text = replace_or_prefix(&text, old.as_deref(), words);
+    }
+    for kind in [NumeralKind::TopN, NumeralKind::Count] {
+        let numeral = |text: &str| {
+            scan(text, input.today)
+                .into_iter()
+                .find(|s| s.kind == SpanKind::Number(kind))
+                .map(|s| s.text)
+        };
+        if let Some(words) = numeral(input.question) {
+            text = match numeral(&text) {
+                Some(old) => replace_or_prefix(&text, Some(&old), &words),
+                None => format!("{text}，{words}"),
+            };
+        }
+    }
+    let outside = |name: Option<&str>, place: &str| !name.is_some_and(|n| n.contains(place));
+    let place_of = |text: &str, name: Option<&str>| {
+        scan_places(text)
+            .into_iter()
+            .filter_map(|hit| text.get(hit.range).map(str::to_string))
+            .find(|words| outside(name, words))
+    };
+    if let Some(words) = place_of(input.question, input.subject) {
+        let old = place_of(&text, input.subject.or(input.template_subject));
+        if old.as_deref() != Some(words.as_str()) {
+            text = replace_or_prefix(&text, old.as_deref(), &words);
+        }
     }
     for spec in input.tool.params().iter() {
         if is_period_param(spec, input.today) {
@@ -192,6 +223,28 @@ mod tests {
         let mut i = input("那逾期的呢", tool);
         i.template = Some("上月逾期的账单有多少");
         assert_eq!(rewrite(&i), "上月逾期的账单有多少", "said already");
+    }
+
+    #[test]
+    fn counts_and_places_of_the_follow_up_replace_the_templates() {
+        let catalog = wenshu_contract::Catalog::from_json_str(
+            &serde_json::json!({"tools": [{"name": "stores", "inputSchema": {"type": "object", "properties": {
+                "city": {"type": "string", "description": "门店所在城市"},
+                "limit": {"type": "integer", "description": "返回前几名"}
+            }}}]})
+            .to_string(),
+        )
+        .unwrap();
+        let tool = &catalog.tools()[0];
+        let mut i = input("那前五呢", tool);
+        i.template = Some("上月杭州销售额前十的门店");
+        assert_eq!(rewrite(&i), "上月杭州销售额前五的门店");
+        let mut i = input("那苏州呢", tool);
+        i.template = Some("上月杭州销售额前十的门店");
+        assert_eq!(rewrite(&i), "上月苏州销售额前十的门店");
+        let mut i = input("那前3名呢", tool);
+        i.template = Some("上月杭州的门店销售额");
+        assert_eq!(rewrite(&i), "上月杭州的门店销售额，前3名");
     }
 
     #[test]
