@@ -59,6 +59,7 @@ fn ctx(timeout: Duration) -> ExecContext {
         today: date(2026, 11, 29),
         timeout,
         row_cap: 100,
+        ..ExecContext::new(date(2026, 11, 29))
     }
 }
 
