@@ -1,5 +1,6 @@
 //! `wenshu demo` and `wenshu serve`: the web page and HTTP API.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -11,6 +12,7 @@ use wenshu_server::timeouts::Timeouts;
 use wenshu_server::{AppState, ListenSettings, ServerSettings};
 
 use crate::catalog_arg::CatalogArg;
+use crate::config::auth::scope_warnings;
 use crate::config::{Config, ModelFlags};
 use crate::data_dir::data_dir;
 use crate::engine_setup::{EngineChoice, PipelineArgs, engine, placement};
@@ -111,6 +113,11 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     let defaults = ServerSettings::default();
     let secs = |value: Option<u64>, default: Duration| value.map_or(default, Duration::from_secs);
     let (user_keys, admin_keys) = (keys("WENSHU_USER_KEYS"), keys("WENSHU_ADMIN_KEYS"));
+    let read = attributes_read(&engine, &catalog);
+    let plain_keys = user_keys.len();
+    for warning in scope_warnings(&read, &principals, plain_keys, config.auth.jwt.as_ref()) {
+        eprintln!("warning: {warning}");
+    }
     let auth_line = config
         .auth
         .describe(principals.len(), user_keys.len() + admin_keys.len());
@@ -184,6 +191,16 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     let app = wenshu_server::app_with(state, "/mcp", mcp);
     wenshu_server::serve_with(listener, app, listen).await?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Every attribute of the principal that something reads: the row scopes' rules and the catalog's `x-principal`
+/// parameters.
+fn attributes_read(engine: &wenshu_engine::answer::Engine, catalog: &wenshu_contract::Catalog) -> Vec<String> {
+    let mut read: BTreeSet<String> = engine.scope().attributes().into_iter().map(str::to_string).collect();
+    for tool in catalog.names().into_iter().filter_map(|name| catalog.get(name)) {
+        read.extend(tool.params().iter().filter_map(|p| p.principal.clone()));
+    }
+    read.into_iter().collect()
 }
 
 /// Comma-separated keys from an environment variable (keys are never written in files or printed).

@@ -15,7 +15,7 @@ use wenshu_contract::Catalog;
 use wenshu_engine::answer::{AskOutcome, Engine};
 use wenshu_engine::extract::{ExtractRequest, Extractor};
 use wenshu_engine::pipeline::AskRequest;
-use wenshu_engine::scope::Viewer;
+use wenshu_engine::scope::{Viewer, principal_params};
 
 use super::audit::AskRecorder;
 use super::render::{ask_content, ask_text, extract_content, extract_text};
@@ -126,7 +126,7 @@ impl WenshuMcpServer {
         Ok(with_text(content.clone(), ask_text(&content)))
     }
 
-    async fn extract(&self, arguments: &Map<String, Value>, _viewer: &Viewer) -> Result<CallToolResult, String> {
+    async fn extract(&self, arguments: &Map<String, Value>, viewer: &Viewer) -> Result<CallToolResult, String> {
         let tool_name = required_string(arguments, "tool")?;
         let question = required_string(arguments, "question")?;
         let tool = self.catalog.get(tool_name).ok_or_else(|| {
@@ -135,12 +135,14 @@ impl WenshuMcpServer {
                 self.catalog.names().join(", ")
             )
         })?;
+        // Parameters that come from the principal (`x-principal`) are filled by code, hidden from the model.
+        let fixed = principal_params(tool, viewer).map_err(|refusal| format!("{} ({})", refusal.en, refusal.zh))?;
         let request = ExtractRequest {
             tool,
             question,
             today: self.today()?,
             timezone: self.engine.planner().timezone(),
-            fixed: Map::new(),
+            fixed,
         };
         let extraction = self.extractor.extract(&request).await;
         let content = extract_content(tool_name, &extraction);

@@ -172,6 +172,62 @@ impl AuthSection {
     }
 }
 
+/// What to warn about at start when row scopes or principal-filled parameters read `attributes`: no principals at
+/// all (every request is anonymous, scoped with no attributes, and refused on scoped tables), or a user principal
+/// lacking an attribute that is read (its questions there are refused). `plain_keys`: keys without attributes from the
+/// environment lists; `jwt`: the token settings, whose attribute mapping is checked the same way.
+pub fn scope_warnings(
+    attributes: &[String],
+    principals: &[KeyPrincipal],
+    plain_keys: usize,
+    jwt: Option<&JwtSection>,
+) -> Vec<String> {
+    if attributes.is_empty() {
+        return Vec::new();
+    }
+    if principals.is_empty() && plain_keys == 0 && jwt.is_none() {
+        return vec![
+            "row scopes or principal parameters are configured but no principals, keys or tokens: every request is \
+             anonymous, scoped with no attributes, and refused on scoped tables"
+                .to_string(),
+        ];
+    }
+    let mut warnings = Vec::new();
+    let lacking = |has: &dyn Fn(&str) -> bool| -> Vec<&str> {
+        attributes.iter().map(String::as_str).filter(|a| !has(a)).collect()
+    };
+    for principal in principals.iter().filter(|p| !p.is_admin()) {
+        let missing = lacking(&|a| principal.attributes().contains_key(a));
+        if !missing.is_empty() {
+            warnings.push(format!(
+                "principal `{}` has no attribute {} that a row scope or a principal parameter reads: its questions there are refused",
+                principal.name(),
+                quoted(&missing)
+            ));
+        }
+    }
+    if plain_keys > 0 {
+        warnings.push(format!(
+            "{plain_keys} keys from WENSHU_USER_KEYS have no attributes: their questions on scoped tables and principal parameters are refused"
+        ));
+    }
+    if let Some(jwt) = jwt {
+        let missing = lacking(&|a| jwt.attributes.contains_key(a));
+        if !missing.is_empty() {
+            warnings.push(format!(
+                "auth.jwt.attributes maps no claim to {} that a row scope or a principal parameter reads: tokens' \
+                 questions there are refused",
+                quoted(&missing)
+            ));
+        }
+    }
+    warnings
+}
+
+fn quoted(names: &[&str]) -> String {
+    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+}
+
 /// An attribute's TOML value as JSON: strings, integers, floats, booleans and arrays; dates are refused (the
 /// attribute check refuses tables and nested arrays).
 fn json_value(value: &toml::Value) -> anyhow::Result<Value> {
@@ -275,6 +331,26 @@ mod tests {
             "{message}"
         );
         assert!(toml::from_str::<AuthSection>("[[principals]]\nname = \"a\"\nkey = \"plain\"").is_err());
+    }
+
+    #[test]
+    fn scopes_without_principals_or_attributes_are_warned_about() {
+        let read = vec!["region".to_string()];
+        assert!(scope_warnings(&[], &[], 0, None).is_empty());
+        let none = scope_warnings(&read, &[], 0, None);
+        assert!(none.len() == 1 && none[0].contains("anonymous"), "{none:?}");
+        let auth = section(
+            "[[principals]]\nname = \"alice\"\nkey_env = \"K_ALICE\"\nattributes = { region = \"华东\" }\n\
+             [[principals]]\nname = \"bob\"\nkey_env = \"K_BOB\"",
+        );
+        let principals = auth.principals(&env).unwrap();
+        let warnings = scope_warnings(&read, &principals, 0, None);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("`bob`") && warnings[0].contains("`region`"));
+        let jwt = section("[jwt]\nissuer = \"i\"\naudience = \"a\"\nhs256_secret_env = \"JWT_SECRET\"").jwt;
+        let warnings = scope_warnings(&read, &principals[..1], 2, jwt.as_ref());
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings[1].contains("auth.jwt.attributes"));
     }
 
     #[test]
