@@ -110,10 +110,15 @@ pub fn flag_value(spec: &ParamSpec, question: &str) -> Option<(bool, String)> {
 /// cue (包括已取消的, 超时的), or in English by the general vocabulary ("including cancelled", "delayed").
 pub fn flag_words(spec: &ParamSpec, question: &str) -> Option<FlagWords> {
     let (forms, only) = flag_subject(spec)?;
+    let modifiers = modifiers_of(&forms);
     let q: Vec<char> = question.chars().map(fold_char).collect();
     let text: String = q.iter().collect();
-    for form in &forms {
-        let f = fold(form);
+    let searched = forms
+        .iter()
+        .map(|f| (f.clone(), f.clone()))
+        .chain(modifiers.iter().map(|m| (m.clone(), format!("{m}的"))));
+    for (form, search) in searched {
+        let f = fold(&search);
         let Some(byte_at) = text.find(&f) else {
             continue;
         };
@@ -148,7 +153,25 @@ pub fn flag_words(spec: &ParamSpec, question: &str) -> Option<FlagWords> {
             });
         }
     }
-    forms.iter().find_map(|form| english_flag(question, form, only))
+    forms
+        .iter()
+        .chain(&modifiers)
+        .find_map(|form| english_flag(question, form, only))
+}
+
+/// The shorter heads of a thing that stand for it before 的 (离职员工 → 离职: 包括离职的), two characters or more.
+fn modifiers_of(forms: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for form in forms {
+        let chars: Vec<char> = form.chars().collect();
+        for len in (2..chars.len()).rev() {
+            let head: String = chars[..len].iter().collect();
+            if !forms.contains(&head) && !out.contains(&head) {
+                out.push(head);
+            }
+        }
+    }
+    out
 }
 
 /// The flag stated in English: a word the vocabulary gives for the thing (delayed ↔ 超时), after an including or
@@ -226,6 +249,15 @@ mod tests {
         let s = spec("只看逾期的账单，默认否");
         assert_eq!(flag_value(&s, "上月逾期的账单有几笔").map(|v| v.0), Some(true));
         assert_eq!(flag_value(&s, "上月的账单有几笔").map(|v| v.0), None);
+        // The head of the thing before 的 stands for it (离职员工 → 包括离职的).
+        let s = spec("是否包含离职员工，默认不包含");
+        assert_eq!(flag_value(&s, "研发部有多少人，包括离职的").map(|v| v.0), Some(true));
+        assert_eq!(flag_value(&s, "研发部有多少人，不算离职的").map(|v| v.0), Some(false));
+        assert_eq!(flag_value(&s, "研发部离职率").map(|v| v.0), None);
+        assert_eq!(
+            flag_value(&s, "headcount including resigned staff").map(|v| v.0),
+            Some(true)
+        );
         // English, by the general vocabulary: the thing's English word, with or without a cue.
         let s = spec("只看逾期的账单，默认否");
         assert_eq!(
