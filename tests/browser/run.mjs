@@ -561,6 +561,11 @@ async function main() {
       scrolled = await wrap.evaluate((n) => n.scrollLeft);
     }
     assert(scrolled > 0, 'the arrow keys do not scroll the focused table');
+    // A redraw for another width (a phone turned) keeps the table's scroll and the focus.
+    await page.setViewportSize({ width: 320, height: 844 });
+    await page.waitForTimeout(400);
+    const kept = await answers(page).nth(1).locator('.table-wrap').evaluate((n) => ({ left: n.scrollLeft, focused: document.activeElement === n }));
+    assert(kept.left > 0 && kept.focused, `after a redraw the table's scroll or focus is lost: ${JSON.stringify(kept)}`);
     await page.setViewportSize({ width: 1366, height: 900 });
   });
 

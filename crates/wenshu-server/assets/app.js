@@ -374,8 +374,22 @@ function renderAll() {
 function renderRound(round) {
   const old = document.querySelector(`[data-round-id="${round.id}"]`);
   const fresh = roundElement(round);
-  if (old) old.replaceWith(fresh);
-  else els.rounds.append(fresh);
+  if (!old) {
+    els.rounds.append(fresh);
+    return;
+  }
+  // A redraw (a new width) keeps where the reader was: each table's sideways scroll, and the focus.
+  const scrolled = [...old.querySelectorAll('.table-wrap')].map((n) => n.scrollLeft);
+  const focusable = 'button, a[href], textarea, input, [tabindex]';
+  const focused = old.contains(document.activeElement) ? [...old.querySelectorAll(focusable)].indexOf(document.activeElement) : -1;
+  old.replaceWith(fresh);
+  fresh.querySelectorAll('.table-wrap').forEach((n, i) => {
+    if (scrolled[i]) n.scrollLeft = scrolled[i];
+  });
+  if (focused >= 0) {
+    const target = fresh.querySelectorAll(focusable)[focused];
+    if (target) target.focus({ preventScroll: true });
+  }
 }
 
 function roundElement(round) {
