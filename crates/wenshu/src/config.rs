@@ -113,6 +113,10 @@ pub struct McpServerSection {
     pub call_timeout_secs: Option<u64>,
     /// Whether it is used (default true).
     pub enabled: Option<bool>,
+    /// Parameters of this server's tools filled from the asking principal: parameter → attribute
+    /// (`principal = { tenant_id = "tenant_id" }`); see [`scope`].
+    #[serde(default)]
+    pub principal: std::collections::BTreeMap<String, String>,
 }
 
 impl McpServerSection {

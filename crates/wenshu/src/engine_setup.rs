@@ -110,7 +110,7 @@ impl PipelineArgs {
         let mut catalog = self.catalog.load()?;
         let hub = connect_mcp(&config).await?;
         if let Some(hub) = &hub {
-            for refused in hub.add_to_catalog(&mut catalog) {
+            for refused in crate::config::scope::add_mcp_tools(&config, hub, &mut catalog)? {
                 eprintln!("warning: MCP tool refused: {refused:?}");
             }
         }

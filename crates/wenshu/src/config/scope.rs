@@ -10,9 +10,17 @@
 //! Every path reads a scoped table only through the asking principal's scope: `x-sql` templates and the
 //! Text-to-SQL fallback through a scoped subquery, metric tools with the conditions in WHERE; values are bound,
 //! never written into the SQL. An admin sees every row; a principal without an attribute a rule reads is refused.
+//!
+//! An MCP server's tools take parameters from the principal by a mapping in their `[[mcp.servers]]` section
+//! (`principal = { tenant_id = "tenant_id" }`, parameter → attribute): each of the server's tools that has the
+//! parameter gets `x-principal` on it, so code fills it and the model never sees it.
 
-use anyhow::Context;
+use anyhow::{Context, bail};
+use serde_json::Value;
+use wenshu_contract::{Catalog, Tool};
 use wenshu_engine::scope::ScopeRules;
+use wenshu_mcp::McpHub;
+use wenshu_mcp::client::{RefusedTool, split_namespaced};
 
 use super::Config;
 
@@ -21,6 +29,72 @@ impl Config {
     pub fn scope_rules(&self) -> anyhow::Result<ScopeRules> {
         ScopeRules::parse(&self.scope).context("wenshu.toml [scope]")
     }
+}
+
+/// Adds the MCP servers' tools to `catalog`, with each server's `principal` mapping put on its tools as
+/// `x-principal`; returns the refused tools. A mapping naming a parameter none of the server's tools has fails.
+pub fn add_mcp_tools(config: &Config, hub: &McpHub, catalog: &mut Catalog) -> anyhow::Result<Vec<RefusedTool>> {
+    let listed = hub.catalog_tools();
+    let mut refused = listed.refused;
+    for section in config.mcp.servers.iter().filter(|s| !s.principal.is_empty()) {
+        for (param, _) in &section.principal {
+            let used = listed.tools.iter().any(|(name, tool)| {
+                split_namespaced(name).is_some_and(|(server, _)| server == section.name) && tool.param(param).is_some()
+            });
+            if !used
+                && listed
+                    .tools
+                    .iter()
+                    .any(|(name, _)| name.starts_with(&format!("{}.", section.name)))
+            {
+                bail!(
+                    "wenshu.toml [[mcp.servers]] `{}`: principal.{param}: no tool of the server has a parameter `{param}`",
+                    section.name
+                );
+            }
+        }
+    }
+    for (name, tool) in listed.tools {
+        let server = split_namespaced(&name).map(|(s, _)| s.to_string()).unwrap_or_default();
+        let mapping = config
+            .mcp
+            .servers
+            .iter()
+            .find(|s| s.name == server)
+            .map(|s| &s.principal)
+            .filter(|m| !m.is_empty());
+        let tool = match mapping {
+            None => tool,
+            Some(mapping) => with_principal(tool, mapping)
+                .with_context(|| format!("wenshu.toml [[mcp.servers]] `{server}`: principal on tool `{name}`"))?,
+        };
+        if let Err(error) = catalog.insert(tool) {
+            refused.push(RefusedTool {
+                server,
+                tool: name,
+                reason: error.to_string(),
+            });
+        }
+    }
+    Ok(refused)
+}
+
+/// `tool` compiled again with `x-principal` on each mapped parameter it has.
+fn with_principal(tool: Tool, mapping: &std::collections::BTreeMap<String, String>) -> anyhow::Result<Tool> {
+    let mut definition = tool.definition().clone();
+    let mut changed = false;
+    if let Some(Value::Object(properties)) = definition.pointer_mut("/inputSchema/properties") {
+        for (param, attribute) in mapping {
+            if let Some(Value::Object(property)) = properties.get_mut(param) {
+                property.insert("x-principal".into(), Value::String(attribute.clone()));
+                changed = true;
+            }
+        }
+    }
+    if !changed {
+        return Ok(tool);
+    }
+    Ok(Tool::compile(&definition, 0)?)
 }
 
 #[cfg(test)]
@@ -39,5 +113,32 @@ mod tests {
             "{error}"
         );
         assert!(!Config::default().scope_rules().unwrap().has_scopes());
+    }
+
+    #[test]
+    fn a_principal_mapping_marks_the_parameter() {
+        let catalog = Catalog::from_value(&serde_json::json!([{
+            "name": "crm.orders",
+            "description": "orders",
+            "inputSchema": {"type": "object", "required": ["tenant"], "properties": {
+                "tenant": {"type": "string"}, "status": {"type": "string"}
+            }}
+        }]))
+        .unwrap();
+        let definition = catalog.get("crm.orders").unwrap().definition().clone();
+        let tool = || Tool::compile(&definition, 0).unwrap();
+        let mapping = std::collections::BTreeMap::from([("tenant".to_string(), "tenant_id".to_string())]);
+        let marked = with_principal(tool(), &mapping).unwrap();
+        assert_eq!(marked.param("tenant").unwrap().principal.as_deref(), Some("tenant_id"));
+        assert!(marked.param("status").unwrap().principal.is_none());
+        let none = std::collections::BTreeMap::from([("other".to_string(), "x".to_string())]);
+        assert!(
+            with_principal(tool(), &none)
+                .unwrap()
+                .param("tenant")
+                .unwrap()
+                .principal
+                .is_none()
+        );
     }
 }
