@@ -496,9 +496,19 @@ fn principal_parameters_come_from_the_viewer_only() {
     let tool = catalog.get("tenant_orders").unwrap();
     let prompt = wenshu_contract::render::render_tool(tool, wenshu_contract::render::Lang::Zh);
     assert!(
-        !prompt.contains("tenant") || prompt.contains("tenant_orders") && !prompt.contains("- tenant "),
+        prompt.contains("- status (") && !prompt.contains("- tenant ("),
         "{prompt}"
     );
+    let request = wenshu_engine::extract::ExtractRequest {
+        tool,
+        question: "租户 8 的已付订单",
+        today: date(2026, 11, 29),
+        timezone: "Asia/Shanghai",
+        fixed: serde_json::Map::new(),
+    };
+    assert!(request.hidden().contains(&"tenant"), "the model never fills it");
+    let schema = wenshu_engine::extract::decoding_schema::decoding_schema(tool, &request.hidden(), true);
+    assert!(schema["properties"].get("tenant").is_none(), "{schema}");
     let mut args = json!({"tenant": 8, "status": "paid"}).as_object().cloned().unwrap();
     wenshu_engine::scope::apply_principal(tool, &east(), &mut args).unwrap();
     assert_eq!(args["tenant"], json!(7), "the model's 8 is discarded");
