@@ -654,7 +654,9 @@ function answeredBody(round, outcome, a) {
     const row = rows[0];
     const names = columns.map((_, i) => i).filter((i) => !numeric[i]).map((i) => cellText(row[i]));
     const card = h('div', { class: 'headline', testid: 'headline' });
-    if (presentation && presentation.headline) card.append(h('p', { class: 'headline-text', testid: 'headline-text' }, presentation.headline));
+    // The server's headline sentence is Chinese (headline_en when it gives one); the values below are the page's own.
+    const headlineText = presentation && (language() === 'zh' ? presentation.headline : presentation.headline_en);
+    if (headlineText) card.append(h('p', { class: 'headline-text', testid: 'headline-text' }, headlineText));
     if (names.length) card.append(h('p', { class: 'headline-subject' }, names.join(' · ')));
     const values = h('dl', { class: 'headline-values' });
     columns.forEach((_, i) => {
