@@ -547,6 +547,57 @@ mod tests {
     }
 
     #[test]
+    fn junk_never_panics_and_is_refused() {
+        let jwks = JwtVerifier::new(settings(JwtKey::Jwks(
+            include_str!("../tests/fixtures/jwt-test-jwks.json").into(),
+        )));
+        let verifiers = [verifier(), jwks.unwrap()];
+        let b64 = |text: &str| {
+            use std::fmt::Write;
+            // base64url without padding, by hand (the tests have no base64 crate).
+            const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+            let bytes = text.as_bytes();
+            let mut out = String::new();
+            for chunk in bytes.chunks(3) {
+                let n = chunk
+                    .iter()
+                    .enumerate()
+                    .fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
+                for i in 0..=chunk.len() {
+                    let _ = write!(out, "{}", ABC[((n >> (18 - 6 * i)) & 63) as usize] as char);
+                }
+            }
+            out
+        };
+        let mut tokens = vec![
+            String::new(),
+            "..".into(),
+            "a.b.c".into(),
+            "é.é.é".into(),
+            format!("{}.{}.", b64(r#"{"alg":"none"}"#), b64("{}")),
+            format!(
+                "{}.{}.AAAA",
+                b64(r#"{"alg":"RS256","kid":"test-rsa"}"#),
+                b64(r#"{"sub":"x"}"#)
+            ),
+            format!("{}.{}.AAAA", b64(r#"{"alg":"ES256","kid":"test-ec"}"#), b64("[]")),
+            format!("{}.{}.AAAA", b64(r#"{"alg":"HS256"}"#), b64("null")),
+            format!("{}.x.y", b64(r#"{"alg":"EdDSA"}"#)),
+            format!("{}.{}.{}", "A".repeat(5000), "B".repeat(5000), "C".repeat(5000)),
+        ];
+        tokens.push(format!(
+            "{}.{}.AAAA",
+            b64(r#"{"alg":"HS256","kid":"test-rsa"}"#),
+            b64(r#"{"sub":"x"}"#)
+        ));
+        for verifier in &verifiers {
+            for token in &tokens {
+                assert!(verifier.verify(token, None).is_err(), "{token}");
+            }
+        }
+    }
+
+    #[test]
     fn only_three_part_tokens_look_like_jwts() {
         assert!(JwtVerifier::looks_like_jwt("a.b.c"));
         for token in ["abc", "a.b", "a..c", "a.b.c.d"] {
