@@ -37,7 +37,7 @@ pub fn add_mcp_tools(config: &Config, hub: &McpHub, catalog: &mut Catalog) -> an
     let listed = hub.catalog_tools();
     let mut refused = listed.refused;
     for section in config.mcp.servers.iter().filter(|s| !s.principal.is_empty()) {
-        for (param, _) in &section.principal {
+        for param in section.principal.keys() {
             let used = listed.tools.iter().any(|(name, tool)| {
                 split_namespaced(name).is_some_and(|(server, _)| server == section.name) && tool.param(param).is_some()
             });
