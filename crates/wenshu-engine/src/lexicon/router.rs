@@ -11,7 +11,7 @@ use wenshu_lexicon::place::scan_places;
 use wenshu_lexicon::scan;
 use wenshu_lexicon::time::scan_times;
 
-use super::history::{EarlierRange, last_subject, last_tool, previous_range};
+use super::history::{EarlierRange, last_subject, newest_first, previous_range};
 use super::legs::leg_of;
 use super::names::choose_with_names;
 use super::rewrite::{RewriteInput, rewrite};
@@ -85,7 +85,8 @@ impl LexiconRouter {
         let recent = input.recent_history();
         let folded: String = Sentence::new(input.question).chars.iter().collect();
         let cued = looks_like_follow_up(&folded) || has_reference(&folded);
-        let Some(settled) = settle_tool(input, &index, &choice, entities, cued) else {
+        let previous = self.earlier_tool(input, &index);
+        let Some(settled) = settle_tool(input, &choice, previous, cued) else {
             let decision = RouteDecision {
                 rewritten_question: Some(input.question.to_string()),
                 ..RouteDecision::default()
@@ -121,7 +122,10 @@ impl LexiconRouter {
             .map(|t| t.date_range)
             .or(inherited_range.as_ref().map(|r| r.range));
         let rewritten = if follow_up {
-            let template = settled.inherited.map(|(q, _)| q);
+            let understood = settled
+                .inherited
+                .map(|(question, rounds_back)| self.understood(input, question, rounds_back));
+            let template = understood.as_deref();
             let template_subject = template.and_then(|t| {
                 let mentions = entity_mentions(entities, t);
                 find_subject(tool, &index, &mentions, t, input.today)
@@ -171,14 +175,57 @@ impl LexiconRouter {
     }
 }
 
+impl LexiconRouter {
+    /// The tool the newest earlier round that chose one was routed to, and how many rounds back: a round that
+    /// was itself a follow-up (那华南呢) is routed with the rounds before it, so its tool is the one it kept.
+    fn earlier_tool(&self, input: &RouteInput<'_>, index: &ToolIndex) -> Option<(String, usize)> {
+        let recent = input.recent_history();
+        newest_first(recent).find_map(|(rounds_back, turn)| {
+            let at = input.history.len().checked_sub(rounds_back)?;
+            let folded: String = Sentence::new(&turn.question).chars.iter().collect();
+            let tool = if at > 0 && (looks_like_follow_up(&folded) || has_reference(&folded)) {
+                let earlier = RouteInput {
+                    question: &turn.question,
+                    history: input.history.get(..at).unwrap_or_default(),
+                    ..input.clone()
+                };
+                self.route_now(&earlier).decision.and_then(|d| d.tool_code)
+            } else {
+                choose_with_names(&input.tools, index, &self.entities, &turn.question, input.today).chosen
+            };
+            tool.map(|tool| (tool, rounds_back))
+        })
+    }
+
+    /// An earlier round's question as understood: a follow-up itself (那年假呢) is rewritten against the rounds
+    /// before it, so a chain of follow-ups keeps what the first question said.
+    fn understood(&self, input: &RouteInput<'_>, question: &str, rounds_back: usize) -> String {
+        let Some(at) = input.history.len().checked_sub(rounds_back) else {
+            return question.to_string();
+        };
+        let folded: String = Sentence::new(question).chars.iter().collect();
+        if at == 0 || !(looks_like_follow_up(&folded) || has_reference(&folded)) {
+            return question.to_string();
+        }
+        let earlier = RouteInput {
+            question,
+            history: input.history.get(..at).unwrap_or_default(),
+            ..input.clone()
+        };
+        self.route_now(&earlier)
+            .decision
+            .and_then(|d| d.rewritten_question)
+            .unwrap_or_else(|| question.to_string())
+    }
+}
+
 /// The tool: the question's own when its words reach the threshold; in a follow-up whose words do not, the tool
 /// of the newest earlier round, when the question's named entities fit it; else the best score if it reaches the
 /// threshold (a named entity alone does).
 fn settle_tool<'a>(
     input: &RouteInput<'a>,
-    index: &ToolIndex,
     choice: &ToolChoice,
-    entities: &EntityCatalogs,
+    previous: Option<(String, usize)>,
     cued: bool,
 ) -> Option<Settled<'a>> {
     let find = |name: &str| input.tools.iter().copied().find(|t| t.name() == name);
@@ -187,9 +234,8 @@ fn settle_tool<'a>(
     let aggregate = best.is_some_and(|b| b.excluded.is_some());
     let history: &'a [Turn] = input.history;
     let recent = &history[history.len().saturating_sub(MAX_HISTORY)..];
-    let earlier = || last_tool(recent, &input.tools, index, entities, input.today);
     let swap = (cued && !aggregate && !recent.is_empty())
-        .then(earlier)
+        .then(|| previous.clone())
         .flatten()
         .and_then(|(name, rounds_back)| find(&name).map(|tool| (tool, rounds_back)))
         .filter(|(tool, _)| changes_only_values(tool, input.question, &choice.mentions, input.today));
@@ -207,7 +253,7 @@ fn settle_tool<'a>(
     if !own_enough && !aggregate && !recent.is_empty() {
         let named = !choice.mentions.is_empty();
         if (cued || named)
-            && let Some((name, rounds_back)) = last_tool(recent, &input.tools, index, entities, input.today)
+            && let Some((name, rounds_back)) = previous.clone()
             && let Some(tool) = find(&name)
             && choice.mentions.iter().all(|m| fits(tool, &m.entity_type))
         {
@@ -223,7 +269,7 @@ fn settle_tool<'a>(
         }
     }
     let chosen = choice.chosen.as_deref().and_then(find)?;
-    let same_as_before = match last_tool(recent, &input.tools, index, entities, input.today) {
+    let same_as_before = match previous {
         Some((name, rounds_back)) if cued && name == chosen.name() => recent
             .len()
             .checked_sub(rounds_back)
@@ -355,6 +401,25 @@ mod tests {
         let history = [Turn::new("上月华东开票的账单明细", "上月华东的账单共 12 张")];
         assert_eq!(route("那华南呢", &history).as_deref(), Some("bill_query"));
         assert_eq!(route("那上个月呢", &history).as_deref(), Some("bill_query"));
+        let chain = [history[0].clone(), Turn::new("那华南呢", "上月华南的账单共 3 张")];
+        let rewritten = |question: &str, history: &[Turn]| {
+            let catalog = self::catalog();
+            let router = LexiconRouter::new(Arc::new(EntityCatalogs::new()));
+            let input = RouteInput {
+                question,
+                history,
+                today: jiff::civil::date(2026, 11, 29),
+                timezone: "Asia/Shanghai",
+                tools: catalog.tools().iter().collect(),
+                subject_types: Vec::new(),
+            };
+            router.route_now(&input).decision.and_then(|d| d.rewritten_question)
+        };
+        assert_eq!(
+            rewritten("那本月呢", &chain).as_deref(),
+            Some("本月华南开票的账单明细"),
+            "a follow-up of a follow-up keeps the first question's words"
+        );
         assert_eq!(
             route("那华南的逾期率呢", &history).as_deref(),
             Some("overdue_rate"),
