@@ -218,7 +218,7 @@ impl Engine {
                 AskOutcome::stopped("resolve", vec![Message::not_found(&name)], vec![], Audience::User)
             }
             Plan::Missing { tool, params } => AskOutcome::Need {
-                message: Message::need(&tool, &self.labels(&tool, &params)),
+                message: Message::need(&tool, &params, &self.labels(&tool, &params)),
                 tool,
                 missing: params,
             },

@@ -300,15 +300,16 @@ impl Message {
         Self::new(Code::HintEnableFallback, zh, en).with("model", model)
     }
 
-    /// Missing required parameters (their labels).
-    pub fn need(tool: &str, missing: &[String]) -> Self {
+    /// Missing required parameters: their names and, in the same order, their labels (what the texts say).
+    pub fn need(tool: &str, missing: &[String], labels: &[String]) -> Self {
         Self::new(
             Code::NeedParams,
-            format!("还需要：{}，请在问题中补充", missing.join("、")),
-            format!("Also needed: {}; add it to the question", missing.join(", ")),
+            format!("还需要：{}，请在问题中补充", labels.join("、")),
+            format!("Also needed: {}; add it to the question", labels.join(", ")),
         )
         .with("tool", tool)
         .with("missing", missing.to_vec())
+        .with("labels", labels.to_vec())
     }
 
     /// A name that matches several entities.

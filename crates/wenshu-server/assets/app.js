@@ -875,7 +875,16 @@ function needBody(outcome) {
     'div',
     { class: 'body need', testid: 'need-message', role: 'status', 'data-code': outcome.message ? outcome.message.code : '' },
     h('p', { class: 'prompt' }, t('needIntro')),
-    h('ul', { class: 'missing' }, missing.map((m) => h('li', {}, h('code', {}, m)))),
+    h(
+      'ul',
+      { class: 'missing' },
+      missing.map((m, i) => {
+        // The catalog's label (订单 ID) beside the parameter's name, when the server gives one.
+        const labels = outcome.message && outcome.message.params && Array.isArray(outcome.message.params.labels) ? outcome.message.params.labels : [];
+        const label = labels[i] && labels[i] !== m ? labels[i] : null;
+        return h('li', {}, label ? `${label} ` : null, h('code', {}, m));
+      }),
+    ),
     h('p', { class: 'muted small' }, t('needHint')),
   );
 }

@@ -180,6 +180,12 @@ fn stops_say_where_and_for_whom() {
             .unwrap()
             .starts_with("Also needed")
     );
+    let params = &answer["outcome"]["message"]["params"];
+    assert_eq!(params["missing"], answer["outcome"]["missing"]);
+    assert_eq!(
+        params["labels"].as_array().map(Vec::len),
+        params["missing"].as_array().map(Vec::len)
+    );
     let (_, answer) = dir.ask_json(&["华东区本月的销售额是多少"]);
     let summary_en = answer["outcome"]["summary_en"].as_str().unwrap();
     assert!(summary_en.contains("→") && !summary_en.contains('，'), "{summary_en}");
