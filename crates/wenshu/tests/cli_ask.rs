@@ -186,6 +186,15 @@ fn stops_say_where_and_for_whom() {
         params["labels"].as_array().map(Vec::len),
         params["missing"].as_array().map(Vec::len)
     );
+    // A tool that cannot run is a configuration to fix: that stop stays the administrator's.
+    let (_, answer) = dir.ask_json(&["查一下订单 ord_123 发到广东深圳的已发货记录"]);
+    let outcome = &answer["outcome"];
+    assert_eq!(
+        (outcome["code"].as_str(), outcome["audience"].as_str()),
+        (Some("tool.failed"), Some("admin")),
+        "{outcome}"
+    );
+    assert_eq!(outcome["messages"][1]["code"].as_str(), Some("fallback.no_model"));
     let (_, answer) = dir.ask_json(&["华东区本月的销售额是多少"]);
     let summary_en = answer["outcome"]["summary_en"].as_str().unwrap();
     assert!(summary_en.contains("→") && !summary_en.contains('，'), "{summary_en}");
