@@ -140,7 +140,16 @@ impl Answer {
             AskOutcome::Choose { name, .. } => format!("「{name}」有多个候选，等待用户选择"),
             AskOutcome::Need { missing, .. } => format!("{}：缺少 {}", self.rewritten_question, missing.join("、")),
             AskOutcome::Rejected { error, .. } => format!("{}：{error}", self.rewritten_question),
-            AskOutcome::Stopped { reasons, .. } => {
+            AskOutcome::Stopped { messages, .. } => {
+                // The reasons without the hints, and without the list of what can be asked: a later round's
+                // history must not read the catalog's example questions as if this round had asked them.
+                let reasons: Vec<&str> = messages
+                    .iter()
+                    .map(|m| match m.code {
+                        Code::QuestionOutsideTools => "没有工具能回答这个问题",
+                        _ => m.zh.as_str(),
+                    })
+                    .collect();
                 format!("{}：未能回答（{}）", self.rewritten_question, reasons.join("；"))
             }
         }
@@ -546,6 +555,29 @@ mod tests {
         assert_eq!(cut_note(tool, &params(10), 7), "");
         // A limit the question asked for is no cut.
         assert_eq!(cut_note(tool, &params(20), 20), "");
+    }
+
+    #[test]
+    fn a_stop_outside_every_tool_leaves_no_examples_in_the_history() {
+        let outside = Message::new(
+            Code::QuestionOutsideTools,
+            "没有工具能回答这个问题。可以问：甲（如「乙的评分」）",
+            "…",
+        );
+        let answer = Answer {
+            outcome: AskOutcome::stopped(
+                "fallback",
+                vec![outside],
+                vec![Message::enable_fallback(true)],
+                Audience::User,
+            ),
+            rewritten_question: "今天天气怎么样".into(),
+            trace: Trace::new("lexicon", None),
+        };
+        assert_eq!(
+            answer.conclusion(),
+            "今天天气怎么样：未能回答（没有工具能回答这个问题）"
+        );
     }
 
     #[test]
