@@ -98,6 +98,9 @@ const ENGLISH_EXCLUDE: &[&str] = &["excluding", "exclude", "excludes", "without"
 const ENGLISH_DENY: &[&str] = &[
     "not", "non", "never", "no", "isn", "aren", "wasn", "weren", "don", "didn",
 ];
+/// English words right after X that include it or leave it out ("cancelled ones included").
+const ENGLISH_INCLUDED_AFTER: &[&str] = &["included", "too"];
+const ENGLISH_EXCLUDED_AFTER: &[&str] = &["excluded"];
 /// How many English words before X a cue may stand ("including the cancelled ones" → 1).
 const ENGLISH_CUE_WORDS: usize = 2;
 
@@ -185,6 +188,27 @@ fn english_flag(question: &str, form: &str, only: bool) -> Option<FlagWords> {
     let said = question.get(words_of.clone()).unwrap_or_default();
     if before.iter().any(|w| ENGLISH_DENY.contains(&w.text.as_str())) {
         return None;
+    }
+    let after: Vec<_> = written
+        .iter()
+        .filter(|w| w.range.start >= thing.range.end)
+        .take(ENGLISH_CUE_WORDS)
+        .collect();
+    let cue_after = |list: &[&str]| {
+        after
+            .iter()
+            .find(|w| list.contains(&w.text.as_str()))
+            .map(|w| w.range.end)
+    };
+    for (list, value) in [(ENGLISH_EXCLUDED_AFTER, false), (ENGLISH_INCLUDED_AFTER, true)] {
+        if let Some(end) = cue_after(list) {
+            let said = question.get(words_of.start..end).unwrap_or_default();
+            return Some(FlagWords {
+                value,
+                evidence: format!("「{said}」"),
+                range: words_of.start..end,
+            });
+        }
     }
     let cue = |list: &[&str]| before.iter().rev().find(|w| list.contains(&w.text.as_str())).cloned();
     if let Some(cue) = cue(ENGLISH_EXCLUDE) {
@@ -280,6 +304,10 @@ mod tests {
             None,
             "naming it includes nothing"
         );
+        let included = flag_value(&s, "refunded ones included, how many orders");
+        assert_eq!(included.map(|v| v.0), Some(true));
+        let excluded = flag_value(&s, "orders with refunded ones excluded");
+        assert_eq!(excluded.map(|v| v.0), Some(false));
         // A yes-word elsewhere in the sentence says nothing about the flag.
         assert_eq!(flag_value(&spec("只看超时的工单"), "已解决的有多少").map(|v| v.0), None);
     }

@@ -7,6 +7,7 @@ use std::ops::Range;
 use jiff::civil::Date;
 use serde_json::{Map, Number, Value};
 use wenshu_contract::{ParamSpec, ParamType, Tool};
+use wenshu_lexicon::bilingual::translations;
 use wenshu_lexicon::english::find_identifier;
 use wenshu_lexicon::numeral::{NumeralKind, integer_of};
 use wenshu_lexicon::period::match_period_of;
@@ -207,7 +208,7 @@ fn enum_value(tool: &Tool, spec: &ParamSpec, reading: &Reading<'_>) -> Option<(V
         })
         .collect();
     if hits.is_empty() {
-        return identifier_value(spec, reading);
+        return identifier_value(spec, reading).or_else(|| translated_value(tool, spec, reading));
     }
     let default = spec.default.as_ref().and_then(Value::as_str);
     let several = hits
@@ -251,6 +252,39 @@ fn identifier_value(spec: &ParamSpec, reading: &Reading<'_>) -> Option<(Value, S
     let words = question.get(range).unwrap_or_default();
     let evidence = format!("the question spells the words of {value}: 「{words}」");
     Some((Value::String(value), evidence))
+}
+
+/// An enum value spelled by the Chinese of an English word of the question, by the general vocabulary (daily →
+/// 每天, a spelling of `day`); only when the question's words name exactly one value of the parameter.
+fn translated_value(tool: &Tool, spec: &ParamSpec, reading: &Reading<'_>) -> Option<(Value, String)> {
+    let index = tool.enum_index(&spec.name)?;
+    let question = &reading.facts.question;
+    let mut found: Vec<(String, String)> = Vec::new();
+    for translation in translations(question) {
+        let range = &translation.range;
+        if reading.facts.times.iter().any(|t| overlaps(&t.range, range))
+            || reading.mentions.iter().any(|m| overlaps(&m.range, range))
+        {
+            continue;
+        }
+        let words = question.get(range.clone()).unwrap_or_default();
+        for chinese in translation.chinese {
+            let whole = index
+                .matcher()
+                .find_all(chinese)
+                .into_iter()
+                .find(|hit| hit.range == (0..chinese.len()));
+            if let Some(hit) = whole
+                && !found.iter().any(|(value, _)| *value == hit.value)
+            {
+                found.push((hit.value, format!("「{words}」 means {chinese} ({})", spec.name)));
+            }
+        }
+    }
+    match found.as_slice() {
+        [(value, evidence)] => Some((Value::String(value.clone()), evidence.clone())),
+        _ => None,
+    }
 }
 
 /// A string parameter that takes a time zone (its name or description says so).
@@ -458,6 +492,33 @@ mod tests {
             None,
             "two values named: neither is taken"
         );
+    }
+
+    #[test]
+    fn an_english_word_spells_a_value_by_its_chinese() {
+        let catalog = serde_json::json!({"tools": [{"name": "visits", "inputSchema": {"type": "object",
+        "properties": {
+            "grain": {"type": "string", "enum": ["d", "w", "m"], "description": "粒度：d(每天)、w(每周)、m(每月)"},
+            "state": {"type": "string", "enum": ["open", "shut"], "description": "状态：open(待处理)、shut(已关闭)"}
+        }}}]});
+        let catalog = wenshu_contract::Catalog::from_json_str(&catalog.to_string()).unwrap();
+        let today = jiff::civil::date(2026, 11, 29);
+        let stated = |q: &str| -> Vec<(String, Value)> {
+            stated_params(&catalog.tools()[0], q, today, &[], &EntityCatalogs::new())
+                .values
+                .into_iter()
+                .map(|s| (s.param, s.value))
+                .collect()
+        };
+        assert_eq!(stated("weekly visits"), vec![("grain".to_string(), Value::from("w"))]);
+        assert_eq!(
+            stated("closed tickets, daily"),
+            vec![
+                ("grain".to_string(), Value::from("d")),
+                ("state".to_string(), Value::from("shut"))
+            ]
+        );
+        assert_eq!(stated("daily and weekly visits"), vec![], "two values: neither");
     }
 
     #[test]
