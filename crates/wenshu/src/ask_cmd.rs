@@ -107,7 +107,13 @@ pub fn json_of(answer: &Answer) -> Value {
 }
 
 fn human(question: &str, answer: &Answer) -> String {
-    let mut out = format!("问题：{question}\n理解为：{}\n", answer.rewritten_question);
+    let mut out = format!("问题：{question}\n");
+    if answer.rewritten_question != question {
+        out.push_str(&format!("改写为：{}\n", answer.rewritten_question));
+    }
+    if let AskOutcome::Answered { understood, .. } = &answer.outcome {
+        out.push_str(&format!("理解为：{}\n", understood.zh));
+    }
     match &answer.outcome {
         AskOutcome::Answered {
             tool,

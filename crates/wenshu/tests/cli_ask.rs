@@ -201,7 +201,10 @@ fn stops_say_where_and_for_whom() {
     let out = dir.ask(&["华东区本月的销售额是多少"]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("理解为：") && text.contains("工具：sales_query") && text.contains("步骤（lexicon 引擎）"),
+        text.contains("理解为：销售数据查询 · 华东 · 本月")
+            && !text.contains("理解为：华东区本月的销售额是多少")
+            && text.contains("工具：sales_query")
+            && text.contains("步骤（lexicon 引擎）"),
         "{text}"
     );
 }
