@@ -22,9 +22,16 @@ pub fn excluded_values(
     question: &str,
     entities: &EntityCatalogs,
 ) -> Vec<Unmet> {
+    excluded_named(arguments, question, &named_values(tool, question, entities))
+}
+
+/// Every value the call binds or `named` holds (what [`named_values`] finds) that the question leaves out.
+pub fn excluded_named(arguments: &Map<String, Value>, question: &str, named: &[(String, Vec<String>)]) -> Vec<Unmet> {
     let mut values: Vec<String> = Vec::new();
-    strings(&Value::Object(arguments.clone()), &mut values);
-    values.extend(named_values(tool, question, entities).into_iter().flat_map(|(_, v)| v));
+    for value in arguments.values() {
+        strings(value, &mut values);
+    }
+    values.extend(named.iter().flat_map(|(_, v)| v.iter().cloned()));
     let mut out: Vec<Unmet> = Vec::new();
     for v in values {
         if is_excluded(question, &v) && !out.iter().any(|u| u.words == v) {

@@ -50,6 +50,12 @@ pub struct Coverage {
     pub unmet: Vec<Unmet>,
     /// What the tool can answer instead, in Chinese.
     pub instead: Vec<String>,
+    /// The values the question names for the tool ([`values::named_values`]).
+    #[serde(skip)]
+    pub named: Vec<(String, Vec<String>)>,
+    /// How many of `unmet` are values named and not taken (the first ones).
+    #[serde(skip)]
+    pub value_unmet: usize,
 }
 
 impl Coverage {
@@ -109,8 +115,10 @@ pub fn check_with(
     entities: &EntityCatalogs,
 ) -> Coverage {
     let offer = offer_of(tool, arguments);
-    let mut unmet = values::unmet_values(tool, arguments, &facts.question, entities);
-    unmet.extend(exclusion::excluded_values(tool, arguments, &facts.question, entities));
+    let named = values::named_values(tool, &facts.question, entities);
+    let mut unmet = values::unmet_named(tool, arguments, &named);
+    let value_unmet = unmet.len();
+    unmet.extend(exclusion::excluded_named(arguments, &facts.question, &named));
     unmet.extend(time_words::unread_times(facts));
     unmet.extend(time_words::later_baseline(arguments));
     for demand in &demands {
@@ -124,6 +132,8 @@ pub fn check_with(
         offer,
         unmet,
         instead: message::instead(tool),
+        named,
+        value_unmet,
     }
 }
 

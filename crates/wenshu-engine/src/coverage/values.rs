@@ -2,8 +2,15 @@
 //! bound call: two values for a single-valued parameter are unmet (华东和华南), and a value named but bound
 //! otherwise is unmet; nothing is dropped silently.
 
+use std::cell::RefCell;
+use std::ops::Range;
+use std::sync::Arc;
+
 use serde_json::{Map, Value};
 use wenshu_contract::{ParamSpec, ParamType, Tool};
+use wenshu_lexicon::memo::{Recent, recall};
+use wenshu_lexicon::synonym::SynonymHit;
+use wenshu_lexicon::time::time_word_ranges;
 
 use super::Unmet;
 use super::message::{param_label, unmet};
@@ -21,19 +28,17 @@ fn is_filter_enum(tool: &Tool, spec: &ParamSpec) -> bool {
 /// spelling (outside entity names), entity names of an `x-entity` or subject parameter; in order, each once.
 pub fn named_values(tool: &Tool, question: &str, entities: &EntityCatalogs) -> Vec<(String, Vec<String>)> {
     let mentions = entity_mentions(entities, question);
-    let other_hits: Vec<(String, std::ops::Range<usize>)> = tool
+    let hits_by_param: Vec<(&str, Vec<SynonymHit>)> = tool
         .params()
         .iter()
         .filter_map(|spec| tool.enum_index(&spec.name).map(|index| (spec, index)))
-        .flat_map(|(spec, index)| {
-            index
-                .matcher()
-                .find_all(question)
-                .into_iter()
-                .map(|h| (spec.name.clone(), h.range))
-        })
+        .map(|(spec, index)| (spec.name.as_str(), index.matcher().find_all(question)))
         .collect();
-    let times = wenshu_lexicon::time::time_word_ranges(question);
+    let other_hits: Vec<(&str, &std::ops::Range<usize>)> = hits_by_param
+        .iter()
+        .flat_map(|(param, hits)| hits.iter().map(move |h| (*param, &h.range)))
+        .collect();
+    let times = time_words(question);
     let mut out = Vec::new();
     for spec in tool.params().iter() {
         if spec.ty == ParamType::Array {
@@ -41,20 +46,19 @@ pub fn named_values(tool: &Tool, question: &str, entities: &EntityCatalogs) -> V
         }
         let mut named: Vec<String> = Vec::new();
         if is_filter_enum(tool, spec) {
-            let Some(index) = tool.enum_index(&spec.name) else {
+            let Some((_, hits)) = hits_by_param.iter().find(|(p, _)| *p == spec.name) else {
                 continue;
             };
-            let hits = index.matcher().find_all(question);
-            for hit in &hits {
+            for hit in hits {
                 // A value spelled inside a time expression (the week of "this week") is the time's word.
                 let inside_name = mentions
                     .iter()
                     .map(|m| &m.range)
-                    .chain(&times)
+                    .chain(times.iter())
                     .any(|r| overlaps(r, &hit.range));
                 let inside_other = other_hits
                     .iter()
-                    .any(|(p, r)| p != &spec.name && r.len() > hit.range.len() && overlaps(r, &hit.range));
+                    .any(|(p, r)| *p != spec.name && r.len() > hit.range.len() && overlaps(r, &hit.range));
                 // A one-character label (中 of P3(中)) is no value beside a longer spelling of another value.
                 let weak = question.get(hit.range.clone()).is_some_and(|w| w.chars().count() == 1)
                     && hits
@@ -82,6 +86,24 @@ pub fn named_values(tool: &Tool, question: &str, entities: &EntityCatalogs) -> V
     out
 }
 
+/// How many questions' time words each thread remembers.
+const RECENT_QUESTIONS: usize = 4;
+
+thread_local! {
+    /// The byte ranges of the time words of the questions most recently read on this thread.
+    static TIME_WORDS: RefCell<Recent<String, Arc<[Range<usize>]>>> =
+        const { RefCell::new(Recent::new(RECENT_QUESTIONS)) };
+}
+
+/// The byte ranges of the time words of `question` (remembered per thread).
+fn time_words(question: &str) -> Arc<[Range<usize>]> {
+    recall(
+        &TIME_WORDS,
+        |q| q == question,
+        || (question.to_string(), time_word_ranges(question).into()),
+    )
+}
+
 /// Every value `question` names that the bound call does not take.
 pub fn unmet_values(
     tool: &Tool,
@@ -89,17 +111,22 @@ pub fn unmet_values(
     question: &str,
     entities: &EntityCatalogs,
 ) -> Vec<Unmet> {
+    unmet_named(tool, arguments, &named_values(tool, question, entities))
+}
+
+/// Every value of `named` (what [`named_values`] finds) that the bound call does not take.
+pub fn unmet_named(tool: &Tool, arguments: &Map<String, Value>, named: &[(String, Vec<String>)]) -> Vec<Unmet> {
     let mut out = Vec::new();
-    for (param, named) in named_values(tool, question, entities) {
-        let Some(spec) = tool.param(&param) else {
+    for (param, named) in named {
+        let Some(spec) = tool.param(param) else {
             continue;
         };
         let label = param_label(spec);
         match named.as_slice() {
             [] => {}
             [one] => {
-                let bound = arguments.get(&param);
-                let is_subject = tool.extensions().subject.as_ref().is_some_and(|s| s.param == param);
+                let bound = arguments.get(param);
+                let is_subject = tool.extensions().subject.as_ref().is_some_and(|s| s.param == *param);
                 let taken = is_subject || bound.and_then(Value::as_str) == Some(one.as_str());
                 if !taken {
                     out.push(unmet(

@@ -274,11 +274,16 @@ const PLURAL_CUES: &[&str] = &[
 
 /// Whether a folded text starts with one of the words, at a word boundary for ASCII words.
 fn starts_with_word(chars: &[char], word: &str) -> bool {
-    let w: Vec<char> = word.chars().collect();
-    chars.len() >= w.len()
-        && chars[..w.len()] == w[..]
-        && !(w.last().is_some_and(char::is_ascii_alphanumeric)
-            && chars.get(w.len()).is_some_and(char::is_ascii_alphanumeric))
+    let mut len = 0;
+    let mut last = None;
+    for w in word.chars() {
+        if chars.get(len) != Some(&w) {
+            return false;
+        }
+        last = Some(w);
+        len += 1;
+    }
+    !(last.is_some_and(|c| c.is_ascii_alphanumeric()) && chars.get(len).is_some_and(char::is_ascii_alphanumeric))
 }
 
 /// Whether a folded text ends with one of the words, at a word boundary for ASCII words.
