@@ -104,6 +104,7 @@ fn build() -> Gazetteer {
         }
         provinces.push(province);
     }
+    names.extend(english_names(&provinces));
     let mut by_first: HashMap<char, Vec<(Vec<char>, Named)>> = HashMap::new();
     for (name, named) in names {
         let chars: Vec<char> = name.chars().collect();
@@ -120,6 +121,89 @@ fn build() -> Gazetteer {
     Gazetteer { provinces, by_first }
 }
 
+/// English names that are not the toneless pinyin of the short name, or that a reader of pinyin would misread.
+const ENGLISH_NAMES: &[(&str, &[&str])] = &[
+    ("香港", &["hong kong", "hongkong"]),
+    ("澳门", &["macau", "macao"]),
+    ("内蒙古", &["inner mongolia"]),
+    ("西藏", &["tibet", "xizang"]),
+    ("陕西", &["shaanxi"]),
+    ("重庆", &["chongqing"]),
+    ("厦门", &["xiamen", "amoy"]),
+    ("长沙", &["changsha"]),
+    ("长春", &["changchun"]),
+    ("长治", &["changzhi"]),
+    ("哈尔滨", &["harbin"]),
+    ("乌鲁木齐", &["urumqi"]),
+    ("拉萨", &["lhasa"]),
+    ("呼和浩特", &["hohhot"]),
+    ("西安", &["xi'an", "xian"]),
+    ("六安", &["lu'an", "luan"]),
+    ("蚌埠", &["bengbu"]),
+    ("乐山", &["leshan"]),
+    ("成都", &["chengdu"]),
+    ("昌都", &["changdu"]),
+    ("济南", &["jinan"]),
+    ("无锡", &["wuxi"]),
+    ("大理", &["dali"]),
+    ("福州", &["fuzhou"]),
+    ("苏州", &["suzhou"]),
+];
+
+/// The fewest letters a pinyin name needs to be looked for (阿里 → ali is a word of its own).
+const MIN_PINYIN_NAME: usize = 5;
+
+/// The English names of the provinces and cities: the table above, else the toneless pinyin of the short name
+/// (广州 → guangzhou); a pinyin name two places share (泰州, 台州 → taizhou) names neither.
+fn english_names(provinces: &[Province]) -> Vec<(String, Named)> {
+    // (name, place, whether the table gives it: a name of the table is sure).
+    let mut all: Vec<(String, Named, bool)> = Vec::new();
+    let mut add = |short: &str, named: Named| match ENGLISH_NAMES.iter().find(|(name, _)| *name == short) {
+        Some((_, english)) => all.extend(english.iter().map(|e| (e.to_string(), named, true))),
+        None => all.extend(
+            pinyin_of(short)
+                .filter(|p| p.len() >= MIN_PINYIN_NAME)
+                .map(|p| (p, named, false)),
+        ),
+    };
+    for (pi, province) in provinces.iter().enumerate() {
+        add(&province.name, Named::Province(pi));
+        for (ci, city) in province.cities.iter().enumerate() {
+            if *city != province.name {
+                add(city, Named::City(pi, ci));
+            }
+        }
+    }
+    // A pinyin name that another place also has is dropped; a sure one gives way only to another sure one.
+    let shared = |name: &str, named: Named, sure: bool| {
+        all.iter().any(|(other, place, other_sure)| {
+            other == name && !same_place(provinces, *place, named) && (!sure || *other_sure)
+        })
+    };
+    all.iter()
+        .filter(|(name, named, sure)| !shared(name, *named, *sure))
+        .map(|(name, named, _)| (name.clone(), *named))
+        .collect()
+}
+
+/// Whether two names stand for the same place (吉林 the province and 吉林 the city are one name, the province's).
+fn same_place(provinces: &[Province], a: Named, b: Named) -> bool {
+    let name = |n: Named| match n {
+        Named::Province(pi) => provinces.get(pi).map(|p| p.name.as_str()),
+        Named::City(pi, ci) => provinces.get(pi).and_then(|p| p.cities.get(ci)).map(String::as_str),
+    };
+    a == b || name(a) == name(b)
+}
+
+/// The toneless pinyin of a name, run together (广州 → guangzhou), when every character has one.
+fn pinyin_of(name: &str) -> Option<String> {
+    use pinyin::ToPinyin;
+    name.chars()
+        .map(|c| c.to_pinyin().map(|p| p.plain()))
+        .collect::<Option<Vec<&str>>>()
+        .map(|parts| parts.concat())
+}
+
 impl Gazetteer {
     /// Leftmost-longest names in folded characters: (character range, what they name).
     fn names_in(&self, s: &[char]) -> Vec<(Range<usize>, Named)> {
@@ -127,8 +211,9 @@ impl Gazetteer {
         let mut i = 0;
         while i < s.len() {
             let hit = self.by_first.get(&s[i]).and_then(|list| {
-                list.iter()
-                    .find(|(name, _)| s.get(i..i + name.len()) == Some(name.as_slice()))
+                list.iter().find(|(name, _)| {
+                    s.get(i..i + name.len()) == Some(name.as_slice()) && stands_alone(s, i, i + name.len())
+                })
             });
             match hit {
                 Some((name, named)) => {
@@ -160,6 +245,15 @@ impl Gazetteer {
             }
         }
     }
+}
+
+/// Whether a name at `start..end` that begins or ends with an ASCII letter is a whole word (Xi'an, not the xian
+/// of xiangyang).
+fn stands_alone(s: &[char], start: usize, end: usize) -> bool {
+    let word = |i: Option<usize>| i.and_then(|i| s.get(i)).is_some_and(|c| c.is_ascii_alphanumeric());
+    let left = !word(Some(start)) || !word(start.checked_sub(1));
+    let right = !word(end.checked_sub(1)) || !word(Some(end));
+    left && right
 }
 
 /// Every place named in a sentence; a province directly followed by one of its cities is one hit.
@@ -213,6 +307,40 @@ mod tests {
             province: province.to_string(),
             city: city.map(str::to_string),
         })
+    }
+
+    #[test]
+    fn english_names_of_places() {
+        let found = |text: &str| -> Vec<(String, Option<String>)> {
+            scan_places(text)
+                .into_iter()
+                .map(|h| (h.place.province, h.place.city))
+                .collect()
+        };
+        assert_eq!(
+            found("parcels from Guangzhou to Xi'an"),
+            vec![
+                ("广东".to_string(), Some("广州".to_string())),
+                ("陕西".to_string(), Some("西安".to_string()))
+            ]
+        );
+        assert_eq!(found("sales in Hong Kong")[0].0, "香港");
+        assert_eq!(
+            found("Shaanxi and Shanxi"),
+            vec![("陕西".to_string(), None), ("山西".to_string(), None)]
+        );
+        assert_eq!(
+            found("Suzhou")[0].1.as_deref(),
+            Some("苏州"),
+            "the table's name is sure"
+        );
+        assert!(found("Taizhou").is_empty(), "泰州 and 台州 share the name");
+        assert_eq!(found("Chengdu and Jinan").len(), 2);
+        assert!(
+            found("xiangyang").iter().all(|(_, c)| c.as_deref() != Some("西安")),
+            "whole words only"
+        );
+        assert!(found("ask Ali").is_empty(), "a short pinyin name is a word of its own");
     }
 
     #[test]

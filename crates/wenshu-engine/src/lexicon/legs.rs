@@ -1,5 +1,6 @@
 //! Where from and where to: a city parameter that is an origin or a destination (its name or description says
-//! so) takes the city the question names in that role — 从A…, A发出, A到B, 发往B, 发B. No role word, no value.
+//! so) takes the city the question names in that role — 从A…, A发出, A到B, 发往B, 发B, from A, to B, A to B. No
+//! role word, no value.
 
 use wenshu_contract::ParamSpec;
 use wenshu_lexicon::place::PlaceHit;
@@ -44,10 +45,39 @@ const TO_BEFORE: &[&str] = &[
     "发往", "寄往", "运往", "寄到", "送到", "发到", "运到", "到", "至", "往", "发", "寄", "→",
 ];
 
+/// English words right before a place that make it the origin, or the destination; right after, the origin.
+const ENGLISH_FROM_BEFORE: &[&str] = &["from"];
+const ENGLISH_TO_BEFORE: &[&str] = &["to", "into", "for", "towards"];
+const ENGLISH_FROM_AFTER: &[&str] = &["to"];
+
+/// The English word next to a byte position, lowercased: the last word before it, or the first after it.
+fn english_word(text: &str, before: bool) -> Option<String> {
+    let trimmed = if before { text.trim_end() } else { text.trim_start() };
+    let words = wenshu_lexicon::english::words(trimmed);
+    let word = if before { words.last() } else { words.first() }?;
+    let touches = if before {
+        word.range.end == trimmed.len()
+    } else {
+        word.range.start == 0
+    };
+    touches.then(|| word.text.clone())
+}
+
 /// The role of one place named in `question`, from the words around it.
 fn role(question: &str, hit: &PlaceHit) -> Option<Leg> {
     let before = question.get(..hit.range.start).unwrap_or_default();
     let after = question.get(hit.range.end..).unwrap_or_default();
+    let english_before = english_word(before, true);
+    let is = |word: &Option<String>, list: &[&str]| word.as_deref().is_some_and(|w| list.contains(&w));
+    if is(&english_before, ENGLISH_FROM_BEFORE) {
+        return Some(Leg::Origin);
+    }
+    if is(&english_before, ENGLISH_TO_BEFORE) {
+        return Some(Leg::Destination);
+    }
+    if is(&english_word(after, false), ENGLISH_FROM_AFTER) {
+        return Some(Leg::Origin);
+    }
     if FROM_BEFORE.iter().any(|w| before.ends_with(w)) {
         return Some(Leg::Origin);
     }
@@ -87,5 +117,15 @@ mod tests {
         assert_eq!(legs("发西安的件"), (None, Some("西安".into())));
         assert_eq!(legs("杭州发出的件"), (Some("杭州".into()), None));
         assert_eq!(legs("杭州的件"), (None, None));
+        assert_eq!(
+            legs("parcels from Hangzhou to Xi'an"),
+            (Some("杭州".into()), Some("西安".into()))
+        );
+        assert_eq!(
+            legs("Hangzhou to Xi'an parcels"),
+            (Some("杭州".into()), Some("西安".into()))
+        );
+        assert_eq!(legs("parcels sent to Hangzhou"), (None, Some("杭州".into())));
+        assert_eq!(legs("Hangzhou parcels"), (None, None));
     }
 }
