@@ -111,6 +111,7 @@ fn check(
     };
     let mut rewrite = render::render(query, dialect);
     let (mut binds, mut bind_attributes) = (Vec::new(), Vec::new());
+    let mut scoped = None;
     if let Some((scope, scope_binds)) = scope_binds {
         match positional(&rewrite, dialect, &scope_binds) {
             Ok((sql, values)) => {
@@ -119,11 +120,9 @@ fn check(
             }
             Err(reason) => return refused(vec![reason]),
         }
-        if let Some(reason) = recheck_scope(&rewrite, dialect, scope) {
-            return refused(vec![reason]);
-        }
+        scoped = Some(scope);
     }
-    if let Some(reason) = recheck(&rewrite, dialect, policy, &findings.tables) {
+    if let Some(reason) = recheck(&rewrite, dialect, policy, &findings.tables, scoped) {
         return refused(vec![reason]);
     }
     GuardVerdict {
@@ -196,16 +195,6 @@ pub fn positional(
     Ok((positional.sql, values))
 }
 
-/// The positional rewrite must parse again and read every scoped table only through its scoped subquery.
-fn recheck_scope(rewrite: &str, dialect: SqlDialect, scope: &crate::scope::BoundScope) -> Option<String> {
-    match parse_one_query(rewrite, dialect) {
-        Ok(query) => row_scope::verify(&query, dialect, scope)
-            .err()
-            .map(|reason| format!("the guard's scoped rewrite does not check again: {reason}")),
-        Err(reason) => Some(format!("the guard's scoped rewrite does not check again: {reason}")),
-    }
-}
-
 /// The parser of a dialect.
 fn parser_dialect(dialect: SqlDialect) -> Box<dyn Dialect> {
     match dialect {
@@ -245,10 +234,24 @@ fn table_statement(sql: &str, dialect: SqlDialect) -> Option<String> {
     Some(format!("SELECT * FROM ({body}\n) AS wenshu_table"))
 }
 
-/// The rewrite must parse as one query again and read the same allowed tables: what runs is what was checked.
-fn recheck(rewrite: &str, dialect: SqlDialect, policy: &GuardPolicy, tables: &[String]) -> Option<String> {
+/// The rewrite must parse as one query again and read the same allowed tables: what runs is what was checked;
+/// under a row scope, every scoped table only through its scoped subquery.
+fn recheck(
+    rewrite: &str,
+    dialect: SqlDialect,
+    policy: &GuardPolicy,
+    tables: &[String],
+    scoped: Option<&crate::scope::BoundScope>,
+) -> Option<String> {
     let again = match parse_one_query(rewrite, dialect) {
-        Ok(query) => scope::inspect(&query, dialect, policy),
+        Ok(query) => {
+            if let Some(scope) = scoped
+                && let Err(reason) = row_scope::verify(&query, dialect, scope)
+            {
+                return Some(format!("the guard's scoped rewrite does not check again: {reason}"));
+            }
+            scope::inspect(&query, dialect, policy)
+        }
         Err(reason) => return Some(format!("the guard's rewrite does not check again: {reason}")),
     };
     if !again.reasons.is_empty() || again.tables != tables {

@@ -100,6 +100,7 @@ pub fn verify(query: &Query, dialect: SqlDialect, scope: &BoundScope) -> Result<
         scope,
         frames: Vec::new(),
         sanctioned: HashSet::new(),
+        expected: HashMap::new(),
         error: None,
     };
     let _ = query.visit(&mut verifier);
@@ -425,6 +426,8 @@ struct Verifier<'a> {
     scope: &'a BoundScope,
     frames: Vec<Frame>,
     sanctioned: HashSet<*const ObjectName>,
+    /// The normalized text of each scoped table's subquery (its FROM left out), made once per table.
+    expected: HashMap<String, String>,
     error: Option<String>,
 }
 
@@ -453,16 +456,16 @@ impl Verifier<'_> {
         let Ok(Some(conditions)) = self.scope.conditions(&bound.table) else {
             return;
         };
-        let (expected, _) = predicate(conditions, 0, self.dialect);
-        let mut skeleton = scoped_query(plain_table(name.clone(), self.dialect), expected, self.dialect);
+        let dialect = self.dialect;
+        let expected = self.expected.entry(bound.table.clone()).or_insert_with(|| {
+            let (predicate, _) = predicate(conditions, 0, dialect);
+            let mut skeleton = scoped_query(plain_table(name.clone(), dialect), predicate, dialect);
+            normalize(&mut skeleton);
+            skeleton.to_string()
+        });
         let mut found = subquery.clone();
-        for query in [&mut skeleton, &mut found] {
-            if let SetExpr::Select(select) = query.body.as_mut() {
-                select.from.clear();
-            }
-            let _ = query.visit(&mut NormalizePlaceholders);
-        }
-        if skeleton.to_string() == found.to_string() {
+        normalize(&mut found);
+        if *expected == found.to_string() {
             self.sanctioned.insert(name as *const ObjectName);
         }
     }
@@ -508,6 +511,14 @@ impl Visitor for Verifier<'_> {
     }
 }
 
+/// A scoped subquery without its FROM and with every placeholder as `?`: the part that must match exactly.
+fn normalize(query: &mut Query) {
+    if let SetExpr::Select(select) = query.body.as_mut() {
+        select.from.clear();
+    }
+    let _ = query.visit(&mut NormalizePlaceholders);
+}
+
 /// Every placeholder as `?`, so that a rewrite with named marks and its positional text compare equal.
 struct NormalizePlaceholders;
 
@@ -519,5 +530,56 @@ impl VisitorMut for NormalizePlaceholders {
             *p = "?".into();
         }
         ControlFlow::Continue(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::scope::{ScopeRules, Viewer};
+
+    fn scope() -> BoundScope {
+        let rules = ScopeRules::parse(&BTreeMap::from([(
+            "sales".to_string(),
+            "region = :user.region".to_string(),
+        )]));
+        rules.unwrap().bind(&Viewer::scoped(
+            None,
+            BTreeMap::from([("region".to_string(), json!("华东"))]),
+        ))
+    }
+
+    fn parse(sql: &str) -> Query {
+        super::super::parse_query(sql, SqlDialect::Sqlite).unwrap()
+    }
+
+    #[test]
+    fn verify_accepts_only_the_exact_scoped_subquery() {
+        let scope = scope();
+        let mut query = parse("SELECT * FROM sales s JOIN (SELECT * FROM Sales) t ON 1 = 1");
+        let marks = wrap(&mut query, SqlDialect::Sqlite, &scope).unwrap();
+        assert_eq!(marks.tables, vec!["sales".to_string()]);
+        assert_eq!(marks.values.len(), 1);
+        let text = query.to_string();
+        assert_eq!(text.matches(INNER_ALIAS).count(), 4, "{text}");
+        assert_eq!(verify(&parse(&text), SqlDialect::Sqlite, &scope), Ok(()));
+        for tampered in [
+            "SELECT * FROM sales",
+            "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped WHERE wenshu_scoped.\"region\" = ? OR 1 = 1) AS sales",
+            "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped) AS sales",
+            "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped WHERE wenshu_scoped.\"other\" = ?) AS sales",
+            "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped, sales AS x WHERE wenshu_scoped.\"region\" = ?) AS s",
+        ] {
+            assert!(
+                verify(&parse(tampered), SqlDialect::Sqlite, &scope).is_err(),
+                "{tampered}"
+            );
+        }
+        let ok = "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped WHERE wenshu_scoped.\"region\" = ?) AS sales";
+        assert_eq!(verify(&parse(ok), SqlDialect::Sqlite, &scope), Ok(()));
     }
 }
