@@ -53,7 +53,9 @@ pub fn meets(
             let want = time_grain(grain);
             // 平均每个月: a mean per month meets the grouping by month it is computed over.
             let per_bucket = offer.aggregates.contains(&wenshu_lexicon::demand::Aggregate::Average);
-            if (offer.shape == Some(Shape::Series) || per_bucket) && offer.grain == Some(want) {
+            // 哪天…最高: a ranking of the buckets is grouped by them.
+            let bucketed = matches!(offer.shape, Some(Shape::Series | Shape::Ranked));
+            if (bucketed || per_bucket) && offer.grain == Some(want) {
                 return Ok(());
             }
             let zh = grain_zh(grain);

@@ -14,6 +14,7 @@ use wenshu_contract::metric::{
 use wenshu_lexicon::canonical::canonical;
 use wenshu_lexicon::demand::{self, Aggregate, Baseline, Demand, DemandKind};
 
+use super::english;
 use super::values::{MetricValues, ValueMention};
 use crate::facts::QuestionFacts;
 
@@ -231,7 +232,8 @@ pub fn build_query(tool: &Tool, values: &MetricValues, question: &str, today: Da
             .chain(&m.synonyms)
             .chain(m.unit.iter())
             .any(|w| text.contains(&canonical(w)))
-    });
+            || !english::find(&text, &m.name).is_empty()
+    }) || !english::tool_words(&text, tool.name()).is_empty();
     if !named {
         let names: Vec<&str> = model.measures.iter().map(|m| m.label.as_str()).collect();
         return unmet(format!("没有指明要统计的指标（可选：{}）", names.join("、")));
@@ -246,6 +248,8 @@ struct Builder<'a> {
     facts: &'a QuestionFacts,
     demands: Vec<Demand>,
     mentions: Vec<(Range<usize>, Mention)>,
+    /// English words of the tool's name the question says (`sales` of `sales_metrics`): the tool's subject.
+    about: Vec<Range<usize>>,
     reasons: Vec<String>,
 }
 
@@ -270,7 +274,19 @@ impl<'a> Builder<'a> {
                 );
             }
         }
+        for (i, m) in model.measures.iter().enumerate() {
+            found.extend(
+                english::find(&folded.text, &m.name)
+                    .iter()
+                    .map(|r| (folded.original(r), Mention::Measure(i))),
+            );
+        }
         for (i, d) in model.dimensions.iter().enumerate() {
+            found.extend(
+                english::find(&folded.text, &d.name)
+                    .iter()
+                    .map(|r| (folded.original(r), Mention::Dimension(i))),
+            );
             for word in std::iter::once(&d.label).chain(&d.synonyms) {
                 found.extend(
                     folded
@@ -293,11 +309,17 @@ impl<'a> Builder<'a> {
             }
         }
         mentions.sort_by_key(|(r, _)| r.start);
+        let about = english::tool_words(&folded.text, tool)
+            .iter()
+            .map(|r| folded.original(r))
+            .filter(|r| mentions.iter().all(|(m, _)| !overlaps(m, r)))
+            .collect();
         Self {
             model,
             facts,
             demands,
             mentions,
+            about,
             reasons: Vec::new(),
         }
     }
@@ -364,6 +386,10 @@ impl<'a> Builder<'a> {
                 }
             }
         }
+        if picked.is_empty() && !self.about.is_empty() {
+            // `sales by region`: the tool's subject without a measure of it — every measure of the model.
+            picked = (0..self.model.measures.len()).collect();
+        }
         query.measures = picked
             .into_iter()
             .map(|i| MeasureSel::named(self.measure_label(i)))
@@ -378,12 +404,14 @@ impl<'a> Builder<'a> {
                 .chain(&m.synonyms)
                 .any(|w| words.contains(&canonical(w)))
         });
-        named.or_else(|| {
-            self.model
-                .measures
-                .iter()
-                .position(|m| m.unit.as_deref().is_some_and(|u| canonical(u) == words))
-        })
+        named
+            .or_else(|| {
+                self.model
+                    .measures
+                    .iter()
+                    .position(|m| m.unit.as_deref().is_some_and(|u| canonical(u) == words))
+            })
+            .or_else(|| self.model.measures.iter().position(|m| english::names(&words, &m.name)))
     }
 
     /// Values named become filters; two or more values of one dimension are shown side by side.
@@ -526,10 +554,11 @@ impl<'a> Builder<'a> {
     fn dimension_of(&self, target: &str) -> Option<usize> {
         let target = canonical(target);
         self.model.dimensions.iter().position(|d| {
-            std::iter::once(&d.label).chain(&d.synonyms).any(|w| {
-                let w = canonical(w);
-                !w.is_empty() && (target.starts_with(&w) || w.starts_with(&target))
-            })
+            english::names(&target, &d.name)
+                || std::iter::once(&d.label).chain(&d.synonyms).any(|w| {
+                    let w = canonical(w);
+                    !w.is_empty() && (target.starts_with(&w) || w.starts_with(&target))
+                })
         })
     }
 
@@ -773,6 +802,7 @@ impl<'a> Builder<'a> {
         self.facts.spans.iter().for_each(|s| cover(&s.range));
         self.facts.times.iter().for_each(|t| cover(&t.range));
         self.mentions.iter().for_each(|(r, _)| cover(r));
+        self.about.iter().for_each(&mut cover);
         for d in &self.demands {
             for w in std::iter::once(&d.words).chain(d.target.iter()).chain(d.measure.iter()) {
                 if let Some(at) = q.get(d.range.clone()).and_then(|s| s.find(w.as_str())) {
@@ -795,12 +825,38 @@ impl<'a> Builder<'a> {
             runs.push(run);
         }
         for run in runs {
+            if let Some(word) = reference_in(&run) {
+                self.reasons
+                    .push(format!("「{word}」指的是什么？指标问题要说出对象的名字"));
+                continue;
+            }
             let rest = strip_filler(&canonical(&run));
             if rest.chars().count() >= 2 {
                 self.reasons.push(format!("不认识「{run}」"));
             }
         }
     }
+}
+
+/// Words that refer to something named elsewhere (它的评分, 这部的票房, its rating): a metric query answers over
+/// every row, never over a thing the question only points at (general Chinese and English).
+const REFERENCES: &[&str] = &[
+    "它们", "它", "他们", "他", "她们", "她", "这部", "那部", "这款", "那款", "这位", "那位", "这家", "那家", "这只",
+    "那只", "这个", "那个", "该",
+];
+
+/// English words that refer to something named elsewhere, matched as whole words.
+const REFERENCES_EN: &[&str] = &["it", "its", "this", "that", "them", "they", "their"];
+
+/// The first reference word in a run of words the query did not account for.
+fn reference_in(run: &str) -> Option<String> {
+    let text = canonical(run);
+    if let Some(word) = REFERENCES.iter().find(|w| text.contains(*w)) {
+        return Some((*word).to_string());
+    }
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .find(|w| REFERENCES_EN.contains(&w.to_ascii_lowercase().as_str()))
+        .map(str::to_string)
 }
 
 /// What remains of a run of words once the filler words are taken out (longest first).

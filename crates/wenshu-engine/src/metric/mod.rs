@@ -8,13 +8,16 @@
 //!   [`present`]: labels, headline and chart hint; [`describe`]: 理解为 in words.
 //! - [`build`]: the metric query of a question from its demands, values and times (the lexicon engine);
 //!   [`extract`]: that query as the lexicon engine's extraction; [`offer`]: what a metric call answers, for
-//!   coverage.
+//!   coverage; [`english`]: the model's identifiers as English words (sales person, salespeople);
+//!   [`measures`]: the models' measures a question names that another call does not show.
 
 pub mod build;
 pub mod dates;
 pub mod describe;
+pub mod english;
 pub mod execute;
 pub mod extract;
+pub mod measures;
 pub mod offer;
 pub mod present;
 pub mod sql;

@@ -28,7 +28,12 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
     offer.dimension = resolved
         .group_by
         .iter()
-        .flat_map(|d| names(&model.dimensions[*d].label, &model.dimensions[*d].synonyms))
+        .flat_map(|d| {
+            let dim = &model.dimensions[*d];
+            let mut words = names(&dim.label, &dim.synonyms);
+            words.extend(super::english::forms(&dim.name));
+            words
+        })
         .collect();
     if let Some(grain) = resolved.grain {
         offer.dimension.extend(grain_words(grain).iter().map(|w| w.to_string()));

@@ -11,6 +11,7 @@ use super::{AskRequest, Planner};
 use crate::check::CheckedRoute;
 use crate::coverage::{Coverage, check_with, fitting_modes, question_demands, values};
 use crate::facts::QuestionFacts;
+use crate::metric::measures::unshown_measures;
 use crate::plan::Plan;
 use crate::trace::Trace;
 
@@ -33,7 +34,10 @@ impl Planner {
         let question = &checked.rewritten_question;
         let facts = QuestionFacts::shared(question, request.today);
         let demands = question_demands(&facts);
-        let first = check_with(routed, params, &facts, demands.clone(), &self.entities);
+        let mut first = check_with(routed, params, &facts, demands.clone(), &self.entities);
+        first
+            .unmet
+            .extend(unshown_measures(&self.catalog, &first.offer, question));
         let input = json!({"tool": tool, "params": params, "question": question});
         if first.is_met() {
             let why = if demands.is_empty() {
@@ -153,8 +157,10 @@ impl Planner {
         let facts = QuestionFacts::shared(question, request.today);
         let demands = question_demands(&facts);
         let worth = match &plan {
-            Plan::Unsupported { .. } => true,
-            Plan::Missing { .. } | Plan::Fallback { .. } | Plan::NotFound { .. } => !demands.is_empty(),
+            // 上个月的订单有多少 (an order lookup lacking its ID), 本月客单价是多少 (no tool routed): a metric query
+            // that accounts for every word of the question answers it; the builder refuses one that does not.
+            Plan::Unsupported { .. } | Plan::Missing { .. } | Plan::Fallback { .. } => true,
+            Plan::NotFound { .. } => !demands.is_empty(),
             _ => false,
         };
         if !worth {
@@ -187,7 +193,10 @@ impl Planner {
             return false;
         };
         let started = Instant::now();
-        let coverage: Coverage = check_with(t, params, facts, demands.to_vec(), &self.entities);
+        let mut coverage: Coverage = check_with(t, params, facts, demands.to_vec(), &self.entities);
+        coverage
+            .unmet
+            .extend(unshown_measures(&self.catalog, &coverage.offer, &facts.question));
         let met = coverage.is_met();
         let why = if met {
             format!("{tool} meets every value and demand")
