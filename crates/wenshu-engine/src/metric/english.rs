@@ -28,6 +28,9 @@ const TOOL_KIND_WORDS: &[&str] = &[
     "list",
 ];
 
+/// Last parts of column names that say what kind of column it is (`doctor_name`, `ward_id`): the thing is the rest.
+const COLUMN_KIND_WORDS: &[&str] = &["name", "id", "code", "key", "no", "num"];
+
 /// The singular of an English word (lower case): people → person, categories → category, boxes → box.
 pub fn singular(word: &str) -> String {
     let w = word.to_ascii_lowercase();
@@ -85,6 +88,9 @@ fn parts(identifier: &str) -> Vec<String> {
     }
     if !word.is_empty() {
         out.push(word);
+    }
+    if out.len() > 1 && out.last().is_some_and(|w| COLUMN_KIND_WORDS.contains(&w.as_str())) {
+        out.pop();
     }
     out
 }
@@ -186,6 +192,11 @@ mod tests {
         assert_eq!(find("the categories", "category"), vec![4..14]);
         assert_eq!(find("by releaseyear", "releaseYear"), vec![3..14]);
         assert!(find("wardrobe", "ward").is_empty(), "whole words only");
+        assert_eq!(
+            find("by doctors", "doctor_name"),
+            vec![3..10],
+            "a column's kind word is no part of the thing"
+        );
     }
 
     #[test]

@@ -1,0 +1,112 @@
+//! The metric builder's readings that came from held-out analyst questions, on a model of another domain (a
+//! clinic's visits): a superlative over a time bucket, the model's identifiers as English words, a tool's subject
+//! word asking every measure, and a reference word refused.
+
+use jiff::civil::Date;
+use serde_json::{Map, Value, json};
+use wenshu_contract::metric::{Grain, MetricQuery, OrderDir};
+use wenshu_contract::{Catalog, Tool};
+use wenshu_engine::coverage::{meets::meets, offer_of};
+use wenshu_engine::metric::build::build_query;
+use wenshu_engine::metric::execute::query_params;
+use wenshu_engine::metric::{MetricBuild, MetricValues};
+use wenshu_lexicon::demand::demands_of;
+
+fn catalog() -> Catalog {
+    Catalog::from_value(&json!({"tools": [{
+        "name": "clinic_metrics",
+        "description": "门诊指标",
+        "x-metrics": {
+            "from": [{"table": "visits", "columns": ["id", "day", "ward", "doctor_name", "fee"]}],
+            "time": {"column": "day", "grains": ["day", "week", "month"]},
+            "measures": [
+                {"name": "fee", "label": "诊费", "expr": "SUM(fee)", "unit": "元"},
+                {"name": "visits", "label": "门诊量", "synonyms": ["就诊人次"], "expr": "COUNT(*)", "unit": "人次"}
+            ],
+            "dimensions": [
+                {"name": "ward", "label": "科室", "column": "ward", "values": "data"},
+                {"name": "doctor_name", "label": "医生", "column": "doctor_name", "values": "data"}
+            ]
+        }
+    }]}))
+    .expect("clinic catalog")
+}
+
+fn today() -> Date {
+    "2026-11-29".parse().unwrap()
+}
+
+fn values(tool: &Tool) -> MetricValues {
+    let mut values = MetricValues::new();
+    values.insert(tool, 0, vec![json!("内科"), json!("外科")]);
+    values.insert(tool, 1, vec![json!("周明"), json!("吴芳")]);
+    values
+}
+
+fn build(question: &str) -> Result<MetricQuery, Vec<String>> {
+    let catalog = catalog();
+    let tool = catalog.get("clinic_metrics").unwrap();
+    match build_query(tool, &values(tool), question, today()) {
+        MetricBuild::Query { query } => Ok(query),
+        MetricBuild::Unmet { reasons } => Err(reasons),
+    }
+}
+
+/// Whether every demand of `question` is met by the call of its metric query.
+fn covered(question: &str, query: &MetricQuery) -> Result<(), String> {
+    let catalog = catalog();
+    let tool = catalog.get("clinic_metrics").unwrap();
+    let arguments: Map<String, Value> = query_params(query);
+    let offer = offer_of(tool, &arguments);
+    let demands = demands_of(question, today());
+    for d in &demands {
+        meets(d, &offer, tool, &arguments, &demands).map_err(|u| u.reason)?;
+    }
+    Ok(())
+}
+
+#[test]
+fn a_superlative_over_a_time_bucket_ranks_the_buckets_and_is_covered() {
+    for (question, grain, dir) in [
+        ("上个月哪天的门诊量最多", Grain::Day, OrderDir::Desc),
+        ("今年哪个月的诊费最低", Grain::Month, OrderDir::Asc),
+    ] {
+        let query = build(question).unwrap_or_else(|r| panic!("{question}: {r:?}"));
+        assert_eq!(query.grain, Some(grain), "{question}");
+        assert_eq!(query.order.as_ref().map(|o| o.direction), Some(dir), "{question}");
+        assert_eq!(query.limit, Some(1), "{question}");
+        covered(question, &query).unwrap_or_else(|r| panic!("{question}: {r}"));
+    }
+}
+
+#[test]
+fn the_models_identifiers_read_as_english_words() {
+    let query = build("fee by ward last month").unwrap();
+    assert_eq!(query.group_by, vec!["科室".to_string()]);
+    assert_eq!(query.measures.len(), 1);
+    covered("fee by ward last month", &query).unwrap();
+    let top = build("top 2 doctors by visits this year").unwrap();
+    assert_eq!(top.group_by, vec!["医生".to_string()]);
+    assert_eq!(top.order.as_ref().map(|o| o.measure.as_str()), Some("门诊量"));
+    assert_eq!(top.limit, Some(2));
+    covered("top 2 doctors by visits this year", &top).unwrap();
+}
+
+#[test]
+fn a_tool_subject_word_without_a_measure_asks_every_measure() {
+    let query = build("clinic by ward this month").unwrap();
+    assert_eq!(query.measures.len(), 2, "{query:?}");
+    assert_eq!(query.group_by, vec!["科室".to_string()]);
+    // A word of the tool's kind (metrics) names no subject.
+    assert!(build("metrics by ward this month").is_err());
+}
+
+#[test]
+fn a_reference_word_is_refused_naming_it() {
+    let reasons = build("它的门诊量呢").unwrap_err();
+    assert!(reasons.iter().any(|r| r.contains("它")), "{reasons:?}");
+    let reasons = build("what is its fee").unwrap_err();
+    assert!(reasons.iter().any(|r| r.contains("its")), "{reasons:?}");
+    // A time expression is no reference (这个月).
+    assert!(build("这个月的门诊量").is_ok());
+}
