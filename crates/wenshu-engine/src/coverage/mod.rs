@@ -4,6 +4,7 @@
 //!
 //! - [`offer`]: what a bound call answers (`x-answers`, else the spellings of its enum values).
 //! - [`values`]: the values the question names, against the bound parameters.
+//! - [`unknown`]: a word shaped like a filter's values but none of them (火星区) is unmet, never ignored.
 //! - [`exclusion`]: a value the question leaves out (除了X, 不含X, X之外) is never a filter on it.
 //! - [`time_words`]: a date the scan left out (国庆之后) is unmet, never a default period.
 //! - [`meets`]: one demand against an offer.
@@ -14,6 +15,7 @@ pub mod meets;
 pub mod message;
 pub mod offer;
 pub mod time_words;
+pub mod unknown;
 pub mod values;
 
 use jiff::civil::Date;
@@ -117,6 +119,7 @@ pub fn check_with(
     let offer = offer_of(tool, arguments);
     let named = values::named_values(tool, &facts.question, entities);
     let mut unmet = values::unmet_named(tool, arguments, &named);
+    unmet.extend(unknown::unknown_values(tool, &facts.question, entities));
     let value_unmet = unmet.len();
     unmet.extend(exclusion::excluded_named(arguments, &facts.question, &named));
     unmet.extend(time_words::unread_times(facts));

@@ -19,7 +19,7 @@ use crate::resolve::EntityCatalogs;
 
 /// Whether a parameter filters (an enum with no default, not the declared mode): its values are the question's
 /// values, not a way of answering.
-fn is_filter_enum(tool: &Tool, spec: &ParamSpec) -> bool {
+pub(crate) fn is_filter_enum(tool: &Tool, spec: &ParamSpec) -> bool {
     let mode = tool.extensions().answers.as_ref().and_then(|a| a.mode_param());
     !spec.enum_values.is_empty() && spec.default.is_none() && mode != Some(spec.name.as_str())
 }
