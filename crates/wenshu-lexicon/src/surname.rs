@@ -14,6 +14,18 @@ const DOUBLE: &[&str] = &[
     "西门", "南宫", "独孤", "端木", "轩辕", "呼延",
 ];
 
+/// Everyday words that begin with a surname's character (马上, 费用, 项目): never a name.
+const COMMON_WORDS: &[&str] = &[
+    "马上", "马路", "高峰", "高速", "高级", "高温", "高价", "高端", "高层", "黄金", "周末", "周期", "周边", "周年",
+    "周报", "许多", "何时", "何地", "任何", "任务", "曾经", "余额", "余量", "程度", "程序", "钟点", "陆续", "范围",
+    "夏天", "夏季", "付款", "付费", "白天", "白色", "熊猫", "江湖", "段落", "雷达", "龙头", "史上", "陶瓷", "黎明",
+    "顾客", "顾问", "毛利", "毛重", "钱款", "严重", "严格", "武器", "温度", "康复", "施工", "牛奶", "颜色", "庄园",
+    "章节", "焦点", "祝贺", "宁可", "舒适", "纪录", "纪念", "童年", "凌晨", "涂料", "盛大", "蓝色", "辛苦", "管理",
+    "柴油", "尤其", "卓越", "项目", "费用", "柏油", "荣誉", "甄别", "仲裁", "巩固", "迟到", "董事", "叶子", "孙子",
+    "罗列", "胡乱", "杜绝", "苏醒", "丁点", "汪洋", "庞大", "鲁莽", "甘心", "梅花", "兰花", "戴上", "乔装", "牟利",
+    "韩国", "唐朝", "宋体", "肖像", "田地", "林业", "罗马",
+];
+
 /// Whether a character is a CJK ideograph.
 fn is_ideograph(c: char) -> bool {
     ('\u{4e00}'..='\u{9fff}').contains(&c)
@@ -31,7 +43,7 @@ pub fn surname_len(word: &str) -> Option<usize> {
 /// characters (王磊, 李秀英, 欧阳娜娜).
 pub fn looks_like_person_name(word: &str) -> bool {
     let chars: Vec<char> = word.chars().collect();
-    if !chars.iter().all(|&c| is_ideograph(c)) {
+    if !chars.iter().all(|&c| is_ideograph(c)) || COMMON_WORDS.iter().any(|w| word.starts_with(w)) {
         return false;
     }
     surname_len(word).is_some_and(|surname| (1..=2).contains(&(chars.len().saturating_sub(surname))))
@@ -46,7 +58,17 @@ mod tests {
         for name in ["王磊", "李秀英", "何勇", "欧阳娜娜", "司马光"] {
             assert!(looks_like_person_name(name), "{name}");
         }
-        for word in ["仓库", "王", "王小明明", "订单", "Li Lei", "欧阳"] {
+        for word in [
+            "仓库",
+            "王",
+            "王小明明",
+            "订单",
+            "Li Lei",
+            "欧阳",
+            "马上",
+            "费用",
+            "高峰期",
+        ] {
             assert!(!looks_like_person_name(word), "{word}");
         }
         assert_eq!(surname_len("诸葛亮"), Some(2));
