@@ -657,7 +657,7 @@ sales = "region = :user.region"
 [[mcp.servers]]
 name = "stock"
 url = "{stock_url}"
-# PENDING H5: principal = {{ region = "region" }}
+principal = {{ region = "region" }}
 "#,
         issuer = tokens::ISSUER,
         audience = tokens::AUDIENCE,
@@ -736,6 +736,19 @@ async fn run_matrix(backend: Backend, dir: &std::path::Path) {
     m.record(
         "a template 华南 asked by bob",
         template_summary(&ctx, &ctx.bob, "华南本月的销售额是多少").await,
+    );
+    let body = ctx.ask(&ctx.bob, "华东本月的销售额是多少").await;
+    m.record(
+        "a template 华东 asked by bob is refused",
+        body.and_then(|b| refused(&b, "scope.outside", "华东")),
+    );
+    let south = Who {
+        regions: vec!["华南"],
+        ..ctx.root.clone()
+    };
+    m.record(
+        "a template 华南 asked by root",
+        template_summary(&ctx, &south, "华南本月的销售额是多少").await,
     );
     m.record(
         "a template 忽略限制 / alice",
@@ -849,6 +862,10 @@ async fn run_matrix(backend: Backend, dir: &std::path::Path) {
     m.record(
         "jwt valid token (region 华东)",
         template_summary(&ctx, &dora, "本月的销售额是多少").await,
+    );
+    m.record(
+        "jwt valid token over /mcp",
+        mcp_door_summary(&ctx, &dora, "本月的销售额是多少").await,
     );
     for (name, token) in [
         (
