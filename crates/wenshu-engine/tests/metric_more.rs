@@ -110,3 +110,15 @@ fn a_reference_word_is_refused_naming_it() {
     // A time expression is no reference (这个月).
     assert!(build("这个月的门诊量").is_ok());
 }
+
+#[test]
+fn things_listed_by_a_dimension_are_a_grouping_with_its_threshold() {
+    let question = "上个月诊费超过5000的医生有哪些";
+    let query = build(question).unwrap_or_else(|r| panic!("{r:?}"));
+    assert_eq!(query.group_by, vec!["医生".to_string()]);
+    assert_eq!(query.having.as_ref().map(|h| h.value), Some(5000.0));
+    covered(question, &query).unwrap();
+    // Records are no dimension: a metric gives no rows.
+    let reasons = build("上个月诊费超过5000的就诊记录有哪些").unwrap_err();
+    assert!(reasons.iter().any(|r| r.contains("明细")), "{reasons:?}");
+}

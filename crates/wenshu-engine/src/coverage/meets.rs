@@ -136,7 +136,13 @@ pub fn meets(
             ))
         }
         DemandKind::List => {
-            if offer.shape == Some(Shape::Rows) {
+            // 超过9分的电影有哪些: the things listed are the rows of a grouping by them.
+            let grouped_by_them = matches!(offer.shape, Some(Shape::Grouped | Shape::Ranked))
+                && demand
+                    .measure
+                    .as_deref()
+                    .is_some_and(|t| same_dimension(t, &offer.dimension));
+            if offer.shape == Some(Shape::Rows) || grouped_by_them {
                 Ok(())
             } else {
                 let _ = tool;

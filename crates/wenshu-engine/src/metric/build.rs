@@ -330,14 +330,12 @@ impl<'a> Builder<'a> {
         self.filters(&mut query);
         self.times(&mut query);
         self.groups(&mut query);
+        self.listed(&mut query);
         self.rank(&mut query);
         self.aggregates(&mut query);
         self.threshold(&mut query);
         self.unused_numbers();
         self.leftovers();
-        if self.demands.iter().any(|d| matches!(d.kind, DemandKind::List)) {
-            self.reasons.push("指标只给汇总，不列明细".into());
-        }
         if query.measures.is_empty() && self.reasons.is_empty() {
             let names: Vec<&str> = self.model.measures.iter().map(|m| m.label.as_str()).collect();
             self.reasons
@@ -564,6 +562,31 @@ impl<'a> Builder<'a> {
 
     fn is_measure_word(&self, words: &str) -> bool {
         self.measure_of(words).is_some()
+    }
+
+    /// Rows asked for (明细, 有哪些): the values of a dimension when the words before name one (超过9分的电影有哪些
+    /// is a grouping by 影片), else records, which a metric does not give.
+    fn listed(&mut self, query: &mut MetricQuery) {
+        let lists: Vec<Demand> = self
+            .demands
+            .iter()
+            .filter(|d| matches!(d.kind, DemandKind::List))
+            .cloned()
+            .collect();
+        for d in lists {
+            match d.measure.as_deref().and_then(|t| self.dimension_of(t)) {
+                Some(dim) => {
+                    let label = self.model.dimensions[dim].label.clone();
+                    if !query.group_by.contains(&label) {
+                        query.group_by.push(label);
+                    }
+                }
+                None => {
+                    self.reasons.push("指标只给汇总，不列明细".into());
+                    return;
+                }
+            }
+        }
     }
 
     /// A ranking: order by its measure, the top N (one for a superlative), over its dimension.

@@ -143,7 +143,8 @@ pub struct Demand {
     /// The X of the demand as written: the dimension of a grouping or ranking (产品 of 各产品, 销售 of 最好的销售),
     /// the counted thing of a count (单 of 多少单), the other period of a named baseline (上月 of 比上月).
     pub target: Option<String>,
-    /// The measure a ranking or threshold is by, read before it (销量 of 销量最高, 金额 of 金额超过10万).
+    /// The measure a ranking or threshold is by, read before it (销量 of 销量最高, 金额 of 金额超过10万); for rows,
+    /// the word before the cue (电影 of 电影有哪些), which may name the things listed rather than records.
     pub measure: Option<String>,
 }
 

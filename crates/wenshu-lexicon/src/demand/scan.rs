@@ -460,7 +460,8 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                     out.push(r.demand(kind, start..end, i..end, None, r.measure_before(start)));
                 }
             }
-            Cue::List => out.push(r.demand(DemandKind::List, i..end, i..end, None, None)),
+            // 超过9分的电影有哪些: the things listed are read before the cue (电影).
+            Cue::List => out.push(r.demand(DemandKind::List, i..end, i..end, None, r.measure_before(i))),
         }
         i = next.max(i + 1);
     }
