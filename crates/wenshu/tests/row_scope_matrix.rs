@@ -37,7 +37,7 @@ const TODAY: &str = "2026-11-29";
 const MONTH: &str = "day BETWEEN '2026-11-01' AND '2026-11-30'";
 const JWT_SECRET: &str = "matrix-secret-of-at-least-32-bytes-0123456789";
 
-/// The fallback's questions (each reaches the fallback: no tool covers it) and the SQL the scripted model answers
+/// The fallback's questions (each reaches the fallback: no tool offers these statistics) and the SQL the scripted model answers
 /// them with — every one reads every region.
 const FALLBACK: [(&str, &str, &str); 8] = [
     (
@@ -58,31 +58,31 @@ const FALLBACK: [(&str, &str, &str); 8] = [
     ),
     (
         SELF_CTE,
-        "按地区统计销售记录的条数，列出每个地区的记录",
+        "每个地区销售额的峰度",
         "WITH sales AS (SELECT region, amount FROM sales) SELECT region, SUM(amount) AS amount FROM sales \
          GROUP BY region ORDER BY region",
     ),
     (
         "union",
-        "每个地区卖出数量的最大值",
+        "每个地区销量的标准差",
         "SELECT region, SUM(amount) AS amount FROM sales WHERE region = '华南' GROUP BY region UNION ALL \
          SELECT region, SUM(amount) AS amount FROM sales WHERE region <> '华南' GROUP BY region",
     ),
     (
         "subquery",
-        "哪些地区的单笔销售额超过了平均单笔销售额",
+        "每个地区销售额的变异系数",
         "SELECT t.region, t.amount FROM (SELECT region, SUM(amount) AS amount FROM sales GROUP BY region) AS t \
          WHERE t.region IN (SELECT region FROM sales) ORDER BY t.region",
     ),
     (
         "join",
-        "各地区单笔销售额的平均值与方差",
+        "每个地区销量的变异系数",
         "SELECT s.region AS region, SUM(s.amount) AS amount FROM sales_people AS p JOIN sales AS s \
          ON s.sales_person = p.name GROUP BY s.region ORDER BY s.region",
     ),
     (
         "scalar subqueries",
-        "每个地区最大的一笔销售是多少",
+        "每个地区销售额的偏度",
         "SELECT (SELECT COUNT(DISTINCT region) FROM sales) AS regions, (SELECT COUNT(*) FROM sales) AS n",
     ),
 ];
@@ -605,16 +605,15 @@ fn model_responder(sqlite: bool) -> wenshu_testkit::Responder {
             .unwrap_or_default()
             .trim()
             .to_string();
-        let sql = FALLBACK
-            .iter()
-            .find(|(_, q, _)| question.ends_with(q))
-            .map_or(READ_ALL, |(variant, _, sql)| match *variant {
-                SHADOW_CTE if !sqlite => SHADOW_CTE_SIBLING,
-                _ => sql,
-            });
-        if sql == READ_ALL {
-            println!("the scripted model reads every region for 「{question}」");
-        }
+        let scripted = FALLBACK.iter().find(|(_, q, _)| question.ends_with(q));
+        let sql = match scripted {
+            Some((SHADOW_CTE, _, _)) if !sqlite => SHADOW_CTE_SIBLING,
+            Some((_, _, sql)) => sql,
+            None => {
+                println!("the scripted model reads every region for 「{question}」");
+                READ_ALL
+            }
+        };
         Reply::content(json!({"sql": sql, "explanation": "按要求查询"}).to_string())
     })
 }
