@@ -104,6 +104,50 @@ const ENGLISH_EXCLUDED_AFTER: &[&str] = &["excluded"];
 /// How many English words before X a cue may stand ("including the cancelled ones" → 1).
 const ENGLISH_CUE_WORDS: usize = 2;
 
+/// Negation words right before X (不超时, 未签收, 没有逾期).
+const NEGATIONS: &[&str] = &["没有", "不", "未", "没", "非", "无"];
+
+/// Where a negation word right before character `at` starts, if one stands there.
+fn negation_before(q: &[char], at: usize) -> Option<usize> {
+    let from = NEGATIONS.iter().find_map(|n| {
+        let len = n.chars().count();
+        let from = at.checked_sub(len)?;
+        (q.get(from..at)?.iter().copied().eq(n.chars())).then_some(from)
+    })?;
+    // 有没有超时的 asks whether there are any: no negation.
+    let asks = from.checked_sub(1).and_then(|i| q.get(i)) == Some(&'有') && q.get(from) == Some(&'没');
+    (!asks).then_some(from)
+}
+
+/// The words that deny the thing of a flag that keeps only that thing (不超时的, "not delayed"): no value of the
+/// flag says that, so the question cannot be answered with it.
+pub fn flag_denial(spec: &ParamSpec, question: &str) -> Option<String> {
+    let (forms, only) = flag_subject(spec)?;
+    if !only {
+        return None;
+    }
+    let q: Vec<char> = question.chars().map(fold_char).collect();
+    let text: String = q.iter().collect();
+    for form in &forms {
+        if let Some(byte_at) = text.find(&fold(form)) {
+            let at = text[..byte_at].chars().count();
+            if let Some(from) = negation_before(&q, at) {
+                let range = char_bytes(question, from..at + form.chars().count());
+                return question.get(range).map(str::to_string);
+            }
+        }
+    }
+    forms.iter().find_map(|form| {
+        let thing = spells(question, form)?;
+        let written = words(question);
+        let position = written.iter().position(|w| w.range.start == thing.range.start)?;
+        let deny = written[position.saturating_sub(ENGLISH_CUE_WORDS)..position]
+            .iter()
+            .find(|w| ENGLISH_DENY.contains(&w.text.as_str()))?;
+        question.get(deny.range.start..thing.range.end).map(str::to_string)
+    })
+}
+
 /// The flag's value the question states, with the words, or none.
 pub fn flag_value(spec: &ParamSpec, question: &str) -> Option<(bool, String)> {
     flag_words(spec, question).map(|f| (f.value, f.evidence))
@@ -145,6 +189,17 @@ pub fn flag_words(spec: &ParamSpec, question: &str) -> Option<FlagWords> {
             return Some(FlagWords {
                 value: true,
                 evidence: format!("「{cue}{form}」"),
+                range: original(from),
+            });
+        }
+        if let Some(from) = negation_before(&q, at) {
+            // Not X: for a flag that keeps only X no value says it; for one that adds X, it is left out.
+            if only {
+                return None;
+            }
+            return Some(FlagWords {
+                value: false,
+                evidence: format!("「{}」", question.get(original(from)).unwrap_or_default()),
                 range: original(from),
             });
         }
@@ -308,6 +363,28 @@ mod tests {
         assert_eq!(included.map(|v| v.0), Some(true));
         let excluded = flag_value(&s, "orders with refunded ones excluded");
         assert_eq!(excluded.map(|v| v.0), Some(false));
+        // Not X: a flag that keeps only X cannot say it; one that adds X leaves it out.
+        let s = spec("只看逾期的账单，默认否");
+        assert_eq!(flag_value(&s, "未逾期的账单有几笔").map(|v| v.0), None);
+        assert_eq!(flag_denial(&s, "未逾期的账单有几笔").as_deref(), Some("未逾期"));
+        assert_eq!(
+            flag_denial(&s, "bills that are not overdue").as_deref(),
+            Some("not overdue")
+        );
+        assert_eq!(flag_denial(&s, "逾期的账单有几笔"), None);
+        assert_eq!(
+            flag_denial(&s, "有没有逾期的账单"),
+            None,
+            "有没有 asks whether there are"
+        );
+        assert_eq!(flag_value(&s, "有没有逾期的账单").map(|v| v.0), Some(true));
+        let s = spec("是否包含已作废的账单");
+        assert_eq!(flag_value(&s, "没有作废的账单有几笔").map(|v| v.0), Some(false));
+        assert_eq!(
+            flag_denial(&s, "没有作废的账单有几笔"),
+            None,
+            "leaving it out is a value"
+        );
         // A yes-word elsewhere in the sentence says nothing about the flag.
         assert_eq!(flag_value(&spec("只看超时的工单"), "已解决的有多少").map(|v| v.0), None);
     }

@@ -16,7 +16,7 @@ use wenshu_lexicon::{SpanKind, SpanValue};
 
 use wenshu_lexicon::demand::{DemandKind, ThresholdOp};
 
-use super::flags::{flag_subject, flag_value};
+use super::flags::{flag_denial, flag_subject, flag_value};
 use super::legs::{city_in, leg_of};
 use super::tool_choice::{NamedEntity, entity_mentions, is_id_param, overlaps};
 use super::words::{IdToken, id_tokens};
@@ -120,9 +120,14 @@ pub fn stated_params(
                     Some(lower) => threshold_value(spec, &reading, lower),
                     None => count_value(spec, &reading, integers == 1),
                 },
-                ParamType::Boolean if flag_subject(spec).is_some() => {
-                    flag_value(spec, question).map(|(b, words)| (Value::Bool(b), format!("the question says {words}")))
-                }
+                ParamType::Boolean if flag_subject(spec).is_some() => match flag_denial(spec, question) {
+                    Some(words) => {
+                        out.unsupported.get_or_insert((spec.name.clone(), words));
+                        None
+                    }
+                    None => flag_value(spec, question)
+                        .map(|(b, words)| (Value::Bool(b), format!("the question says {words}"))),
+                },
                 ParamType::Boolean if booleans == 1 => reading.facts.boolean.map(|b| {
                     (
                         Value::Bool(b),
