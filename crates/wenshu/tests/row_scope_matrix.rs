@@ -551,6 +551,49 @@ async fn audit(ctx: &Ctx) -> Cell {
     Ok(format!("{} turns found among {} entries", asked.len(), entries.len()))
 }
 
+/// `GET /api/audit?principal=NAME` as the admin: only that principal's entries, one for each of its turns.
+async fn audit_of(ctx: &Ctx, who: &Who) -> Cell {
+    let path = format!("/api/audit?limit=200&principal={}", who.name);
+    let (status, page) = ctx.served.get(Some(&ctx.root.key), &path).await;
+    let entries = page["entries"].as_array().cloned().unwrap_or_default();
+    if status != 200 {
+        return Err(format!("GET {path}: HTTP {status} {page}"));
+    }
+    let others: Vec<&Value> = entries.iter().filter(|e| e["principal"]["name"] != who.name).collect();
+    let asked = ctx.asked.lock().unwrap().iter().filter(|a| a.who == who.name).count();
+    if !others.is_empty() || entries.len() != asked {
+        return Err(format!(
+            "{} entries ({} of others) for {asked} turns of {}",
+            entries.len(),
+            others.len(),
+            who.name
+        ));
+    }
+    Ok(format!("{asked} entries"))
+}
+
+/// bob's conversation and the CSV of his answer are not alice's to read (404, as if they did not exist).
+async fn others_answer(ctx: &Ctx) -> Cell {
+    let body = ctx.ask(&ctx.bob, "本月的销售明细").await?;
+    let (conversation, turn) = (str_of(&body["conversationId"]), str_of(&body["turnId"]));
+    if conversation.is_empty() || turn.is_empty() {
+        return Err(format!("no conversation or turn id in {body}"));
+    }
+    let mut seen = Vec::new();
+    for path in [
+        format!("/api/conversations/{conversation}"),
+        format!("/api/turns/{turn}/csv"),
+    ] {
+        let (own, _) = ctx.served.get(Some(&ctx.bob.key), &path).await;
+        let (other, body) = ctx.served.get(Some(&ctx.alice.key), &path).await;
+        if own != 200 || other != 404 {
+            return Err(format!("GET {path}: bob HTTP {own}, alice HTTP {other} {body}"));
+        }
+        seen.push(format!("{path}: bob 200, alice 404"));
+    }
+    Ok(seen.join("; "))
+}
+
 /// The matrix of one backend: cells in order, each passed (with a note) or failed (with why).
 struct Matrix {
     backend: &'static str,
@@ -912,6 +955,8 @@ async fn run_matrix(backend: Backend, dir: &std::path::Path) {
         },
     );
     m.record("audit holds every turn", audit(&ctx).await);
+    m.record("audit filtered by principal", audit_of(&ctx, &ctx.alice).await);
+    m.record("another principal's answer stays its own", others_answer(&ctx).await);
 
     let Ctx { served, truth, .. } = ctx;
     truth.close().await;
