@@ -325,3 +325,16 @@ fn scan_with(s: &[char], ctx: &Ctx) -> Vec<(Range<usize>, DateRange, TimeKind)> 
     }
     out
 }
+
+#[cfg(test)]
+mod word_range_tests {
+    use super::*;
+
+    #[test]
+    fn time_words_are_found_without_a_day() {
+        let text = "this week by week, 2月29日的";
+        let words: Vec<&str> = time_word_ranges(text).into_iter().filter_map(|r| text.get(r)).collect();
+        assert_eq!(words, vec!["this week", "2月29日"]);
+        assert!(time_word_ranges("按周看的趋势").is_empty());
+    }
+}
