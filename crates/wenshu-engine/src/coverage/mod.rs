@@ -117,9 +117,10 @@ pub fn check_with(
     entities: &EntityCatalogs,
 ) -> Coverage {
     let offer = offer_of(tool, arguments);
-    let named = values::named_values(tool, &facts.question, entities);
+    let reading = values::Reading::of(tool, &facts.question, entities);
+    let named = values::named_in(tool, &reading, entities);
     let mut unmet = values::unmet_named(tool, arguments, &named);
-    unmet.extend(unknown::unknown_values(tool, &facts.question, entities));
+    unmet.extend(unknown::unknown_in(tool, &reading));
     let value_unmet = unmet.len();
     unmet.extend(exclusion::excluded_named(arguments, &facts.question, &named));
     unmet.extend(time_words::unread_times(facts));

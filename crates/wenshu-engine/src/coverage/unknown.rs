@@ -10,8 +10,7 @@ use wenshu_contract::{ParamSpec, Tool};
 
 use super::Unmet;
 use super::message::{param_label, unmet};
-use super::values::is_filter_enum;
-use crate::lexicon::tool_choice::entity_mentions;
+use super::values::{Reading, is_filter_enum};
 use crate::resolve::EntityCatalogs;
 
 /// Characters that never begin or fill a value's stem: quantifiers, numerals, demonstratives, question words,
@@ -84,11 +83,17 @@ fn tool_text(tool: &Tool) -> String {
 
 /// The spans of `question` shaped like a value of `spec` that are none of its spellings and overlap nothing in
 /// `known` (values found, times, names).
-fn unknown_spans(tool: &Tool, spec: &ParamSpec, question: &str, known: &[Range<usize>], own_text: &str) -> Vec<String> {
+fn unknown_spans(
+    tool: &Tool,
+    spec: &ParamSpec,
+    shapes: &[ValueShape],
+    question: &str,
+    known: &[Range<usize>],
+    own_text: &str,
+) -> Vec<String> {
     let Some(index) = tool.enum_index(&spec.name) else {
         return Vec::new();
     };
-    let shapes = value_shapes(index.surfaces());
     if shapes.is_empty() {
         return Vec::new();
     }
@@ -136,26 +141,32 @@ fn unknown_spans(tool: &Tool, spec: &ParamSpec, question: &str, known: &[Range<u
 /// unmet, naming what the parameter can take instead. Spans already read as something else — a value of any
 /// parameter, a time, an entity name — are not values.
 pub fn unknown_values(tool: &Tool, question: &str, entities: &EntityCatalogs) -> Vec<Unmet> {
-    let filters: Vec<&ParamSpec> = tool
+    unknown_in(tool, &Reading::of(tool, question, entities))
+}
+
+/// [`unknown_values`] of a question already read.
+pub fn unknown_in(tool: &Tool, reading: &Reading<'_>) -> Vec<Unmet> {
+    let question = reading.question;
+    let filters: Vec<(&ParamSpec, Vec<ValueShape>)> = tool
         .params()
         .iter()
         .filter(|spec| is_filter_enum(tool, spec))
-        .filter(|spec| {
-            tool.enum_index(&spec.name).is_some_and(|index| {
-                value_shapes(index.surfaces())
-                    .iter()
-                    .any(|s| question.contains(s.suffix))
-            })
+        .filter_map(|spec| {
+            let shapes = value_shapes(tool.enum_index(&spec.name)?.surfaces());
+            shapes
+                .iter()
+                .any(|s| question.contains(s.suffix))
+                .then_some((spec, shapes))
         })
         .collect();
     if filters.is_empty() {
         return Vec::new();
     }
-    let known = known_spans(tool, question, entities);
+    let known = known_spans(reading);
     let own_text = tool_text(tool);
     let mut out = Vec::new();
-    for spec in filters {
-        for word in unknown_spans(tool, spec, question, &known, &own_text) {
+    for (spec, shapes) in filters {
+        for word in unknown_spans(tool, spec, &shapes, question, &known, &own_text) {
             let label = param_label(spec);
             let values: Vec<&str> = spec.enum_strings().collect();
             out.push(unmet(
@@ -168,16 +179,15 @@ pub fn unknown_values(tool: &Tool, question: &str, entities: &EntityCatalogs) ->
     out
 }
 
-/// What `question` already says in other words: every enum spelling of `tool`, every time, every entity name.
-fn known_spans(tool: &Tool, question: &str, entities: &EntityCatalogs) -> Vec<Range<usize>> {
-    let mut known: Vec<Range<usize>> = tool
-        .params()
+/// What the question already says in other words: every enum spelling of the tool, every time, every entity name.
+fn known_spans(reading: &Reading<'_>) -> Vec<Range<usize>> {
+    let mut known: Vec<Range<usize>> = reading
+        .hits
         .iter()
-        .filter_map(|spec| tool.enum_index(&spec.name))
-        .flat_map(|index| index.matcher().find_all(question).into_iter().map(|hit| hit.range))
+        .flat_map(|(_, hits)| hits.iter().map(|hit| hit.range.clone()))
         .collect();
-    known.extend(wenshu_lexicon::time::time_word_ranges(question));
-    known.extend(entity_mentions(entities, question).into_iter().map(|m| m.range));
+    known.extend(reading.times.iter().cloned());
+    known.extend(reading.mentions.iter().map(|m| m.range.clone()));
     known
 }
 

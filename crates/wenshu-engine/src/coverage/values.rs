@@ -14,7 +14,7 @@ use wenshu_lexicon::time::time_word_ranges;
 
 use super::Unmet;
 use super::message::{param_label, unmet};
-use crate::lexicon::tool_choice::{entity_mentions, overlaps};
+use crate::lexicon::tool_choice::{NamedEntity, entity_mentions, overlaps};
 use crate::resolve::EntityCatalogs;
 
 /// Whether a parameter filters (an enum with no default, not the declared mode): its values are the question's
@@ -27,18 +27,49 @@ pub(crate) fn is_filter_enum(tool: &Tool, spec: &ParamSpec) -> bool {
 /// The values `question` names for each parameter of `tool` that takes names: filter enum values by any
 /// spelling (outside entity names), entity names of an `x-entity` or subject parameter; in order, each once.
 pub fn named_values(tool: &Tool, question: &str, entities: &EntityCatalogs) -> Vec<(String, Vec<String>)> {
-    let mentions = entity_mentions(entities, question);
-    let hits_by_param: Vec<(&str, Vec<SynonymHit>)> = tool
-        .params()
-        .iter()
-        .filter_map(|spec| tool.enum_index(&spec.name).map(|index| (spec, index)))
-        .map(|(spec, index)| (spec.name.as_str(), index.matcher().find_all(question)))
-        .collect();
+    named_in(tool, &Reading::of(tool, question, entities), entities)
+}
+
+/// What a question says for one tool, read once per checked call and shared by the checks of its values: the
+/// entity names, each enum parameter's spellings found, the time words.
+pub struct Reading<'a> {
+    /// The question.
+    pub question: &'a str,
+    /// The entity names, of every type.
+    pub mentions: Vec<NamedEntity>,
+    /// Each enum parameter (in schema order) with the spellings of its values found in the question.
+    pub hits: Vec<(&'a str, Vec<SynonymHit>)>,
+    /// The byte ranges of the time words.
+    pub times: Arc<[Range<usize>]>,
+}
+
+impl<'a> Reading<'a> {
+    /// Reads `question` for `tool`.
+    pub fn of(tool: &'a Tool, question: &'a str, entities: &EntityCatalogs) -> Self {
+        Self {
+            question,
+            mentions: entity_mentions(entities, question),
+            hits: tool
+                .params()
+                .iter()
+                .filter_map(|spec| tool.enum_index(&spec.name).map(|index| (spec, index)))
+                .map(|(spec, index)| (spec.name.as_str(), index.matcher().find_all(question)))
+                .collect(),
+            times: time_words(question),
+        }
+    }
+}
+
+/// [`named_values`] of a question already read.
+pub fn named_in(tool: &Tool, reading: &Reading<'_>, entities: &EntityCatalogs) -> Vec<(String, Vec<String>)> {
+    let question = reading.question;
+    let mentions = &reading.mentions;
+    let hits_by_param = &reading.hits;
     let other_hits: Vec<(&str, &std::ops::Range<usize>)> = hits_by_param
         .iter()
         .flat_map(|(param, hits)| hits.iter().map(move |h| (*param, &h.range)))
         .collect();
-    let times = time_words(question);
+    let times = &reading.times;
     let mut out = Vec::new();
     for spec in tool.params().iter() {
         if spec.ty == ParamType::Array {
@@ -96,7 +127,7 @@ thread_local! {
 }
 
 /// The byte ranges of the time words of `question` (remembered per thread).
-fn time_words(question: &str) -> Arc<[Range<usize>]> {
+pub(crate) fn time_words(question: &str) -> Arc<[Range<usize>]> {
     recall(
         &TIME_WORDS,
         |q| q == question,
