@@ -120,8 +120,8 @@ pub fn check_with(
     let reading = values::Reading::of(tool, &facts.question, entities);
     let named = values::named_in(tool, &reading, entities);
     let mut unmet = values::unmet_named(tool, arguments, &named);
-    unmet.extend(unknown::unknown_in(tool, &reading));
     let value_unmet = unmet.len();
+    unmet.extend(unknown::unknown_in(tool, &reading));
     unmet.extend(exclusion::excluded_named(arguments, &facts.question, &named));
     unmet.extend(time_words::unread_times(facts));
     unmet.extend(time_words::later_baseline(arguments));

@@ -61,9 +61,9 @@ impl Planner {
         {
             return found;
         }
-        let demand_unmet = first.unmet.len() > values::unmet_values(routed, params, question, &self.entities).len();
+        let demand_unmet = first.unmet.len() > first.value_unmet;
         if let Some(found) = self
-            .other_tools(request, checked, routed, &facts, &demands, demand_unmet, trace)
+            .other_tools(request, checked, routed, &facts, &first.named, &demands, demand_unmet, trace)
             .await
         {
             return found;
@@ -105,7 +105,7 @@ impl Planner {
 
     /// Another tool that may meet every demand: a metric tool, or (when a demand is unmet) one with `x-answers`
     /// and no subject to resolve whose declared answers fit; planned, and taken when it takes every value the
-    /// question names and meets every demand.
+    /// question names for the routed tool (`named`) and meets every demand.
     #[allow(clippy::too_many_arguments)]
     async fn other_tools(
         &self,
@@ -113,12 +113,12 @@ impl Planner {
         checked: &CheckedRoute,
         routed: &Tool,
         facts: &QuestionFacts,
+        named: &[(String, Vec<String>)],
         demands: &[Demand],
         demand_unmet: bool,
         trace: &mut Trace,
     ) -> Option<Plan> {
         let fallback = self.catalog.fallback().map(Tool::name);
-        let named = values::named_values(routed, &facts.question, &self.entities);
         let candidates: Vec<&Tool> = self
             .catalog
             .tools()
@@ -135,7 +135,7 @@ impl Planner {
                 extra.insert(param, Value::String(value));
             }
             let plan = self.plan_tool(request, &other, extra, trace).await;
-            let takes_named = matches!(&plan, Plan::Ok { params, .. } if values::takes_all(params, &named));
+            let takes_named = matches!(&plan, Plan::Ok { params, .. } if values::takes_all(params, named));
             if takes_named && self.covered(&plan, facts, demands, trace) {
                 return Some(plan);
             }
