@@ -6,11 +6,12 @@ use std::sync::{Arc, Mutex};
 use jiff::civil::Date;
 
 use serde_json::json;
-use wenshu_contract::Tool;
+use wenshu_contract::{ParamType, Tool};
 use wenshu_lexicon::place::scan_places;
 use wenshu_lexicon::scan;
 use wenshu_lexicon::time::scan_times;
 
+use super::flags::flag_words;
 use super::history::{EarlierRange, last_subject, newest_first, previous_range};
 use super::legs::leg_of;
 use super::names::choose_with_names;
@@ -283,8 +284,9 @@ fn settle_tool<'a>(
     })
 }
 
-/// Whether a follow-up only puts other values into the earlier tool's question (那中通呢, 那上个月呢, 那上海呢):
-/// once the tool's enum spellings, time expressions and numerals, entity names of types the tool takes, places
+/// Whether a follow-up only puts other values into the earlier tool's question (那中通呢, 那上个月呢, 那上海呢,
+/// 只看逾期的呢): once the tool's enum spellings and yes/no flags, time expressions and numerals, entity names of
+/// types the tool takes, places
 /// (for a tool with a place or route parameter), the opener and function words are taken out, nothing is left —
 /// and something was taken.
 fn changes_only_values(tool: &Tool, question: &str, mentions: &[NamedEntity], today: Date) -> bool {
@@ -307,6 +309,11 @@ fn changes_only_values(tool: &Tool, question: &str, mentions: &[NamedEntity], to
             for hit in index.matcher().find_all(question) {
                 take(&mut sentence, &hit.range);
             }
+        }
+    }
+    for spec in tool.params().iter().filter(|p| p.ty == ParamType::Boolean) {
+        if let Some(flag) = flag_words(spec, question) {
+            take(&mut sentence, &flag.range);
         }
     }
     if tool.params().iter().any(|p| is_place_param(p) || leg_of(p).is_some()) {
@@ -354,11 +361,13 @@ mod tests {
             {"name": "bill_query", "title": "账单查询",
              "description": "查询账单数量和明细，可按地区、账单状态、开票日期筛选，支持统计数量、明细列表和按天趋势",
              "inputSchema": {"type": "object", "properties": {
-                "region": region, "startDate": {"type": "string", "format": "date", "description": "开始日期"},
+                "region": region, "onlyVoid": {"type": "boolean", "description": "只看已作废的账单，默认否"},
+                "startDate": {"type": "string", "format": "date", "description": "开始日期"},
                 "endDate": {"type": "string", "format": "date", "description": "结束日期"}}},
              "x-date-range": {"start": "startDate", "end": "endDate", "default": "最近7天"}},
-            {"name": "overdue_rate", "title": "逾期率", "description": "各地区账单的逾期率",
-             "inputSchema": {"type": "object", "properties": {"region": region}}},
+            {"name": "overdue_rate", "title": "逾期率", "description": "各地区账单的逾期率，可只看已作废的账单",
+             "inputSchema": {"type": "object", "properties": {"region": region,
+                "onlyVoid": {"type": "boolean", "description": "只看已作废的账单，默认否"}}}},
             {"name": "attendance", "title": "考勤统计", "description": "员工的出勤天数和迟到次数",
              "inputSchema": {"type": "object", "properties": {}}},
             {"name": "inventory", "title": "库存查询", "description": "仓库里商品的库存件数",
@@ -419,6 +428,19 @@ mod tests {
             rewritten("那本月呢", &chain).as_deref(),
             Some("本月华南开票的账单明细"),
             "a follow-up of a follow-up keeps the first question's words"
+        );
+        let alone = choose_tool(
+            &tools,
+            &ToolIndex::build(&tools, &entities, today),
+            &entities,
+            "只看已作废的呢",
+            today,
+        );
+        assert_eq!(alone.chosen.as_deref(), Some("overdue_rate"), "{:?}", alone.scores);
+        assert_eq!(
+            route("只看已作废的呢", &history).as_deref(),
+            Some("bill_query"),
+            "a flag of the earlier tool"
         );
         assert_eq!(
             route("那华南的逾期率呢", &history).as_deref(),
