@@ -122,3 +122,37 @@ fn things_listed_by_a_dimension_are_a_grouping_with_its_threshold() {
     let reasons = build("上个月诊费超过5000的就诊记录有哪些").unwrap_err();
     assert!(reasons.iter().any(|r| r.contains("明细")), "{reasons:?}");
 }
+
+#[test]
+fn a_threshold_on_single_records_filters_the_records_before_aggregating() {
+    // Called single (单笔…), or records counted by another measure (…的门诊量).
+    for question in ["上个月单笔诊费超过500的门诊量", "上个月诊费低于100的就诊人次有多少"] {
+        let query = build(question).unwrap_or_else(|r| panic!("{question}: {r:?}"));
+        let each = query.each.as_ref().unwrap_or_else(|| panic!("{question}: {query:?}"));
+        assert_eq!(each.measure, "诊费", "{question}");
+        assert!(query.having.is_none() && query.group_by.is_empty(), "{question}");
+        covered(question, &query).unwrap_or_else(|r| panic!("{question}: {r}"));
+    }
+    // A threshold on an ungrouped total with no record in sight stays refused.
+    assert!(build("上个月诊费超过500").is_err());
+    // Grouped and single: each record filtered, then grouped.
+    let query = build("上个月各科室单笔诊费超过500的门诊量").unwrap();
+    assert!(query.each.is_some() && query.having.is_none(), "{query:?}");
+    assert_eq!(query.group_by, vec!["科室".to_string()]);
+}
+
+#[test]
+fn a_record_threshold_needs_a_measure_of_one_column() {
+    let catalog = catalog();
+    let model = catalog
+        .get("clinic_metrics")
+        .unwrap()
+        .extensions()
+        .metrics
+        .as_deref()
+        .unwrap();
+    let mut query = build("上个月单笔诊费超过500的门诊量").unwrap();
+    query.each.as_mut().unwrap().measure = "门诊量".into();
+    let error = query.resolve(model).unwrap_err();
+    assert_eq!(error.field, "each.measure", "{error}");
+}

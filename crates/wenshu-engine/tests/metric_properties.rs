@@ -53,6 +53,7 @@ struct Draw {
     group_by: Vec<usize>,
     order: Option<(usize, bool, Option<u32>)>,
     having: Option<(usize, u8, f64)>,
+    each: Option<(usize, u8, f64)>,
     compare: Option<bool>,
     share: bool,
 }
@@ -67,11 +68,12 @@ fn draws() -> impl Strategy<Value = (usize, Draw)> {
         proptest::collection::vec(0usize..8, 0..3),
         proptest::option::of((0usize..8, any::<bool>(), proptest::option::of(1u32..50))),
         proptest::option::of((0usize..8, 0u8..4, -1.0e6f64..1.0e7)),
+        proptest::option::of((0usize..8, 0u8..4, -1.0e3f64..1.0e5)),
         proptest::option::of(any::<bool>()),
         any::<bool>(),
     )
         .prop_map(
-            |(pool, measures, filters, range, grain, group_by, order, having, compare, share)| {
+            |(pool, measures, filters, range, grain, group_by, order, having, each, compare, share)| {
                 (
                     pool,
                     Draw {
@@ -82,6 +84,7 @@ fn draws() -> impl Strategy<Value = (usize, Draw)> {
                         group_by,
                         order,
                         having,
+                        each,
                         compare,
                         share,
                     },
@@ -162,6 +165,17 @@ fn query_of(pool: &Pool, d: &Draw) -> MetricQuery {
             op: ops[usize::from(op)],
             value,
         });
+    }
+    if let Some((m, op, value)) = d.each {
+        let ops = [ThresholdOp::Gt, ThresholdOp::Ge, ThresholdOp::Lt, ThresholdOp::Le];
+        let spec = &model.measures[m % model.measures.len()];
+        if spec.expr.single_aggregate().is_some() {
+            q.each = Some(Threshold {
+                measure: spec.label.clone(),
+                op: ops[usize::from(op)],
+                value,
+            });
+        }
     }
     if d.share {
         let across: Vec<String> = if q.group_by.is_empty() {

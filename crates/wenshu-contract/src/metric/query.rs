@@ -170,6 +170,10 @@ pub struct MetricQuery {
     /// A threshold on a measure.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub having: Option<Threshold>,
+    /// A threshold on each record's value of a measure (单笔金额超过10万): the records kept before aggregating;
+    /// only for a measure that aggregates one column (`SUM(amount)` → `amount`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub each: Option<Threshold>,
     /// A period-over-period comparison.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compare: Option<Compare>,
@@ -227,6 +231,8 @@ pub struct ResolvedQuery {
     pub limit: Option<u32>,
     /// `(position in measures, op, value)`.
     pub having: Option<(usize, ThresholdOp, f64)>,
+    /// `(measure index in the model, op, value)`: a threshold on each record's value of the measure.
+    pub each: Option<(usize, ThresholdOp, f64)>,
     /// The comparison kind and the other range, when given.
     pub compare: Option<(CompareKind, Option<(String, String)>)>,
     /// Dimension indexes the share is taken across.
@@ -315,6 +321,28 @@ impl MetricQuery {
                 t.value,
             )),
         };
+        let each = match &self.each {
+            None => None,
+            Some(t) if !t.value.is_finite() => {
+                return Err(QueryError::new(
+                    "each.value",
+                    format!("{} is not a finite number", t.value),
+                ));
+            }
+            Some(t) => {
+                let index = measure_index(model, &t.measure, "each.measure")?;
+                if model.measures[index].expr.single_aggregate().is_none() {
+                    return Err(QueryError::new(
+                        "each.measure",
+                        format!(
+                            "`{}` has no value per record (only a measure aggregating one column, like SUM(x), has)",
+                            t.measure
+                        ),
+                    ));
+                }
+                Some((index, t.op, t.value))
+            }
+        };
         let compare = match &self.compare {
             None => None,
             Some(c) => {
@@ -354,6 +382,7 @@ impl MetricQuery {
             order,
             limit: self.limit,
             having,
+            each,
             compare,
             share,
         })

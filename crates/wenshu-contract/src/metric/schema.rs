@@ -57,6 +57,11 @@ pub fn input_schema(model: &MetricModel) -> Value {
                 "op": {"type": "string", "enum": [">", ">=", "<", "<="]},
                 "value": {"type": "number"}
             }, "required": ["measure", "op", "value"], "additionalProperties": false},
+            "each": {"type": "object", "description": "单条记录的门槛", "properties": {
+                "measure": {"type": "string", "enum": measures},
+                "op": {"type": "string", "enum": [">", ">=", "<", "<="]},
+                "value": {"type": "number"}
+            }, "required": ["measure", "op", "value"], "additionalProperties": false},
             "compare": {"type": "object", "properties": {
                 "kind": {"type": "string", "enum": ["previous_period", "year_over_year"]},
                 "range": range

@@ -40,7 +40,8 @@ pub fn ground_metric(
                 "timeRange" => (value.clone(), range_verdict(value, facts)),
                 "filters" => filters_verdict(model, value, facts),
                 "limit" => (value.clone(), number_verdict(value, facts)),
-                "having" => having_verdict(model, value, facts),
+                // A threshold on each record is checked as one on the groups: a measure of the model, a number stated.
+                "having" | "each" => having_verdict(model, value, facts),
                 _ => {
                     grounding.kept.insert(key.clone(), value.clone());
                     continue;

@@ -747,7 +747,9 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// A threshold on a grouped measure (HAVING); a threshold on single records is not a metric.
+    /// A threshold on a grouped measure (HAVING), or on each record's value of a measure named (单笔金额超过10万,
+    /// 金额低于1万的订单有多少笔: records counted or called single); any other threshold on an ungrouped total is
+    /// refused.
     fn threshold(&mut self, query: &mut MetricQuery) {
         let Some(d) = self
             .demands
@@ -761,6 +763,20 @@ impl<'a> Builder<'a> {
             return;
         };
         let words = d.measure.clone().unwrap_or_else(|| d.words.clone());
+        let op = match op {
+            demand::ThresholdOp::Above => ThresholdOp::Gt,
+            demand::ThresholdOp::AtLeast => ThresholdOp::Ge,
+            demand::ThresholdOp::Below => ThresholdOp::Lt,
+            demand::ThresholdOp::AtMost => ThresholdOp::Le,
+        };
+        if let Some(measure) = self.record_measure(&d, query) {
+            query.each = Some(Threshold {
+                measure: self.measure_label(measure),
+                op,
+                value,
+            });
+            return;
+        }
         if query.group_by.is_empty() && query.grain.is_none() {
             self.reasons.push(format!(
                 "「{words}」{}：只能对分组后的合计设门槛，不能筛选单条记录",
@@ -783,14 +799,27 @@ impl<'a> Builder<'a> {
         }
         query.having = Some(Threshold {
             measure: label,
-            op: match op {
-                demand::ThresholdOp::Above => ThresholdOp::Gt,
-                demand::ThresholdOp::AtLeast => ThresholdOp::Ge,
-                demand::ThresholdOp::Below => ThresholdOp::Lt,
-                demand::ThresholdOp::AtMost => ThresholdOp::Le,
-            },
+            op,
             value,
         });
+    }
+
+    /// The measure of a threshold on each record: named before it, aggregating one column, and the records either
+    /// counted by another measure (…的订单有多少笔) or called single (单笔, 每次: general Chinese).
+    fn record_measure(&self, d: &Demand, query: &MetricQuery) -> Option<usize> {
+        const SINGLE: &[&str] = &["单笔", "单条", "单次", "单张", "单件", "单个", "单一", "每单"];
+        let words = d.measure.as_deref()?;
+        let measure = self.measure_of(words)?;
+        let spec = &self.model.measures[measure];
+        spec.expr.single_aggregate()?;
+        let single = SINGLE.iter().any(|w| canonical(words).starts_with(w));
+        let counted = query.measures.iter().any(|m| {
+            self.model
+                .measure_index(&m.name)
+                .is_some_and(|i| i != measure && is_count(&self.model.measures[i].expr))
+        });
+        let ungrouped = query.group_by.is_empty() && query.grain.is_none();
+        (single || (counted && ungrouped)).then_some(measure)
     }
 
     /// Numbers the query does not use (a bare year, a count of nothing known): a number is never ignored.
@@ -831,6 +860,13 @@ impl<'a> Builder<'a> {
                 if let Some(at) = q.get(d.range.clone()).and_then(|s| s.find(w.as_str())) {
                     cover(&(d.range.start + at..d.range.start + at + w.len()));
                 }
+            }
+            // A threshold's measure is read just before it (单笔金额超过10万).
+            if let (DemandKind::Threshold { .. }, Some(m)) = (d.kind, d.measure.as_deref())
+                && let Some(before) = q.get(..d.range.start)
+                && before.ends_with(m)
+            {
+                cover(&(d.range.start - m.len()..d.range.start));
             }
         }
         let mut runs: Vec<String> = Vec::new();

@@ -26,6 +26,11 @@ pub fn describe(tool: &Tool, arguments: &Map<String, Value>) -> Option<(String, 
         zh.push(format!("{start}～{end}"));
         en.push(format!("{start}..{end}"));
     }
+    if let Some((measure, op, value)) = q.each {
+        let label = &model.measures[measure].label;
+        zh.push(format!("单条记录的{label} {} {value}", op.sql()));
+        en.push(format!("records with {label} {} {value}", op.sql()));
+    }
     if !q.group_by.is_empty() {
         let labels: Vec<&str> = q.group_by.iter().map(|d| model.dimensions[*d].label.as_str()).collect();
         zh.push(format!("按{}", labels.join("、")));

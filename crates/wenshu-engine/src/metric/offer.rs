@@ -88,7 +88,12 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
             offer.periods.push(Baseline::Named);
         }
     }
-    offer.thresholds = resolved.having.iter().map(|(_, _, v)| *v).collect();
+    offer.thresholds = resolved
+        .having
+        .iter()
+        .chain(resolved.each.iter())
+        .map(|(_, _, v)| *v)
+        .collect();
     offer.limit = resolved.limit.map(|n| ("limit".to_string(), u64::from(n)));
     Some(offer)
 }

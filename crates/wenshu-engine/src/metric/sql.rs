@@ -144,14 +144,16 @@ pub fn compile_scoped(
             expr(&mut w, &model.measures[sel.measure].expr, None);
             from(&mut w, model);
             let kept: Vec<(usize, Vec<Value>)> = filters.iter().filter(|(d, _)| !across.contains(d)).cloned().collect();
-            where_clause(&mut w, model, &kept, range, scope);
+            let has_where = where_clause(&mut w, model, &kept, range, scope);
+            each(&mut w, model, query, has_where);
             w.push("), 0) AS ");
             w.ident(&format!("s{i}"));
             columns.push(OutputColumn::Share(i));
         }
     }
     from(&mut w, model);
-    where_clause(&mut w, model, filters, range, scope);
+    let has_where = where_clause(&mut w, model, filters, range, scope);
+    each(&mut w, model, query, has_where);
     let grouped = !query.group_by.is_empty() || query.grain.is_some();
     if grouped {
         w.push(" GROUP BY ");
@@ -244,13 +246,14 @@ fn from(w: &mut Writer, model: &MetricModel) {
     }
 }
 
+/// The WHERE of the scope, the range and the filters; whether it wrote one.
 fn where_clause(
     w: &mut Writer,
     model: &MetricModel,
     filters: &[(usize, Vec<Value>)],
     range: Option<&(String, String)>,
     scope: &ModelScope,
-) {
+) -> bool {
     let mut first = true;
     let mut and = |w: &mut Writer| w.push(if std::mem::take(&mut first) { " WHERE " } else { " AND " });
     for (alias, conditions) in scope {
@@ -276,6 +279,23 @@ fn where_clause(
         w.column(&model.dimensions[*dim].column);
         in_values(w, values);
     }
+    !first
+}
+
+/// The threshold on each record (`amount > ?` for `SUM(amount)`), after the WHERE [`where_clause`] wrote.
+fn each(w: &mut Writer, model: &MetricModel, query: &ResolvedQuery, has_where: bool) {
+    let Some((measure, op, value)) = query.each else {
+        return;
+    };
+    let Some((_, arg)) = model.measures[measure].expr.single_aggregate() else {
+        return;
+    };
+    w.push(if has_where { " AND (" } else { " WHERE (" });
+    expr(w, arg, None);
+    w.push(") ");
+    w.push(op.sql());
+    w.push(" ");
+    w.bind(number(value));
 }
 
 /// ` = ?` for one value, ` IN (?, ?)` for several.
