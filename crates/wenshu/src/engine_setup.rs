@@ -189,6 +189,7 @@ impl PipelineArgs {
 pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> {
     let db = Database::connect_read_only(database_url).await?;
     let scope = Arc::new(parts.config.scope_rules()?);
+    crate::config::scope::check_scope_columns(&scope, &db).await?;
     let mut executors = Executors::new();
     let sql = SqlTemplateExecutor::new(db.clone(), &parts.catalog)?;
     sql.check_scope(&scope)?;

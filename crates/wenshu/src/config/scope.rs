@@ -31,6 +31,37 @@ impl Config {
     }
 }
 
+/// Checks at start that every scoped table and column can be read on `db` (`SELECT column FROM table WHERE 1 = 0`):
+/// a rule naming a column the table lacks fails here, naming the table, the column and the database's answer.
+pub async fn check_scope_columns(rules: &ScopeRules, db: &wenshu_engine::db::Database) -> anyhow::Result<()> {
+    let quote = |name: &str| match db.dialect() {
+        wenshu_engine::db::Dialect::MySql => format!("`{name}`"),
+        _ => format!("\"{name}\""),
+    };
+    for rule in rules.rules() {
+        let table: Vec<String> = rule.table.split('.').map(quote).collect();
+        for condition in &rule.conditions {
+            // Qualified, as the scoped SQL writes it (SQLite reads an unknown bare "name" as a string).
+            let sql = format!(
+                "SELECT {}.{} FROM {} AS {} WHERE 1 = 0",
+                quote("wenshu_scoped"),
+                quote(&condition.column),
+                table.join("."),
+                quote("wenshu_scoped")
+            );
+            if let Err(error) = db.query(&sql, &[], wenshu_engine::db::QueryLimits::default()).await {
+                bail!(
+                    "wenshu.toml [scope] {}: column `{}` of table `{}` cannot be read: {error}",
+                    rule.table,
+                    condition.column,
+                    rule.table
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Adds the MCP servers' tools to `catalog`, with each server's `principal` mapping put on its tools as
 /// `x-principal`; returns the refused tools. A mapping naming a parameter none of the server's tools has fails.
 pub fn add_mcp_tools(config: &Config, hub: &McpHub, catalog: &mut Catalog) -> anyhow::Result<Vec<RefusedTool>> {
@@ -113,6 +144,32 @@ mod tests {
             "{error}"
         );
         assert!(!Config::default().scope_rules().unwrap().has_scopes());
+    }
+
+    #[tokio::test]
+    async fn a_scoped_column_the_table_lacks_fails_at_start() {
+        let path = std::env::temp_dir().join(format!("wenshu-scope-columns-{}.sqlite", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let db = wenshu_engine::db::Database::connect(&format!("sqlite://{}", path.display()))
+            .await
+            .unwrap();
+        db.execute_batch("CREATE TABLE sales (region TEXT, amount INT)")
+            .await
+            .unwrap();
+        let rules = |text: &str| {
+            ScopeRules::parse(&std::collections::BTreeMap::from([(
+                "sales".to_string(),
+                text.to_string(),
+            )]))
+            .unwrap()
+        };
+        check_scope_columns(&rules("region = :user.region"), &db).await.unwrap();
+        let error = check_scope_columns(&rules("tenant = :user.tenant"), &db)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("[scope] sales") && error.contains("`tenant`"), "{error}");
+        let _ = std::fs::remove_file(&path);
     }
 
     #[test]
