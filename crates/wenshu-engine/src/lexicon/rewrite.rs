@@ -12,9 +12,11 @@ use wenshu_lexicon::time::scan_times;
 use wenshu_lexicon::{SpanKind, scan};
 
 use super::flags::flag_words;
+use super::params::stated_params;
 use super::text::{Sentence, is_cjk};
 use super::words::{find_reference, opener_len};
 use crate::param_kinds::is_period_param;
+use crate::resolve::EntityCatalogs;
 
 /// What a rewrite starts from.
 #[derive(Debug, Clone)]
@@ -97,6 +99,8 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
             text = replace_or_prefix(&text, old.as_deref(), &words);
         }
     }
+    // Values the question states without a spelling (good review rate → good_rate) are written as the value.
+    let stated = stated_params(input.tool, input.question, input.today, &[], &EntityCatalogs::new()).values;
     for spec in input.tool.params().iter() {
         if is_period_param(spec, input.today) {
             continue;
@@ -104,18 +108,28 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
         let Some(index) = input.tool.enum_index(&spec.name) else {
             continue;
         };
-        let Some(hit) = index.matcher().find_all(input.question).into_iter().next() else {
-            continue;
+        let (value, words) = match index.matcher().find_all(input.question).into_iter().next() {
+            Some(hit) => {
+                let words = input.question.get(hit.range.clone()).unwrap_or_default().to_string();
+                (hit.value, words)
+            }
+            None => match stated
+                .iter()
+                .find(|s| s.param == spec.name)
+                .and_then(|s| s.value.as_str())
+            {
+                Some(value) => (value.to_string(), value.to_string()),
+                None => continue,
+            },
         };
-        let words = input.question.get(hit.range.clone()).unwrap_or_default();
         match index.matcher().find_all(&text).into_iter().next() {
-            Some(old) if old.value == hit.value => {}
+            Some(old) if old.value == value => {}
             Some(old) => {
                 let old_words = text.get(old.range).unwrap_or_default().to_string();
-                text = replace_or_prefix(&text, Some(&old_words), words);
+                text = replace_or_prefix(&text, Some(&old_words), &words);
             }
-            None if spec.default.as_ref().and_then(|d| d.as_str()) == Some(hit.value.as_str()) => {}
-            None => text.push_str(words),
+            None if spec.default.as_ref().and_then(|d| d.as_str()) == Some(value.as_str()) => {}
+            None => text.push_str(&words),
         }
     }
     for spec in input.tool.params().iter().filter(|s| s.ty == ParamType::Boolean) {
@@ -132,7 +146,8 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
                 } else {
                     ""
                 };
-                text = format!("{text}，{words}{tie}");
+                let comma = if words.is_ascii() { ", " } else { "，" };
+                text = format!("{text}{comma}{words}{tie}");
             }
         }
     }
@@ -245,6 +260,22 @@ mod tests {
         let mut i = input("那前3名呢", tool);
         i.template = Some("上月杭州的门店销售额");
         assert_eq!(rewrite(&i), "上月杭州的门店销售额，前3名");
+    }
+
+    #[test]
+    fn a_value_stated_without_a_spelling_is_written_as_the_value() {
+        let catalog = wenshu_contract::Catalog::from_json_str(
+            &serde_json::json!({"tools": [{"name": "stores", "inputSchema": {"type": "object", "properties": {
+                "metric": {"type": "string", "enum": ["sales_amount", "repeat_share"], "default": "sales_amount",
+                    "description": "排名指标：sales_amount(销售额)、repeat_share(复购占比)"}
+            }}}]})
+            .to_string(),
+        )
+        .unwrap();
+        let tool = &catalog.tools()[0];
+        let mut i = input("what about repeat customer share?", tool);
+        i.template = Some("top 5 stores by sales_amount this month");
+        assert_eq!(rewrite(&i), "top 5 stores by repeat_share this month");
     }
 
     #[test]

@@ -178,7 +178,8 @@ impl LexiconRouter {
 
 impl LexiconRouter {
     /// The tool the newest earlier round that chose one was routed to, and how many rounds back: a round that
-    /// was itself a follow-up (那华南呢) is routed with the rounds before it, so its tool is the one it kept.
+    /// was itself a follow-up (那华南呢) is routed with the rounds before it (the last [`MAX_HISTORY`], so the
+    /// rounds looked back on shrink at each step), so its tool is the one it kept.
     fn earlier_tool(&self, input: &RouteInput<'_>, index: &ToolIndex) -> Option<(String, usize)> {
         let recent = input.recent_history();
         newest_first(recent).find_map(|(rounds_back, turn)| {
@@ -187,7 +188,10 @@ impl LexiconRouter {
             let tool = if at > 0 && (looks_like_follow_up(&folded) || has_reference(&folded)) {
                 let earlier = RouteInput {
                     question: &turn.question,
-                    history: input.history.get(..at).unwrap_or_default(),
+                    history: input
+                        .history
+                        .get(at.saturating_sub(MAX_HISTORY)..at)
+                        .unwrap_or_default(),
                     ..input.clone()
                 };
                 self.route_now(&earlier).decision.and_then(|d| d.tool_code)
@@ -210,7 +214,10 @@ impl LexiconRouter {
         }
         let earlier = RouteInput {
             question,
-            history: input.history.get(..at).unwrap_or_default(),
+            history: input
+                .history
+                .get(at.saturating_sub(MAX_HISTORY)..at)
+                .unwrap_or_default(),
             ..input.clone()
         };
         self.route_now(&earlier)
@@ -235,7 +242,8 @@ fn settle_tool<'a>(
     let aggregate = best.is_some_and(|b| b.excluded.is_some());
     let history: &'a [Turn] = input.history;
     let recent = &history[history.len().saturating_sub(MAX_HISTORY)..];
-    let swap = (cued && !aggregate && !recent.is_empty())
+    // A question made of nothing but the earlier tool's values continues it, with or without 那…呢.
+    let swap = (!aggregate && !recent.is_empty())
         .then(|| previous.clone())
         .flatten()
         .and_then(|(name, rounds_back)| find(&name).map(|tool| (tool, rounds_back)))

@@ -106,6 +106,14 @@ const FUNCTION_WORDS: &[&str] = &[
     "me",
     "tell",
     "please",
+    "ones",
+    "one",
+    "only",
+    "just",
+    "those",
+    "these",
+    "them",
+    "then",
 ];
 
 /// Question words that speak for no tool: masked from a question before its words are scored, longest first.
