@@ -156,3 +156,20 @@ fn a_record_threshold_needs_a_measure_of_one_column() {
     let error = query.resolve(model).unwrap_err();
     assert_eq!(error.field, "each.measure", "{error}");
 }
+
+#[test]
+fn kinds_of_day_and_periods_read_apart_are_unmet() {
+    use wenshu_engine::coverage::time_words::{day_kinds, two_periods};
+    use wenshu_engine::facts::QuestionFacts;
+    let facts = |q: &str| QuestionFacts::new(q, today());
+    assert_eq!(day_kinds(&facts("上个月工作日的门诊量")).len(), 1);
+    assert_eq!(day_kinds(&facts("visits on weekdays last month")).len(), 1);
+    assert!(day_kinds(&facts("上个月的门诊量")).is_empty());
+    // A period holding the word is read as a period.
+    assert!(day_kinds(&facts("上周末的门诊量")).is_empty());
+    assert!(two_periods(&facts("今年周末的门诊量")).is_some());
+    // Periods compared or joined are meant together.
+    assert!(two_periods(&facts("上个月和本月的门诊量")).is_none());
+    assert!(two_periods(&facts("本月门诊量环比上月")).is_none());
+    assert!(two_periods(&facts("上个月的门诊量")).is_none());
+}

@@ -6,7 +6,8 @@
 //! - [`values`]: the values the question names, against the bound parameters.
 //! - [`unknown`]: a word shaped like a filter's values but none of them (火星区) is unmet, never ignored.
 //! - [`exclusion`]: a value the question leaves out (除了X, 不含X, X之外) is never a filter on it.
-//! - [`time_words`]: a date the scan left out (国庆之后) is unmet, never a default period.
+//! - [`time_words`]: a date the scan left out (国庆之后), a kind of day (周末, 工作日) and periods read apart
+//!   (今年周末) are unmet, never a default period.
 //! - [`meets`]: one demand against an offer.
 //! - [`message`]: what cannot be done and what can be answered instead, in words.
 
@@ -124,6 +125,8 @@ pub fn check_with(
     unmet.extend(unknown::unknown_in(tool, &reading));
     unmet.extend(exclusion::excluded_named(arguments, &facts.question, &named));
     unmet.extend(time_words::unread_times(facts));
+    unmet.extend(time_words::day_kinds(facts));
+    unmet.extend(time_words::two_periods(facts));
     unmet.extend(time_words::later_baseline(arguments));
     for demand in &demands {
         if let Err(u) = meets::meets(demand, &offer, tool, arguments, &demands) {

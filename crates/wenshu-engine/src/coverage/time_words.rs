@@ -53,6 +53,85 @@ pub fn unread_times(facts: &QuestionFacts) -> Vec<Unmet> {
     out
 }
 
+/// Words naming a kind of day rather than a period (general Chinese and English), longest first.
+const DAY_KINDS: &[&str] = &[
+    "法定节假日",
+    "节假日",
+    "双休日",
+    "工作日",
+    "休息日",
+    "周末",
+    "假日",
+    "平日",
+    "business days",
+    "business day",
+    "weekends",
+    "weekend",
+    "weekdays",
+    "weekday",
+    "workdays",
+    "workday",
+    "holidays",
+];
+
+/// Kinds of day no time expression reads (今年周末的销售额, 上个月工作日的订单): a call over the whole period would
+/// count every day, so each is unmet; a period that holds the word (上周末) is read and not judged here.
+pub fn day_kinds(facts: &QuestionFacts) -> Vec<Unmet> {
+    let q = facts.question.to_ascii_lowercase();
+    let mut taken: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut out: Vec<Unmet> = Vec::new();
+    for word in DAY_KINDS {
+        for (at, _) in q.match_indices(word) {
+            let range = at..at + word.len();
+            let in_time = facts
+                .spans
+                .iter()
+                .any(|s| matches!(s.kind, SpanKind::Time(_)) && s.range.start < range.end && range.start < s.range.end);
+            let whole = !word.is_ascii()
+                || (!q[..at].ends_with(|c: char| c.is_ascii_alphanumeric())
+                    && !q[range.end..].starts_with(|c: char| c.is_ascii_alphanumeric()));
+            if in_time || !whole || taken.iter().any(|t| t.start < range.end && range.start < t.end) {
+                continue;
+            }
+            taken.push(range);
+            out.push(unmet(
+                word,
+                format!("不能只算{word}（只能按连续的时间段查）"),
+                format!("cannot count only {word} (only a continuous period)"),
+            ));
+        }
+    }
+    out
+}
+
+/// Two periods read apart with nothing comparing or joining them (今年周末: 今年 and 周末): a call takes one period,
+/// so which the question means is unmet rather than the first taken silently.
+pub fn two_periods(facts: &QuestionFacts) -> Option<Unmet> {
+    use wenshu_lexicon::demand::DemandKind;
+    let times: Vec<&wenshu_lexicon::Span> = facts
+        .spans
+        .iter()
+        .filter(|s| matches!(s.kind, SpanKind::Time(_)))
+        .collect();
+    let apart = times.windows(2).any(|w| w[0].range.end <= w[1].range.start);
+    let paired = facts.demands.iter().any(|d| {
+        matches!(
+            d.kind,
+            DemandKind::Period { .. } | DemandKind::Compare | DemandKind::Joined | DemandKind::Change
+        )
+    });
+    if !apart || paired {
+        return None;
+    }
+    let words: Vec<&str> = times.iter().map(|s| s.text.as_str()).collect();
+    let words = words.join("、");
+    Some(unmet(
+        &words,
+        format!("问题里有几个时间（{words}），不知道按哪个查"),
+        format!("the question names several periods ({words}); which one is meant is unclear"),
+    ))
+}
+
 /// A metric call comparing its period with a later one (上周和本周对比 read as 上周 against 本周): the later period
 /// is the current one, so such a call is unmet rather than a change with its sign turned round.
 pub fn later_baseline(arguments: &Map<String, Value>) -> Option<Unmet> {
