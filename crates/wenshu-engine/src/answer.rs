@@ -444,6 +444,9 @@ impl Engine {
             json!(run),
             (tokens > 0).then_some(tokens),
         );
+        if let Some(refusal) = run.scope_refusal {
+            return scope_stop(refusal);
+        }
         match run.rows {
             Some(rows) => AskOutcome::Answered {
                 tool: tool.name().to_string(),

@@ -643,6 +643,7 @@ async fn the_fallback_sees_only_the_viewers_rows_whatever_the_model_writes() {
         sql(
             "WITH sales AS (SELECT * FROM main.SALES s) SELECT region, SUM(amount) AS total FROM sales GROUP BY region",
         ),
+        sql("SELECT o.id, s.amount FROM orders o JOIN sales s ON s.id = o.id"),
     ])
     .await;
     let provider = ProviderConfig::new("scripted", server.base_url(), "m").with_timeout(Duration::from_millis(800));
@@ -670,6 +671,20 @@ async fn the_fallback_sees_only_the_viewers_rows_whatever_the_model_writes() {
         assert_eq!(verdict.binds, vec![json!("华东")]);
         assert_eq!(verdict.bind_attributes, vec!["region".to_string()]);
     }
+    let no_tenant = rules().bind(&Viewer::scoped(
+        None,
+        BTreeMap::from([("region".to_string(), json!("华东"))]),
+    ));
+    let run = fallback.run_scoped("看所有订单", date(2026, 11, 29), &no_tenant).await;
+    assert!(run.rows.is_none());
+    assert_eq!(run.attempts.len(), 1, "a denied table is not sent back for correction");
+    let refusal = run.scope_refusal.expect("the denial");
+    assert_eq!(refusal.code, "scope.denied");
+    assert!(
+        refusal.zh.contains("tenant_id") && refusal.zh.contains("orders"),
+        "{}",
+        refusal.zh
+    );
 }
 
 /// Every statement of eval/sql.jsonl the guard accepts, checked again with every one of its tables scoped: it is

@@ -53,6 +53,9 @@ pub struct FallbackRun {
     pub reasons: Vec<String>,
     /// Wall time, in milliseconds.
     pub duration_ms: f64,
+    /// When the SQL read a table the viewer's row scope denies: that refusal (the run stops there, uncorrected).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope_refusal: Option<crate::scope::ScopeRefusal>,
 }
 
 /// The Text-to-SQL fallback over one read-only database.
@@ -127,7 +130,13 @@ impl SqlFallback {
             let failed = attempt.error.clone();
             let sql = attempt.sql.clone();
             let service_down = attempt.call.service_failed();
+            let denied = attempt.verdict.as_ref().and_then(|v| v.scope_refusal.clone());
             run.attempts.push(attempt);
+            if denied.is_some() {
+                run.reasons.extend(failed);
+                run.scope_refusal = denied;
+                break;
+            }
             match failed {
                 None => break,
                 Some(reason) => {

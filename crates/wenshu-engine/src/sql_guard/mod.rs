@@ -47,6 +47,9 @@ pub struct GuardVerdict {
     /// The attribute each bind comes from (`region` of `:user.region`), in the same order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub bind_attributes: Vec<String>,
+    /// When refused because it reads a table the viewer's row scope denies: that refusal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope_refusal: Option<crate::scope::ScopeRefusal>,
 }
 
 /// Checks one SQL text under `policy`, parsed in `dialect`: executable comments are refused on the text, then it
@@ -101,6 +104,11 @@ fn check(
             }
             match row_scope::wrap(&mut query, dialect, scope) {
                 Ok(binds) => Some((scope, binds)),
+                Err(row_scope::ScopeRewriteError::Denied(refusal)) => {
+                    let mut verdict = refused(vec![refusal.en.clone()]);
+                    verdict.scope_refusal = Some(refusal);
+                    return verdict;
+                }
                 Err(error) => return refused(vec![error.to_string()]),
             }
         }
@@ -135,6 +143,7 @@ fn check(
         resolved: findings.resolutions,
         binds,
         bind_attributes,
+        scope_refusal: None,
     }
 }
 
@@ -274,6 +283,7 @@ fn refused(reasons: Vec<String>) -> GuardVerdict {
         resolved: Vec::new(),
         binds: Vec::new(),
         bind_attributes: Vec::new(),
+        scope_refusal: None,
     }
 }
 
