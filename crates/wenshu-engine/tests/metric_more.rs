@@ -173,3 +173,17 @@ fn kinds_of_day_and_periods_read_apart_are_unmet() {
     assert!(two_periods(&facts("本月门诊量环比上月")).is_none());
     assert!(two_periods(&facts("上个月的门诊量")).is_none());
 }
+
+#[test]
+fn the_largest_total_of_a_time_bucket_is_the_top_bucket() {
+    let question = "上个月日门诊量的最大值";
+    let query = build(question).unwrap_or_else(|r| panic!("{r:?}"));
+    assert_eq!(query.grain, Some(Grain::Day));
+    assert_eq!(query.order.as_ref().map(|o| o.direction), Some(OrderDir::Desc));
+    assert_eq!(query.limit, Some(1));
+    assert!(query.measures.iter().all(|m| m.aggregate.is_none()), "{query:?}");
+    covered(question, &query).unwrap();
+    // The month of 上个月 is the time expression's, not a bucket of the measure.
+    let plain = build("上个月诊费的最小值");
+    assert!(plain.as_ref().map_or(true, |q| q.grain.is_none()), "{plain:?}");
+}

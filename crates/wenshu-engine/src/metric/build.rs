@@ -702,6 +702,28 @@ impl<'a> Builder<'a> {
                     } else {
                         Reaggregate::Min
                     };
+                    // 日销售额的最大值: the largest daily total — the top bucket — not the largest record.
+                    if let Some(grain) = self.bucket_of_measure() {
+                        if query.grain.is_some() || query.order.is_some() || query.measures.len() != 1 {
+                            self.reasons.push(format!(
+                                "「{}」：不能在分组或排名之外再取按时间汇总的{}",
+                                d.words,
+                                want.label()
+                            ));
+                            continue;
+                        }
+                        query.grain = Some(grain);
+                        query.order = Some(Order {
+                            measure: query.measures[0].name.clone(),
+                            direction: if of == Aggregate::Max {
+                                OrderDir::Desc
+                            } else {
+                                OrderDir::Asc
+                            },
+                        });
+                        query.limit = Some(1);
+                        continue;
+                    }
                     for m in &mut query.measures {
                         let Some(i) = self.model.measure_index(&m.name) else {
                             continue;
@@ -745,6 +767,31 @@ impl<'a> Builder<'a> {
                 Aggregate::Total => {}
             }
         }
+    }
+
+    /// The time bucket a measure's word is prefixed with (日销售额, 单日票房, 月销量): a total per bucket, not a
+    /// record; none when the prefix belongs to a time expression (上个月销售额) or there is none.
+    fn bucket_of_measure(&self) -> Option<Grain> {
+        let q = &self.facts.question;
+        self.mentions.iter().find_map(|(r, m)| {
+            if !matches!(m, Mention::Measure(_)) {
+                return None;
+            }
+            let before = q.get(..r.start)?;
+            let c = before.chars().next_back()?;
+            let at = r.start - c.len_utf8();
+            if self.facts.times.iter().any(|t| t.range.start <= at && at < t.range.end) {
+                return None;
+            }
+            match c {
+                '日' | '天' => Some(Grain::Day),
+                '周' => Some(Grain::Week),
+                '月' => Some(Grain::Month),
+                '季' => Some(Grain::Quarter),
+                '年' => Some(Grain::Year),
+                _ => None,
+            }
+        })
     }
 
     /// A threshold on a grouped measure (HAVING), or on each record's value of a measure named (单笔金额超过10万,

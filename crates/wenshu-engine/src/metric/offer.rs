@@ -76,6 +76,13 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
         };
         offer.aggregates.extend(aggregate);
     }
+    // The top bucket or group alone (日销售额的最大值): its value is the largest (or smallest) of them.
+    if let (Some((_, dir)), Some(1)) = (resolved.order, resolved.limit) {
+        offer.aggregates.push(match dir {
+            OrderDir::Desc => Aggregate::Max,
+            OrderDir::Asc => Aggregate::Min,
+        });
+    }
     if resolved.share.is_some() {
         offer.aggregates.push(Aggregate::Share);
     }
