@@ -63,7 +63,16 @@ impl Planner {
         }
         let demand_unmet = first.unmet.len() > first.value_unmet;
         if let Some(found) = self
-            .other_tools(request, checked, routed, &facts, &first.named, &demands, demand_unmet, trace)
+            .other_tools(
+                request,
+                checked,
+                routed,
+                &facts,
+                &first.named,
+                &demands,
+                demand_unmet,
+                trace,
+            )
             .await
         {
             return found;
