@@ -187,3 +187,16 @@ fn the_largest_total_of_a_time_bucket_is_the_top_bucket() {
     let plain = build("上个月诊费的最小值");
     assert!(plain.as_ref().map_or(true, |q| q.grain.is_none()), "{plain:?}");
 }
+
+#[test]
+fn a_reference_nothing_resolved_is_unmet_for_a_tool_without_a_subject() {
+    use wenshu_engine::coverage::reference::unresolved_reference;
+    use wenshu_engine::facts::QuestionFacts;
+    let catalog = catalog();
+    let tool = catalog.get("clinic_metrics").unwrap();
+    let facts = |q: &str| QuestionFacts::new(q, today());
+    assert!(unresolved_reference(tool, &facts("它上个月的门诊量")).is_some());
+    assert!(unresolved_reference(tool, &facts("这个科室上个月的门诊量")).is_some());
+    // 这个月 is a time expression, not a reference.
+    assert!(unresolved_reference(tool, &facts("这个月的门诊量")).is_none());
+}

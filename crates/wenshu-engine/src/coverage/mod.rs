@@ -8,6 +8,7 @@
 //! - [`exclusion`]: a value the question leaves out (除了X, 不含X, X之外) is never a filter on it.
 //! - [`time_words`]: a date the scan left out (国庆之后), a kind of day (周末, 工作日) and periods read apart
 //!   (今年周末) are unmet, never a default period.
+//! - [`reference`]: a reference word nothing resolved (它, 这个产品), for a tool without a subject, is unmet.
 //! - [`meets`]: one demand against an offer.
 //! - [`message`]: what cannot be done and what can be answered instead, in words.
 
@@ -15,6 +16,7 @@ pub mod exclusion;
 pub mod meets;
 pub mod message;
 pub mod offer;
+pub mod reference;
 pub mod time_words;
 pub mod unknown;
 pub mod values;
@@ -133,6 +135,7 @@ pub fn check_with(
             unmet.push(u);
         }
     }
+    unmet.extend(reference::unresolved_reference(tool, facts));
     Coverage {
         tool: tool.name().to_string(),
         demands,

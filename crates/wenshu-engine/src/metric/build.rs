@@ -955,7 +955,7 @@ const REFERENCES: &[&str] = &[
 const REFERENCES_EN: &[&str] = &["it", "its", "this", "that", "them", "they", "their"];
 
 /// The first reference word in a run of words the query did not account for.
-fn reference_in(run: &str) -> Option<String> {
+pub(crate) fn reference_in(run: &str) -> Option<String> {
     let text = canonical(run);
     if let Some(word) = REFERENCES.iter().find(|w| text.contains(*w)) {
         return Some((*word).to_string());
