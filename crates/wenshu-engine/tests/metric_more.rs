@@ -159,6 +159,7 @@ fn a_record_threshold_needs_a_measure_of_one_column() {
 
 #[test]
 fn kinds_of_day_and_periods_read_apart_are_unmet() {
+    use wenshu_engine::coverage::Offer;
     use wenshu_engine::coverage::time_words::{day_kinds, two_periods};
     use wenshu_engine::facts::QuestionFacts;
     let facts = |q: &str| QuestionFacts::new(q, today());
@@ -167,11 +168,15 @@ fn kinds_of_day_and_periods_read_apart_are_unmet() {
     assert!(day_kinds(&facts("上个月的门诊量")).is_empty());
     // A period holding the word is read as a period.
     assert!(day_kinds(&facts("上周末的门诊量")).is_empty());
-    assert!(two_periods(&facts("今年周末的门诊量")).is_some());
-    // Periods compared or joined are meant together.
-    assert!(two_periods(&facts("上个月和本月的门诊量")).is_none());
-    assert!(two_periods(&facts("本月门诊量环比上月")).is_none());
-    assert!(two_periods(&facts("上个月的门诊量")).is_none());
+    let one = Offer::unknown("x-answers");
+    let mut compared = Offer::unknown("x-metrics");
+    compared.periods = vec![wenshu_lexicon::demand::Baseline::Named];
+    assert!(two_periods(&facts("今年周末的门诊量"), &compared).is_some());
+    // Periods compared or joined are meant together, by a call that compares periods.
+    assert!(two_periods(&facts("上个月和本月的门诊量"), &compared).is_none());
+    assert!(two_periods(&facts("上个月和本月的门诊量"), &one).is_some());
+    assert!(two_periods(&facts("本月门诊量环比上月"), &compared).is_none());
+    assert!(two_periods(&facts("上个月的门诊量"), &one).is_none());
 }
 
 #[test]

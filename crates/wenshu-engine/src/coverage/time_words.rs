@@ -104,9 +104,10 @@ pub fn day_kinds(facts: &QuestionFacts) -> Vec<Unmet> {
     out
 }
 
-/// Two periods read apart with nothing comparing or joining them (今年周末: 今年 and 周末): a call takes one period,
-/// so which the question means is unmet rather than the first taken silently.
-pub fn two_periods(facts: &QuestionFacts) -> Option<Unmet> {
+/// Two periods read apart with nothing comparing or joining them (今年周末: 今年 and 周末), or compared by a call
+/// that compares no periods (10月和11月的销售额对比 answered for one month): a call takes one period, so the other
+/// is unmet rather than dropped.
+pub fn two_periods(facts: &QuestionFacts, offer: &super::Offer) -> Option<Unmet> {
     use wenshu_lexicon::demand::DemandKind;
     let times: Vec<&wenshu_lexicon::Span> = facts
         .spans
@@ -120,7 +121,7 @@ pub fn two_periods(facts: &QuestionFacts) -> Option<Unmet> {
             DemandKind::Period { .. } | DemandKind::Compare | DemandKind::Joined | DemandKind::Change
         )
     });
-    if !apart || paired {
+    if !apart || (paired && !offer.periods.is_empty()) {
         return None;
     }
     let words: Vec<&str> = times.iter().map(|s| s.text.as_str()).collect();

@@ -168,8 +168,9 @@ impl Planner {
         let worth = match &plan {
             // 上个月的订单有多少 (an order lookup lacking its ID), 本月客单价是多少 (no tool routed): a metric query
             // that accounts for every word of the question answers it; the builder refuses one that does not.
-            Plan::Unsupported { .. } | Plan::Missing { .. } | Plan::Fallback { .. } => true,
-            Plan::NotFound { .. } => !demands.is_empty(),
+            // 上个月科幻片的票房 (科幻片 no movie's name): a metric query reading 科幻 as a value; a name it does
+            // not know is refused by the builder (不认识「战狼3」).
+            Plan::Unsupported { .. } | Plan::Missing { .. } | Plan::Fallback { .. } | Plan::NotFound { .. } => true,
             _ => false,
         };
         if !worth {
