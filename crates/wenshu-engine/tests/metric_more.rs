@@ -205,3 +205,12 @@ fn a_reference_nothing_resolved_is_unmet_for_a_tool_without_a_subject() {
     // 这个月 is a time expression, not a reference.
     assert!(unresolved_reference(tool, &facts("这个月的门诊量")).is_none());
 }
+
+#[test]
+fn an_english_superlatives_noun_is_its_measure_beside_a_grouping() {
+    let question = "which ward had the highest fee last month";
+    let query = build(question).unwrap_or_else(|r| panic!("{r:?}"));
+    assert_eq!(query.group_by, vec!["科室".to_string()]);
+    assert_eq!(query.limit, Some(1));
+    covered(question, &query).unwrap();
+}

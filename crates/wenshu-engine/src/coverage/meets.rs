@@ -203,7 +203,17 @@ fn rank(
             DemandKind::Group { grain: None } => d.target.as_deref(),
             _ => None,
         }));
+    // `which region had the highest sales`: an English superlative's noun is its measure when the question's
+    // grouping already names the dimension.
+    let grouped_here = all.iter().any(|d| {
+        d.kind == (DemandKind::Group { grain: None })
+            && d.target.as_deref().is_some_and(|t| same_dimension(t, &offer.dimension))
+    });
+    let own_target = demand.target.as_deref();
     for t in dimension_targets {
+        if grouped_here && t.is_ascii() && Some(t) == own_target {
+            continue;
+        }
         // An undeclared tool's own words may be in another language than the question's.
         let unknown_language = offer.source == "spellings" && t.is_ascii();
         if !offer.dimension.is_empty() && !unknown_language && !same_dimension(t, &offer.dimension) {
