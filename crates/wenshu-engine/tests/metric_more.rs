@@ -214,3 +214,17 @@ fn an_english_superlatives_noun_is_its_measure_beside_a_grouping() {
     assert_eq!(query.limit, Some(1));
     covered(question, &query).unwrap();
 }
+
+#[test]
+fn what_the_query_would_leave_out_is_refused() {
+    // A dimension named beside the one grouped by.
+    let reasons = build("上个月诊费前三的科室和医生").unwrap_err();
+    assert!(reasons.iter().any(|r| r.contains("医生")), "{reasons:?}");
+    // A mean over a dimension's values is not a mean over records.
+    let reasons = build("上个月平均每个医生的诊费").unwrap_err();
+    assert!(reasons.iter().any(|r| r.contains("平均")), "{reasons:?}");
+    // 去年同期 alone names no period of its own.
+    assert!(build("去年同期的诊费").is_err());
+    // A dimension naming the population is no grouping left out.
+    assert!(build("上个月各科室医生的门诊量").is_ok());
+}

@@ -366,6 +366,7 @@ impl<'a> Builder<'a> {
         self.rank(&mut query);
         self.aggregates(&mut query);
         self.threshold(&mut query);
+        self.unused_dimensions(&query);
         self.unused_numbers();
         self.leftovers();
         if query.measures.is_empty() && self.reasons.is_empty() {
@@ -482,7 +483,19 @@ impl<'a> Builder<'a> {
 
     /// The time range (the first time expression) and a comparison's other period.
     fn times(&mut self, query: &mut MetricQuery) {
-        let times = &self.facts.times;
+        // 去年同期 alone: the period glued before 同期 is the comparison's baseline, not the period asked.
+        let times: Vec<_> = self
+            .facts
+            .times
+            .iter()
+            .filter(|t| {
+                !self.demands.iter().any(|d| {
+                    matches!(d.kind, DemandKind::Period { .. })
+                        && d.words == "同期"
+                        && (overlaps(&d.range, &t.range) || d.range.start == t.range.end)
+                })
+            })
+            .collect();
         let period = self.demands.iter().find_map(|d| match d.kind {
             DemandKind::Period { baseline } => Some((baseline, d.target.clone())),
             _ => None,
@@ -797,6 +810,43 @@ impl<'a> Builder<'a> {
                     }
                 }
                 Aggregate::Total => {}
+            }
+        }
+    }
+
+    /// A dimension named together with another (销售额前三的产品和地区) that the query neither groups by nor filters
+    /// on is unmet (a dimension naming the population — 所有电影 — is not); so is a mean over the values of a dimension (平均每个销售的业绩: the mean of their
+    /// totals, which the model does not compute).
+    fn unused_dimensions(&mut self, query: &MetricQuery) {
+        for (range, m) in &self.mentions {
+            let Mention::Dimension(dim) = m else { continue };
+            let label = &self.model.dimensions[*dim].label;
+            let used = query.group_by.contains(label) || query.filters.iter().any(|f| &f.dimension == label);
+            let joined = self
+                .demands
+                .iter()
+                .any(|d| d.kind == DemandKind::Joined && (d.range.end == range.start || d.range.start == range.end));
+            if !used && joined && !self.reasons.iter().any(|r| r.contains(label.as_str())) {
+                self.reasons
+                    .push(format!("「{label}」：问题提到了它，但查询没有按它分组或筛选"));
+            }
+        }
+        let averages = self
+            .demands
+            .iter()
+            .filter(|d| matches!(d.kind, DemandKind::Aggregate { of: Aggregate::Average }));
+        for avg in averages {
+            let over_dimension = self.demands.iter().any(|g| {
+                g.kind == (DemandKind::Group { grain: None })
+                    && g.range.start >= avg.range.end
+                    && self
+                        .facts
+                        .question
+                        .get(avg.range.end..g.range.start)
+                        .is_some_and(|between| between.trim().is_empty() || between == "的")
+            });
+            if over_dimension {
+                self.reasons.push(format!("「{}」：不能求各组合计的平均值", avg.words));
             }
         }
     }
