@@ -228,3 +228,12 @@ fn what_the_query_would_leave_out_is_refused() {
     // A dimension naming the population is no grouping left out.
     assert!(build("上个月各科室医生的门诊量").is_ok());
 }
+
+#[test]
+fn a_threshold_before_a_dimension_groups_by_it() {
+    let question = "上个月门诊量超过300人次的医生";
+    let query = build(question).unwrap_or_else(|r| panic!("{r:?}"));
+    assert_eq!(query.group_by, vec!["医生".to_string()]);
+    assert_eq!(query.having.as_ref().map(|h| h.value), Some(300.0));
+    covered(question, &query).unwrap();
+}

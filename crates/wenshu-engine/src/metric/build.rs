@@ -898,6 +898,13 @@ impl<'a> Builder<'a> {
             demand::ThresholdOp::Below => ThresholdOp::Lt,
             demand::ThresholdOp::AtMost => ThresholdOp::Le,
         };
+        // 销量超过500套的产品: the threshold qualifies the dimension named right after it — a grouping by it.
+        if query.group_by.is_empty()
+            && query.grain.is_none()
+            && let Some(dim) = self.dimension_after(d.range.end)
+        {
+            query.group_by.push(self.model.dimensions[dim].label.clone());
+        }
         if let Some(measure) = self.record_measure(&d, query) {
             query.each = Some(Threshold {
                 measure: self.measure_label(measure),
@@ -931,6 +938,30 @@ impl<'a> Builder<'a> {
             op,
             value,
         });
+    }
+
+    /// The dimension named at `at`, after a unit and 的 (…超过500套的产品 → 产品).
+    fn dimension_after(&self, at: usize) -> Option<usize> {
+        let q = &self.facts.question;
+        let mut from = at;
+        // The unit may have begun inside the number (300人 of 300人次).
+        'units: for unit in self.model.measures.iter().filter_map(|m| m.unit.as_deref()) {
+            for (k, _) in unit.char_indices() {
+                let (head, tail) = unit.split_at(k);
+                let before = q.get(..at).is_some_and(|b| b.ends_with(head));
+                if before && !tail.is_empty() && q.get(at..).is_some_and(|rest| rest.starts_with(tail)) {
+                    from = at + tail.len();
+                    break 'units;
+                }
+            }
+        }
+        if q.get(from..).is_some_and(|rest| rest.starts_with('的')) {
+            from += '的'.len_utf8();
+        }
+        self.mentions.iter().find_map(|(r, m)| match m {
+            Mention::Dimension(dim) if r.start == from => Some(*dim),
+            _ => None,
+        })
     }
 
     /// The measure of a threshold on each record: named before it, aggregating one column, and the records either
