@@ -237,3 +237,13 @@ fn a_threshold_before_a_dimension_groups_by_it() {
     assert_eq!(query.having.as_ref().map(|h| h.value), Some(300.0));
     covered(question, &query).unwrap();
 }
+
+#[test]
+fn a_top_within_each_group_and_a_count_of_groups_are_refused() {
+    let reasons = build("上个月每个科室门诊量最多的医生").unwrap_err();
+    assert!(reasons.iter().any(|r| r.contains("每个科室")), "{reasons:?}");
+    let reasons = build("上个月门诊量超过300人次的医生有几位").unwrap_err();
+    assert!(reasons.iter().any(|r| r.contains("医生")), "{reasons:?}");
+    // The same dimension grouped and ranked is one ranking.
+    assert!(build("上个月各科室门诊量排名").is_ok());
+}

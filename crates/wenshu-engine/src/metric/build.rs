@@ -657,6 +657,20 @@ impl<'a> Builder<'a> {
         if let Some(target) = d.target.as_deref() {
             match self.dimension_of(target) {
                 Some(dim) => {
+                    // 每个地区销售额最高的产品: a top within each group, which one ordered list does not give.
+                    let within = self.demands.iter().find_map(|g| match (g.kind, g.target.as_deref()) {
+                        (DemandKind::Group { grain: None }, Some(t)) => {
+                            self.dimension_of(t).filter(|&other| other != dim)
+                        }
+                        _ => None,
+                    });
+                    if let Some(other) = within {
+                        self.reasons.push(format!(
+                            "不能在每个{}里分别排出{}",
+                            self.model.dimensions[other].label, self.model.dimensions[dim].label
+                        ));
+                        return;
+                    }
                     let l = self.model.dimensions[dim].label.clone();
                     if !query.group_by.contains(&l) {
                         query.group_by.push(l);
@@ -901,8 +915,17 @@ impl<'a> Builder<'a> {
         // 销量超过500套的产品: the threshold qualifies the dimension named right after it — a grouping by it.
         if query.group_by.is_empty()
             && query.grain.is_none()
-            && let Some(dim) = self.dimension_after(d.range.end)
+            && let Some((dim, end)) = self.dimension_after(d.range.end)
         {
+            // …超过200万的电影有几部: how many of them, which a grouping does not count.
+            let rest = self.facts.question.get(end..).unwrap_or_default();
+            let rest = rest.trim_start_matches(['有', '是', '一', '共', '总']);
+            if rest.starts_with('几') || rest.starts_with("多少") {
+                let label = &self.model.dimensions[dim].label;
+                self.reasons
+                    .push(format!("不能数满足条件的{label}有几个（只能列出它们）"));
+                return;
+            }
             query.group_by.push(self.model.dimensions[dim].label.clone());
         }
         if let Some(measure) = self.record_measure(&d, query) {
@@ -940,8 +963,8 @@ impl<'a> Builder<'a> {
         });
     }
 
-    /// The dimension named at `at`, after a unit and 的 (…超过500套的产品 → 产品).
-    fn dimension_after(&self, at: usize) -> Option<usize> {
+    /// The dimension named at `at`, after a unit and 的 (…超过500套的产品 → 产品), with where its word ends.
+    fn dimension_after(&self, at: usize) -> Option<(usize, usize)> {
         let q = &self.facts.question;
         let mut from = at;
         // The unit may have begun inside the number (300人 of 300人次).
@@ -959,7 +982,7 @@ impl<'a> Builder<'a> {
             from += '的'.len_utf8();
         }
         self.mentions.iter().find_map(|(r, m)| match m {
-            Mention::Dimension(dim) if r.start == from => Some(*dim),
+            Mention::Dimension(dim) if r.start == from => Some((*dim, r.end)),
             _ => None,
         })
     }
