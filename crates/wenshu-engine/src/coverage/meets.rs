@@ -84,8 +84,14 @@ pub fn meets(
             }
         }
         DemandKind::Rank { order, top } => rank(demand, offer, order, top, arguments, all),
+        // Rows side by side compare what the question groups by (or, for a metric call, the values it named); a
+        // ranking of something the question never names compares nothing it asked (compared with the month before).
         DemandKind::Compare => match offer.shape {
-            Some(Shape::Grouped | Shape::Ranked) => Ok(()),
+            Some(Shape::Grouped | Shape::Ranked)
+                if offer.source == "x-metrics" || all.iter().any(|d| matches!(d.kind, DemandKind::Group { .. })) =>
+            {
+                Ok(())
+            }
             _ if !offer.periods.is_empty() => Ok(()),
             _ => Err(unmet(words, "不支持对比".into(), "cannot compare".into())),
         },

@@ -243,3 +243,10 @@ fn a_tool_s_words_are_read_from_the_tool_itself_not_an_earlier_one_of_the_same_n
         assert_eq!(offer.shape, Some(wenshu_contract::answers::Shape::Rows));
     }
 }
+
+#[test]
+fn a_ranking_compares_only_what_the_question_groups() {
+    let c = cover("shop_stats", json!({"mode": "top", "n": 10}), "上个月的利润和之前比较");
+    assert_eq!(c.reason(), "不支持对比", "{c:?}");
+    assert!(cover("shop_stats", json!({"mode": "top", "n": 10}), "各店员的利润对比").is_met());
+}
