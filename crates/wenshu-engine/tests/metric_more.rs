@@ -247,3 +247,21 @@ fn a_top_within_each_group_and_a_count_of_groups_are_refused() {
     // The same dimension grouped and ranked is one ranking.
     assert!(build("上个月各科室门诊量排名").is_ok());
 }
+
+#[test]
+fn a_daily_mean_is_per_day_and_a_mean_per_person_is_refused() {
+    let query = build("上个月的日均门诊量").unwrap_or_else(|r| panic!("{r:?}"));
+    assert!(query.measures.iter().all(|m| m.per == Some(Grain::Day)), "{query:?}");
+    covered("上个月的日均门诊量", &query).unwrap();
+    let reasons = build("上个月人均诊费").unwrap_err();
+    assert!(reasons.iter().any(|r| r.contains("人均")), "{reasons:?}");
+}
+
+#[test]
+fn a_mean_over_a_running_period_is_over_its_days_so_far() {
+    let query = build("本月的日均门诊量").unwrap_or_else(|r| panic!("{r:?}"));
+    let range = query.time_range.unwrap();
+    assert_eq!((range.start.as_str(), range.end.as_str()), ("2026-11-01", "2026-11-29"));
+    let past = build("上个月的日均门诊量").unwrap().time_range.unwrap();
+    assert_eq!(past.end, "2026-10-31");
+}

@@ -367,6 +367,7 @@ impl<'a> Builder<'a> {
         self.aggregates(&mut query);
         self.threshold(&mut query);
         self.unused_dimensions(&query);
+        self.mean_to_date(&mut query);
         self.unused_numbers();
         self.leftovers();
         if query.measures.is_empty() && self.reasons.is_empty() {
@@ -737,6 +738,26 @@ impl<'a> Builder<'a> {
                     if query.measures.iter().any(|m| m.per.is_some()) {
                         continue;
                     }
+                    // 日均 / 月均: the mean per time bucket; 人均: per person, which no measure counts.
+                    let per_bucket = match d.words.as_str() {
+                        "日均" => Some(Grain::Day),
+                        "周均" => Some(Grain::Week),
+                        "月均" => Some(Grain::Month),
+                        "年均" => Some(Grain::Year),
+                        _ => None,
+                    };
+                    if let Some(grain) = per_bucket {
+                        if query.time_range.is_none() || query.grain.is_some() {
+                            self.reasons.push(format!("「{}」需要一个时间段", d.words));
+                        } else {
+                            query.measures.iter_mut().for_each(|m| m.per = Some(grain));
+                        }
+                        continue;
+                    }
+                    if d.words == "人均" {
+                        self.reasons.push("「人均」：不能按人数求平均".into());
+                        continue;
+                    }
                     for m in &mut query.measures {
                         let Some(i) = self.model.measure_index(&m.name) else {
                             continue;
@@ -862,6 +883,19 @@ impl<'a> Builder<'a> {
             if over_dimension {
                 self.reasons.push(format!("「{}」：不能求各组合计的平均值", avg.words));
             }
+        }
+    }
+
+    /// A mean per bucket over a period still running (本月日均, 今年平均每个月) is over the buckets so far: days
+    /// after today have no rows and would lower it.
+    fn mean_to_date(&mut self, query: &mut MetricQuery) {
+        let today = self.facts.today.to_string();
+        if query.measures.iter().any(|m| m.per.is_some())
+            && let Some(range) = &mut query.time_range
+            && range.end > today
+            && range.start <= today
+        {
+            range.end = today;
         }
     }
 
