@@ -265,3 +265,12 @@ fn a_mean_over_a_running_period_is_over_its_days_so_far() {
     let past = build("上个月的日均门诊量").unwrap().time_range.unwrap();
     assert_eq!(past.end, "2026-10-31");
 }
+
+#[test]
+fn which_of_two_named_values_is_higher_shows_both() {
+    let question = "上个月内科和外科哪个门诊量高";
+    let query = build(question).unwrap_or_else(|r| panic!("{r:?}"));
+    assert_eq!(query.group_by, vec!["科室".to_string()]);
+    assert_eq!(query.filters[0].values.len(), 2);
+    covered(question, &query).unwrap();
+}

@@ -69,6 +69,8 @@ pub fn meets(
             let grouped = matches!(offer.shape, Some(Shape::Grouped | Shape::Ranked));
             match target {
                 Some(t) if grouped && same_dimension(t, &offer.dimension) => Ok(()),
+                // A和B哪个票房高: 哪个 before a measure asks which of the rows shown is higher.
+                Some(t) if grouped && offer.source == "x-metrics" && names(t, &offer.measures) => Ok(()),
                 // 哪个X…最高: the ranking decides, by the same dimension.
                 Some(t) => Err(unmet(
                     &demand_words(demand),
