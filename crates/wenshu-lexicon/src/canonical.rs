@@ -29,13 +29,26 @@ fn t2s_table() -> &'static [(char, char)] {
 
 /// Folds full-width characters to half-width, traditional to simplified, lowercases, and trims.
 pub fn canonical(text: &str) -> String {
-    text.trim()
-        .chars()
-        .map(|c| simplify_char(to_half_width(c)))
-        .flat_map(char::to_lowercase)
-        .collect::<String>()
-        .trim()
-        .to_string()
+    let mut out = String::with_capacity(text.len());
+    for c in text.trim().chars() {
+        let c = simplify_char(to_half_width(c));
+        if c.is_ascii() {
+            out.push(c.to_ascii_lowercase());
+        } else if is_caseless_han(c) {
+            out.push(c);
+        } else {
+            out.extend(c.to_lowercase());
+        }
+    }
+    match out.trim() {
+        trimmed if trimmed.len() == out.len() => out,
+        trimmed => trimmed.to_string(),
+    }
+}
+
+/// Whether `c` is a CJK unified ideograph (which has no case: lower-casing it is the identity).
+fn is_caseless_han(c: char) -> bool {
+    ('\u{4E00}'..='\u{9FFF}').contains(&c)
 }
 
 /// Maps one full-width character (U+FF01..U+FF5E, U+3000) to its half-width form.
@@ -69,6 +82,9 @@ pub fn fold_char(c: char) -> char {
     let c = simplify_char(to_half_width(c));
     if c.is_ascii() {
         return c.to_ascii_lowercase();
+    }
+    if is_caseless_han(c) {
+        return c;
     }
     let mut lower = c.to_lowercase();
     match (lower.next(), lower.next()) {
@@ -128,6 +144,36 @@ mod tests {
         for &(t, s) in table {
             assert_ne!(t, s);
             assert!(table.binary_search_by_key(&s, |p| p.0).is_err(), "{s} is itself mapped");
+        }
+    }
+
+    /// The plain definition canonical keeps: trim, half width, simplified, lower case, trim.
+    fn canonical_by_definition(text: &str) -> String {
+        text.trim()
+            .chars()
+            .map(|c| simplify_char(to_half_width(c)))
+            .flat_map(char::to_lowercase)
+            .collect::<String>()
+            .trim()
+            .to_string()
+    }
+
+    #[test]
+    fn canonical_is_its_plain_definition() {
+        let ranges = [
+            0x20..0x250,
+            0x370..0x400,
+            0x3000..0x3040,
+            0x4E00..0x9FFF,
+            0xFF00..0xFF70,
+        ];
+        let chars: Vec<char> = ranges.into_iter().flatten().filter_map(char::from_u32).collect();
+        for window in chars.chunks(7) {
+            let text: String = window.iter().collect();
+            assert_eq!(canonical(&text), canonical_by_definition(&text), "{text:?}");
+        }
+        for text in ["\u{3000}Ａbc 週報\u{3000}", "  ΣΑΣ  ", "İstanbul", "", "\u{3000}"] {
+            assert_eq!(canonical(text), canonical_by_definition(text), "{text:?}");
         }
     }
 

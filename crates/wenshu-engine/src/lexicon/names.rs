@@ -23,11 +23,14 @@ const MIN_ENTITIES: usize = 3;
 /// How many names are looked at to tell (the first ones).
 const SAMPLE: usize = 200;
 
-/// Whether an entity type's names are people's names (王磊, 李秀英): most of the first names have that shape.
+/// Whether an entity type's names are people's names (王磊, 李秀英): most of the first names have that shape. Read
+/// once per index: the answer depends on its names only.
 pub fn is_person_type(index: &EntityIndex) -> bool {
-    let names: Vec<&str> = index.entities().iter().take(SAMPLE).map(|e| e.name.as_str()).collect();
-    let people = names.iter().filter(|n| looks_like_person_name(n)).count();
-    names.len() >= MIN_ENTITIES && people as f64 >= PERSON_SHARE * names.len() as f64
+    *index.person_names.get_or_init(|| {
+        let names: Vec<&str> = index.entities().iter().take(SAMPLE).map(|e| e.name.as_str()).collect();
+        let people = names.iter().filter(|n| looks_like_person_name(n)).count();
+        names.len() >= MIN_ENTITIES && people as f64 >= PERSON_SHARE * names.len() as f64
+    })
 }
 
 /// The word of `question` shaped like a personal name that may name the subject of `tool`: the tool's subject

@@ -81,6 +81,8 @@ pub struct EntityIndex {
     pub(crate) mention_lengths: Vec<bool>,
     /// ID → entity position (the first entity with that ID).
     by_id: HashMap<IdKey, u32>,
+    /// Whether the names are people's names, once asked (see `lexicon::names::is_person_type`).
+    pub(crate) person_names: std::sync::OnceLock<bool>,
 }
 
 impl fmt::Debug for EntityIndex {
