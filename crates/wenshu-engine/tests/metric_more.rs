@@ -274,3 +274,13 @@ fn which_of_two_named_values_is_higher_shows_both() {
     assert_eq!(query.filters[0].values.len(), 2);
     covered(question, &query).unwrap();
 }
+
+#[test]
+fn english_time_adjectives_and_determiners_after_by() {
+    let daily = build("daily fee this month").unwrap_or_else(|r| panic!("{r:?}"));
+    assert_eq!(daily.grain, Some(Grain::Day));
+    covered("daily fee this month", &daily).unwrap();
+    let each = build("fee by each ward last month").unwrap_or_else(|r| panic!("{r:?}"));
+    assert_eq!(each.group_by, vec!["科室".to_string()]);
+    covered("fee by each ward last month", &each).unwrap();
+}

@@ -179,6 +179,10 @@ const FILLER: &[&str] = &[
     "who",
     "whose",
     "please",
+    "sold",
+    "sell",
+    "sells",
+    "selling",
 ];
 
 /// The outcome of building a metric query from a question.

@@ -1,6 +1,6 @@
 //! The cue words of demands: general Chinese and English, nothing of any catalog.
 
-use super::{Aggregate, Baseline, Order, ThresholdOp};
+use super::{Aggregate, Baseline, Grain, Order, ThresholdOp};
 
 /// What a cue word starts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -11,6 +11,8 @@ pub(super) enum Cue {
     GroupSplit,
     /// 分别, 各自: each of the things named.
     Each,
+    /// daily, monthly: a grouping by that time grain (English adjectives of time).
+    Grain(Grain),
     /// 最高, 最低: a superlative.
     Superlative(Order),
     /// 最大, 最小: a superlative when the question asks "which", else an aggregate.
@@ -85,6 +87,12 @@ pub(super) const CUES: &[(&str, Cue)] = &[
     ("分别", Each),
     ("各自", Each),
     ("respectively", Each),
+    ("daily", Grain(Grain::Day)),
+    ("weekly", Grain(Grain::Week)),
+    ("monthly", Grain(Grain::Month)),
+    ("quarterly", Grain(Grain::Quarter)),
+    ("yearly", Grain(Grain::Year)),
+    ("annual", Grain(Grain::Year)),
     // Superlatives and rankings.
     ("最高", Superlative(Order::Highest)),
     ("最多", Superlative(Order::Highest)),

@@ -113,7 +113,11 @@ impl<'a> Reader<'a> {
             while self.at(end).is_some_and(|c| c.is_ascii_alphanumeric()) {
                 end += 1;
             }
-            if self.slice(j..end).eq_ignore_ascii_case("the") {
+            // `by the region`, `by each salesperson`: the determiner is no part of the word.
+            if ["the", "each", "every", "all"]
+                .iter()
+                .any(|w| self.slice(j..end).eq_ignore_ascii_case(w))
+            {
                 return self.target_after(end);
             }
             return Some(j..end);
@@ -351,6 +355,10 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                 }
             }
             Cue::Each => out.push(r.demand(DemandKind::Group { grain: None }, i..end, i..end, None, None)),
+            Cue::Grain(grain) => {
+                let kind = DemandKind::Group { grain: Some(grain) };
+                out.push(r.demand(kind, i..end, i..end, Some(i..end), None));
+            }
             Cue::Superlative(_) | Cue::Ranking => {
                 from_top_n_only = false;
                 let order = if let Cue::Superlative(o) = cue {
@@ -470,7 +478,15 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
 
 /// One ranking per sentence (排名前五 is one demand); a bare 前N beside a list is its length, not a ranking;
 /// 分别 adds nothing beside a grouping with a target; one grouping per target.
-fn tidy(demands: Vec<Demand>, from_top_n_only: bool) -> Vec<Demand> {
+fn tidy(mut demands: Vec<Demand>, from_top_n_only: bool) -> Vec<Demand> {
+    // `monthly revenue by month`: a time adjective (its words are its target) beside a grouping by its grain.
+    let adjective = |d: &Demand| d.grain().is_some() && d.target.as_deref() == Some(d.words.as_str());
+    let grains: Vec<Grain> = demands
+        .iter()
+        .filter(|d| !adjective(d))
+        .filter_map(Demand::grain)
+        .collect();
+    demands.retain(|d| !adjective(d) || !d.grain().is_some_and(|g| grains.contains(&g)));
     // English `by X` beside a ranking names its measure (top 3 couriers by rating), not a grouping.
     let has_rank = demands.iter().any(Demand::is_rank);
     let is_rank_by =
