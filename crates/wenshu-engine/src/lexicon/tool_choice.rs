@@ -3,10 +3,14 @@
 //! tool with an address — and a rule that sends aggregate questions over many subjects to the fallback.
 
 use crate::param_kinds::{is_period_param, is_place_param};
+use std::cell::RefCell;
+use std::sync::Arc;
+
 use jiff::civil::Date;
 use serde::Serialize;
 use wenshu_contract::{ParamSpec, ParamType, Tool};
 use wenshu_lexicon::SpanKind;
+use wenshu_lexicon::memo::{Recent, recall};
 use wenshu_lexicon::numeral::NumeralKind;
 
 use wenshu_lexicon::demand::{Aggregate, DemandKind};
@@ -90,8 +94,28 @@ impl ToolChoice {
     }
 }
 
-/// Every entity mention of every type in a text, longest names first as the entity index finds them.
+thread_local! {
+    /// The mentions of the texts most recently read on this thread, by the catalogs' identities and the text.
+    static RECENT_MENTIONS: RefCell<Recent<(Vec<u64>, String), Arc<Vec<NamedEntity>>>> =
+        const { RefCell::new(Recent::new(8)) };
+}
+
+/// Every entity mention of every type in a text, longest names first as the entity index finds them. A plan reads
+/// the same question several times: the last few answers are remembered per thread.
 pub fn entity_mentions(entities: &EntityCatalogs, text: &str) -> Vec<NamedEntity> {
+    let identities = entities.identities();
+    let found = recall(
+        &RECENT_MENTIONS,
+        |(ids, t)| t == text && *ids == identities,
+        || {
+            let found = Arc::new(read_mentions(entities, text));
+            ((identities.clone(), text.to_string()), found)
+        },
+    );
+    found.as_ref().clone()
+}
+
+fn read_mentions(entities: &EntityCatalogs, text: &str) -> Vec<NamedEntity> {
     let mut out = Vec::new();
     for entity_type in entities.types() {
         let Some(index) = entities.get(entity_type) else {
@@ -301,4 +325,30 @@ fn add_evidence(
 /// Whether two byte ranges overlap.
 pub fn overlaps(a: &std::ops::Range<usize>, b: &std::ops::Range<usize>) -> bool {
     a.start < b.end && b.start < a.end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalogs(names: &str) -> EntityCatalogs {
+        EntityCatalogs::from_json_str(names).unwrap()
+    }
+
+    #[test]
+    fn remembered_mentions_belong_to_their_catalogs() {
+        let first = catalogs(r#"{"shop": [{"id": 1, "name": "朝阳店"}]}"#);
+        let second = catalogs(r#"{"shop": [{"id": 2, "name": "海淀店"}]}"#);
+        let question = "朝阳店和海淀店的客流";
+        for _ in 0..2 {
+            let a = entity_mentions(&first, question);
+            let b = entity_mentions(&second, question);
+            assert_eq!((a.len(), a[0].surface.as_str()), (1, "朝阳店"));
+            assert_eq!((b.len(), b[0].surface.as_str()), (1, "海淀店"));
+        }
+        let mut grown = catalogs(r#"{"shop": [{"id": 1, "name": "朝阳店"}]}"#);
+        assert_eq!(entity_mentions(&grown, question).len(), 1);
+        grown.insert("mall", vec![second.get("shop").unwrap().entities()[0].clone()]);
+        assert_eq!(entity_mentions(&grown, question).len(), 2, "a catalog that changed is read again");
+    }
 }

@@ -44,6 +44,11 @@ impl EntityCatalogs {
         Ok(catalogs)
     }
 
+    /// The identities of the indexes, in type order: equal lists mean the same contents.
+    pub fn identities(&self) -> Vec<u64> {
+        self.indexes.values().map(|index| index.identity).collect()
+    }
+
     /// Adds entities of a type and indexes them again (appended to the type's entities when it already has some).
     pub fn insert(&mut self, entity_type: &str, entities: Vec<Entity>) {
         let all = match self.indexes.remove(entity_type) {

@@ -83,6 +83,9 @@ pub struct EntityIndex {
     by_id: HashMap<IdKey, u32>,
     /// Whether the names are people's names, once asked (see `lexicon::names::is_person_type`).
     pub(crate) person_names: std::sync::OnceLock<bool>,
+    /// An identity of this index's contents, unique in the process (a clone shares it): memos of what a question
+    /// names key on it.
+    pub(crate) identity: u64,
 }
 
 impl fmt::Debug for EntityIndex {
@@ -129,11 +132,13 @@ impl EntityIndex {
                 });
             }
         }
+        static NEXT_IDENTITY: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let mut index = EntityIndex {
             entities,
             keys,
             key_text,
             by_id,
+            identity: NEXT_IDENTITY.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             ..EntityIndex::default()
         };
         index.build_lookups();
