@@ -349,6 +349,10 @@ mod tests {
         let mut grown = catalogs(r#"{"shop": [{"id": 1, "name": "朝阳店"}]}"#);
         assert_eq!(entity_mentions(&grown, question).len(), 1);
         grown.insert("mall", vec![second.get("shop").unwrap().entities()[0].clone()]);
-        assert_eq!(entity_mentions(&grown, question).len(), 2, "a catalog that changed is read again");
+        assert_eq!(
+            entity_mentions(&grown, question).len(),
+            2,
+            "a catalog that changed is read again"
+        );
     }
 }
