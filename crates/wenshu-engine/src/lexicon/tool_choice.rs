@@ -94,9 +94,12 @@ impl ToolChoice {
     }
 }
 
+/// The catalogs' identities and a text: what a remembered reading of mentions is found by.
+type MentionsKey = (Vec<u64>, String);
+
 thread_local! {
     /// The mentions of the texts most recently read on this thread, by the catalogs' identities and the text.
-    static RECENT_MENTIONS: RefCell<Recent<(Vec<u64>, String), Arc<Vec<NamedEntity>>>> =
+    static RECENT_MENTIONS: RefCell<Recent<MentionsKey, Arc<Vec<NamedEntity>>>> =
         const { RefCell::new(Recent::new(8)) };
 }
 
