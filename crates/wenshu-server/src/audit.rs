@@ -115,7 +115,7 @@ pub fn statements(trace: &Trace) -> Vec<Value> {
     }
     if let Some(run) = trace.step("fallback").map(|s| &s.output) {
         match run.get("final_sql").and_then(Value::as_str) {
-            Some(ran) => sql.push(json!({"sql": ran, "binds": []})),
+            Some(ran) => sql.push(json!({"sql": ran, "binds": fallback_binds(run, ran)})),
             None => {
                 let attempts = run.get("attempts").and_then(Value::as_array);
                 for attempt in attempts.into_iter().flatten() {
@@ -128,6 +128,19 @@ pub fn statements(trace: &Trace) -> Vec<Value> {
         }
     }
     sql
+}
+
+/// The values bound to the fallback's SQL that ran (a row scope's): the binds of the attempt whose guarded SQL it is.
+fn fallback_binds(run: &Value, ran: &str) -> Value {
+    run.get("attempts")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|attempt| attempt.get("verdict"))
+        .filter(|verdict| verdict.get("sql").and_then(Value::as_str) == Some(ran))
+        .filter_map(|verdict| verdict.get("binds").cloned())
+        .next_back()
+        .unwrap_or_else(|| json!([]))
 }
 
 /// What the MCP server calls after each `ask`: the request's extensions (`None` on stdio), the request and the
@@ -214,6 +227,21 @@ mod tests {
         );
         assert_eq!(entry.rows, None);
         assert_eq!(entry.principal, who());
+    }
+
+    #[test]
+    fn the_fallbacks_sql_carries_the_row_scopes_binds() {
+        let scoped = "SELECT region FROM (SELECT * FROM sales AS s WHERE s.region = ?) AS sales LIMIT 100";
+        let run = json!({
+            "attempts": [
+                {"sql": "SELECT * FROM secrets", "verdict": {"allowed": false, "sql": null}},
+                {"sql": "SELECT region FROM sales", "verdict": {"allowed": true, "sql": scoped, "binds": ["华东"]}}
+            ],
+            "final_sql": scoped,
+        });
+        let answer = stopped("fallback", &[("fallback", json!({}), run)]);
+        let entry = entry(who(), DOOR_API, "各地区的销售额", &answer);
+        assert_eq!(entry.sql, [json!({"sql": scoped, "binds": ["华东"]})]);
     }
 
     #[test]
