@@ -11,6 +11,7 @@ use wenshu_contract::BoundCall;
 use crate::execute::{ExecContext, ExecError, Executors};
 use crate::fallback::SqlFallback;
 use crate::message::{Code, Message};
+use crate::metric::SharedValues;
 use crate::pipeline::{AskRequest, Planner};
 use crate::plan::{Audience, Plan};
 use crate::resolve::Candidate;
@@ -165,6 +166,7 @@ pub struct Engine {
     timeout: Duration,
     row_cap: usize,
     scope: Arc<ScopeRules>,
+    metric_values: Option<SharedValues>,
 }
 
 impl Engine {
@@ -177,7 +179,15 @@ impl Engine {
             timeout: Duration::from_secs(10),
             row_cap: 1000,
             scope: Arc::new(ScopeRules::none()),
+            metric_values: None,
         }
+    }
+
+    /// Reads the values of the data (the metric tools' dimension values) to tell when a question names a value
+    /// outside the viewer's scope for a tool whose scope is a principal parameter.
+    pub fn with_metric_values(mut self, values: SharedValues) -> Self {
+        self.metric_values = Some(values);
+        self
     }
 
     /// Enforces these row-scope rules: each question's viewer is bound to them, and every path (templates, metric
@@ -273,6 +283,14 @@ impl Engine {
         };
         let started = Instant::now();
         let mut params = params;
+        let scope = Arc::new(self.scope.bind(&request.viewer));
+        if let Some(values) = &self.metric_values {
+            let catalog = self.planner.catalog();
+            let named = crate::scope::named::outside_named(tool, question, &self.scope, &scope, catalog, &values.get());
+            if let Some(refusal) = named {
+                return scope_stop(refusal);
+            }
+        }
         if let Err(refusal) = crate::scope::apply_principal(tool, &request.viewer, &mut params) {
             return scope_stop(refusal);
         }
@@ -286,7 +304,7 @@ impl Engine {
             today: request.today,
             timeout: self.timeout,
             row_cap: self.row_cap,
-            scope: Arc::new(self.scope.bind(&request.viewer)),
+            scope,
         };
         match self.executors.execute(tool, &call, &ctx).await {
             Ok(result) => {

@@ -201,7 +201,9 @@ pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> 
         Arc::new(McpExecutor::new(hub.clone())).register_all(&mut executors);
     }
     register_http(&parts, &mut executors)?;
-    let mut engine = Engine::new(parts.planner, Arc::new(executors)).with_scope(scope);
+    let mut engine = Engine::new(parts.planner, Arc::new(executors))
+        .with_scope(scope)
+        .with_metric_values(parts.metric_values.clone());
     if let Some(client) = parts.client {
         let tables = parts.config.fallback_tables();
         let schema = describe_schema(&db, &tables, &SchemaNotes::default()).await?;

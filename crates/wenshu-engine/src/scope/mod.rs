@@ -11,6 +11,7 @@
 //! templates in a scoped subquery (`sql_guard::row_scope`); the metric compiler adds the conditions to WHERE.
 
 pub mod bound;
+pub mod named;
 pub mod principal;
 pub mod rule;
 
