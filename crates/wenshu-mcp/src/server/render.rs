@@ -38,9 +38,19 @@ pub fn ask_content(answer: &Answer, conversation_id: Option<&str>) -> Value {
 /// The text rendering of [`ask_content`].
 pub fn ask_text(content: &Value) -> String {
     let mut lines = vec![format!("kind: {}", str_of(content, "kind"))];
-    for key in ["tool", "summary", "rewrittenQuestion", "step"] {
+    for key in ["tool", "summary", "rewrittenQuestion", "step", "code"] {
         if let Some(text) = content.get(key).and_then(Value::as_str) {
             lines.push(format!("{key}: {text}"));
+        }
+    }
+    for key in ["messages", "hints"] {
+        for message in content.get(key).and_then(Value::as_array).into_iter().flatten() {
+            lines.push(format!(
+                "{key} [{}]: {} | {}",
+                str_of(message, "code"),
+                str_of(message, "zh"),
+                str_of(message, "en")
+            ));
         }
     }
     for key in ["parameters", "missing", "reasons", "candidates"] {
@@ -117,4 +127,26 @@ fn join(cells: &[Value]) -> String {
 
 fn round_ms(ms: f64) -> f64 {
     (ms * 1000.0).round() / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stops_text_carries_its_code_and_both_languages() {
+        let content = json!({"kind": "stopped", "step": "scope", "code": "scope.outside",
+            "messages": [{"code": "scope.outside", "zh": "不在你的数据范围内", "en": "outside your row scope"}],
+            "hints": [{"code": "fallback.no_model", "zh": "配置模型", "en": "configure a model"}]});
+        let text = ask_text(&content);
+        assert!(text.contains("code: scope.outside"), "{text}");
+        assert!(
+            text.contains("messages [scope.outside]: 不在你的数据范围内 | outside your row scope"),
+            "{text}"
+        );
+        assert!(
+            text.contains("hints [fallback.no_model]: 配置模型 | configure a model"),
+            "{text}"
+        );
+    }
 }
