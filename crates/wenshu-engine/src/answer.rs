@@ -493,14 +493,13 @@ impl Engine {
 /// One sentence about a result, after what ran (理解为): the single row's values, or how many rows and which
 /// columns.
 pub fn summarize(understood: &str, columns: &[String], rows: &[Vec<Value>]) -> String {
-    let text = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
     match rows {
         [] => format!("{understood}：没有查到数据"),
         [row] if columns.len() <= 4 => {
             let pairs: Vec<String> = columns
                 .iter()
                 .zip(row)
-                .map(|(c, v)| format!("{c}={}", text(v)))
+                .map(|(c, v)| format!("{c}={}", cell_text(v)))
                 .collect();
             format!("{understood} → {}", pairs.join("，"))
         }
@@ -508,16 +507,35 @@ pub fn summarize(understood: &str, columns: &[String], rows: &[Vec<Value>]) -> S
     }
 }
 
+/// One cell as the summary shows it: text as it is, a fraction without the noise of binary floating point
+/// (5974.5599999999995 → 5974.56: six decimals at most).
+fn cell_text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        Value::Number(n) if n.is_f64() => n.as_f64().map_or_else(
+            || n.to_string(),
+            |x| {
+                let rounded = (x * 1e6).round() / 1e6;
+                if rounded.is_finite() {
+                    rounded.to_string()
+                } else {
+                    x.to_string()
+                }
+            },
+        ),
+        other => other.to_string(),
+    }
+}
+
 /// [`summarize`] in English: the single row's values, or how many rows and which columns.
 pub fn summarize_en(understood: &str, columns: &[String], rows: &[Vec<Value>]) -> String {
-    let text = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_string);
     match rows {
         [] => format!("{understood}: no data found"),
         [row] if columns.len() <= 4 => {
             let pairs: Vec<String> = columns
                 .iter()
                 .zip(row)
-                .map(|(c, v)| format!("{c}={}", text(v)))
+                .map(|(c, v)| format!("{c}={}", cell_text(v)))
                 .collect();
             format!("{understood} → {}", pairs.join(", "))
         }
@@ -560,6 +578,21 @@ mod tests {
     use wenshu_contract::Catalog;
 
     use super::*;
+
+    #[test]
+    fn a_summary_shows_numbers_without_floating_point_noise() {
+        let columns = vec!["票房".to_string(), "名称".to_string(), "场次".to_string()];
+        let rows = vec![vec![json!(5974.5599999999995), json!("长津湖"), json!(12)]];
+        assert_eq!(
+            summarize("最近7天", &columns, &rows),
+            "最近7天 → 票房=5974.56，名称=长津湖，场次=12"
+        );
+        assert_eq!(
+            summarize_en("last 7 days", &columns, &rows),
+            "last 7 days → 票房=5974.56, 名称=长津湖, 场次=12"
+        );
+        assert_eq!(cell_text(&json!(0.125)), "0.125");
+    }
 
     #[test]
     fn a_list_cut_by_the_default_limit_says_so() {
