@@ -11,6 +11,7 @@
 //! - [`surname`]: the shape of Chinese personal names (a common surname and one or two characters).
 //! - [`synonym`]: enum values and synonyms inside sentences; `value(label)` lists.
 //! - [`place`]: provinces and prefecture-level cities.
+//! - [`statistics`]: names of statistics beyond sums and means (中位数, 方差, median), so none is read as a sum.
 //! - [`boolean`]: yes/no words.
 //! - [`english`]: English words of a sentence, inflections, identifiers spelled as words (`good_rate`).
 //! - [`bilingual`]: a small general English → Chinese vocabulary (delayed → 超时, on-time → 准时).
@@ -29,6 +30,7 @@ pub mod memo;
 pub mod numeral;
 pub mod period;
 pub mod place;
+pub mod statistics;
 pub mod surname;
 pub mod synonym;
 mod text;

@@ -5,6 +5,7 @@
 //! - [`offer`]: what a bound call answers (`x-answers`, else the spellings of its enum values).
 //! - [`values`]: the values the question names, against the bound parameters.
 //! - [`unknown`]: a word shaped like a filter's values but none of them (火星区) is unmet, never ignored.
+//! - [`statistics`]: a statistic the tool never names (中位数, 方差, median) is unmet, never answered as a sum.
 //! - [`exclusion`]: a value the question leaves out (除了X, 不含X, X之外) is never a filter on it.
 //! - [`time_words`]: a date the scan left out (国庆之后), a kind of day (周末, 工作日) and periods read apart
 //!   (今年周末) are unmet, never a default period.
@@ -17,6 +18,7 @@ pub mod meets;
 pub mod message;
 pub mod offer;
 pub mod reference;
+pub mod statistics;
 pub mod time_words;
 pub mod unknown;
 pub mod values;
@@ -136,6 +138,7 @@ pub fn check_with(
         }
     }
     unmet.extend(reference::unresolved_reference(tool, facts));
+    unmet.extend(statistics::unmet_statistics(tool, &facts.question));
     Coverage {
         tool: tool.name().to_string(),
         demands,
