@@ -493,17 +493,24 @@ impl Engine {
 /// One sentence about a result, after what ran (理解为): the single row's values, or how many rows and which
 /// columns.
 pub fn summarize(understood: &str, columns: &[String], rows: &[Vec<Value>]) -> String {
+    match (rows, one_row(columns, rows)) {
+        ([], _) => format!("{understood}：没有查到数据"),
+        (_, Some(pairs)) => format!("{understood} → {}", pairs.join("，")),
+        _ => format!("{understood}：{} 行（{}）", rows.len(), columns.join("、")),
+    }
+}
+
+/// The one row of a result as `column=value` pairs, when it has one row of at most four columns.
+fn one_row(columns: &[String], rows: &[Vec<Value>]) -> Option<Vec<String>> {
     match rows {
-        [] => format!("{understood}：没有查到数据"),
-        [row] if columns.len() <= 4 => {
-            let pairs: Vec<String> = columns
+        [row] if columns.len() <= 4 => Some(
+            columns
                 .iter()
                 .zip(row)
                 .map(|(c, v)| format!("{c}={}", cell_text(v)))
-                .collect();
-            format!("{understood} → {}", pairs.join("，"))
-        }
-        _ => format!("{understood}：{} 行（{}）", rows.len(), columns.join("、")),
+                .collect(),
+        ),
+        _ => None,
     }
 }
 
@@ -529,17 +536,10 @@ fn cell_text(value: &Value) -> String {
 
 /// [`summarize`] in English: the single row's values, or how many rows and which columns.
 pub fn summarize_en(understood: &str, columns: &[String], rows: &[Vec<Value>]) -> String {
-    match rows {
-        [] => format!("{understood}: no data found"),
-        [row] if columns.len() <= 4 => {
-            let pairs: Vec<String> = columns
-                .iter()
-                .zip(row)
-                .map(|(c, v)| format!("{c}={}", cell_text(v)))
-                .collect();
-            format!("{understood} → {}", pairs.join(", "))
-        }
-        [_] => format!("{understood}: 1 row ({})", columns.join(", ")),
+    match (rows, one_row(columns, rows)) {
+        ([], _) => format!("{understood}: no data found"),
+        (_, Some(pairs)) => format!("{understood} → {}", pairs.join(", ")),
+        ([_], None) => format!("{understood}: 1 row ({})", columns.join(", ")),
         _ => format!("{understood}: {} rows ({})", rows.len(), columns.join(", ")),
     }
 }

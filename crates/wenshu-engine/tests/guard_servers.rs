@@ -5,7 +5,7 @@
 //! tables an account can read and none when it is a least-privilege one.
 
 use serde_json::Value;
-use wenshu_engine::db::{Database, DbOptions, Dialect, QueryLimits};
+use wenshu_engine::db::{Database, DbOptions, Dialect, QueryLimits, ensure_database};
 use wenshu_engine::sql_guard::{GuardPolicy, SqlDialect, check_sql};
 
 /// The database made for these tests on each server.
@@ -88,23 +88,10 @@ impl Server {
     /// Makes the database afresh: the allowed tables with one ordinary row, the secret tables with marked rows,
     /// and a least-privilege account that can read only the allowed tables.
     async fn prepare(&self) {
+        ensure_database(&self.admin_url, DB_NAME).await.unwrap();
         let admin = Database::connect(&self.admin_url).await.unwrap();
         match self.dialect {
             Dialect::Postgres => {
-                let exists = admin
-                    .query(
-                        "SELECT 1 FROM pg_database WHERE datname = $1",
-                        &[Value::from(DB_NAME)],
-                        QueryLimits::default(),
-                    )
-                    .await
-                    .unwrap();
-                if exists.rows.is_empty() {
-                    admin
-                        .execute_batch(&format!("CREATE DATABASE {DB_NAME}"))
-                        .await
-                        .unwrap();
-                }
                 admin
                     .execute_batch(
                         "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'wenshu_guard_reader') \
@@ -114,11 +101,11 @@ impl Server {
                     .unwrap();
             }
             _ => admin
-                .execute_batch(&format!(
-                    "CREATE DATABASE IF NOT EXISTS {DB_NAME}; CREATE USER IF NOT EXISTS 'wenshu_guard_ro'@'%' \
+                .execute_batch(
+                    "CREATE USER IF NOT EXISTS 'wenshu_guard_ro'@'%' \
                      IDENTIFIED BY 'ro-pass'; CREATE USER IF NOT EXISTS 'wenshu_guard_ro'@'localhost' \
-                     IDENTIFIED BY 'ro-pass'"
-                ))
+                     IDENTIFIED BY 'ro-pass'",
+                )
                 .await
                 .unwrap(),
         }

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use serde_json::Value;
 use wenshu_contract::{Catalog, bind};
-use wenshu_engine::db::{Database, Dialect, QueryLimits};
+use wenshu_engine::db::{Database, Dialect, QueryLimits, ensure_database};
 use wenshu_engine::execute::{ExecContext, Executor};
 use wenshu_engine::metric::execute::query_params;
 use wenshu_engine::metric::{MetricBuild, MetricExecutor, MetricValues, SharedValues, build_query};
@@ -372,42 +372,17 @@ async fn sqlite_schema_drafts_metric_tools_that_answer() {
 }
 
 /// The URL of this suite's own database on the server named by `var`, made afresh; `None` (skipped) when unset.
-async fn server_database(var: &str, dialect: Dialect) -> Option<String> {
+async fn server_database(var: &str) -> Option<String> {
     let Ok(admin_url) = std::env::var(var) else {
         println!("skipped: set {var} to run");
         return None;
     };
-    let admin = Database::connect(&admin_url).await.unwrap();
-    match dialect {
-        Dialect::Postgres => {
-            let exists = admin
-                .query(
-                    "SELECT 1 FROM pg_database WHERE datname = $1",
-                    &[Value::from(DB_NAME)],
-                    QueryLimits::default(),
-                )
-                .await
-                .unwrap();
-            if exists.rows.is_empty() {
-                admin
-                    .execute_batch(&format!("CREATE DATABASE {DB_NAME}"))
-                    .await
-                    .unwrap();
-            }
-        }
-        _ => admin
-            .execute_batch(&format!("CREATE DATABASE IF NOT EXISTS {DB_NAME}"))
-            .await
-            .unwrap(),
-    }
-    admin.close().await;
-    let base = admin_url.rsplit_once('/').map_or(admin_url.as_str(), |(b, _)| b);
-    Some(format!("{base}/{DB_NAME}"))
+    Some(ensure_database(&admin_url, DB_NAME).await.unwrap())
 }
 
 #[tokio::test]
 async fn postgres_schema_with_comments_drafts_metric_tools_that_answer() {
-    let Some(url) = server_database("WENSHU_TEST_POSTGRES_URL", Dialect::Postgres).await else {
+    let Some(url) = server_database("WENSHU_TEST_POSTGRES_URL").await else {
         return;
     };
     let dir = temp_dir("postgres");
@@ -422,7 +397,7 @@ async fn postgres_schema_with_comments_drafts_metric_tools_that_answer() {
 
 #[tokio::test]
 async fn mariadb_schema_with_comments_drafts_metric_tools_that_answer() {
-    let Some(url) = server_database("WENSHU_TEST_MYSQL_URL", Dialect::MySql).await else {
+    let Some(url) = server_database("WENSHU_TEST_MYSQL_URL").await else {
         return;
     };
     let dir = temp_dir("mysql");

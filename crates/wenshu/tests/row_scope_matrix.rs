@@ -22,7 +22,6 @@ use std::sync::{Arc, Mutex};
 
 use jiff::civil::date;
 use serde_json::{Value, json};
-use wenshu_engine::db::Dialect;
 use wenshu_engine::demo::REGIONS;
 use wenshu_testkit::{Reply, ScriptedChatServer};
 
@@ -998,14 +997,7 @@ async fn row_scope_matrix_on_sqlite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn row_scope_matrix_on_postgres() {
-    let Some(backend) = databases::server(
-        "WENSHU_TEST_POSTGRES_URL",
-        "postgres",
-        Dialect::Postgres,
-        date(2026, 11, 29),
-    )
-    .await
-    else {
+    let Some(backend) = databases::server("WENSHU_TEST_POSTGRES_URL", "postgres", date(2026, 11, 29)).await else {
         return;
     };
     let dir = TempDir::new("postgres");
@@ -1014,8 +1006,7 @@ async fn row_scope_matrix_on_postgres() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn row_scope_matrix_on_mariadb() {
-    let Some(backend) = databases::server("WENSHU_TEST_MYSQL_URL", "mariadb", Dialect::MySql, date(2026, 11, 29)).await
-    else {
+    let Some(backend) = databases::server("WENSHU_TEST_MYSQL_URL", "mariadb", date(2026, 11, 29)).await else {
         return;
     };
     let dir = TempDir::new("mariadb");

@@ -20,6 +20,7 @@ mod postgres;
 mod privileges;
 mod rows;
 mod run;
+mod server;
 mod sqlite;
 mod url;
 mod write;
@@ -36,6 +37,7 @@ pub use error::DbError;
 pub use placeholder::{PlaceholderError, Positional, placeholder_names, rewrite_named};
 pub use privileges::tables_beyond;
 pub use rows::{QueryLimits, Rows};
+pub use server::ensure_database;
 pub use url::{ALLOWED_SCHEMES, Dialect, dialect_of, redact};
 
 /// How to open a database.

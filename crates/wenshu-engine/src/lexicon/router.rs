@@ -384,7 +384,8 @@ mod tests {
         Catalog::from_json_str(&text.to_string()).unwrap()
     }
 
-    fn route(question: &str, history: &[Turn]) -> Option<String> {
+    /// The lexicon router's decision on `question` after `history`, over the test catalog.
+    fn decide(question: &str, history: &[Turn]) -> Option<crate::route::RouteDecision> {
         let catalog = catalog();
         let router = LexiconRouter::new(Arc::new(EntityCatalogs::new()));
         let input = RouteInput {
@@ -395,7 +396,11 @@ mod tests {
             tools: catalog.tools().iter().collect(),
             subject_types: Vec::new(),
         };
-        router.route_now(&input).decision.and_then(|d| d.tool_code)
+        router.route_now(&input).decision
+    }
+
+    fn route(question: &str, history: &[Turn]) -> Option<String> {
+        decide(question, history).and_then(|d| d.tool_code)
     }
 
     #[test]
@@ -419,19 +424,7 @@ mod tests {
         assert_eq!(route("那华南呢", &history).as_deref(), Some("bill_query"));
         assert_eq!(route("那上个月呢", &history).as_deref(), Some("bill_query"));
         let chain = [history[0].clone(), Turn::new("那华南呢", "上月华南的账单共 3 张")];
-        let rewritten = |question: &str, history: &[Turn]| {
-            let catalog = self::catalog();
-            let router = LexiconRouter::new(Arc::new(EntityCatalogs::new()));
-            let input = RouteInput {
-                question,
-                history,
-                today: jiff::civil::date(2026, 11, 29),
-                timezone: "Asia/Shanghai",
-                tools: catalog.tools().iter().collect(),
-                subject_types: Vec::new(),
-            };
-            router.route_now(&input).decision.and_then(|d| d.rewritten_question)
-        };
+        let rewritten = |question: &str, history: &[Turn]| decide(question, history).and_then(|d| d.rewritten_question);
         assert_eq!(
             rewritten("那本月呢", &chain).as_deref(),
             Some("本月华南开票的账单明细"),

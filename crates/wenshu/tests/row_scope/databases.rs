@@ -6,7 +6,7 @@ use std::path::Path;
 
 use jiff::civil::Date;
 use serde_json::Value;
-use wenshu_engine::db::{Database, Dialect, QueryLimits};
+use wenshu_engine::db::{Database, QueryLimits, ensure_database};
 
 /// The database these tests make on each server (their own, so no other suite's demo tables are replaced).
 const DB_NAME: &str = "wenshu_scope18";
@@ -30,39 +30,14 @@ pub async fn sqlite(dir: &Path, today: Date) -> Backend {
 
 /// A server backend from `var` (`None`, with a printed note, when it is unset): this suite's own database made
 /// when absent, the demo made afresh in it for `today`.
-pub async fn server(var: &str, name: &'static str, dialect: Dialect, today: Date) -> Option<Backend> {
+pub async fn server(var: &str, name: &'static str, today: Date) -> Option<Backend> {
     let Ok(admin_url) = std::env::var(var) else {
         println!("skipped {name}: set {var} to run the row-scope matrix on it");
         return None;
     };
-    let admin = Database::connect(&admin_url)
+    let url = ensure_database(&admin_url, DB_NAME)
         .await
         .unwrap_or_else(|e| panic!("{name} at {var}: {e}"));
-    match dialect {
-        Dialect::Postgres => {
-            let exists = admin
-                .query(
-                    "SELECT 1 FROM pg_database WHERE datname = $1",
-                    &[Value::from(DB_NAME)],
-                    QueryLimits::default(),
-                )
-                .await
-                .unwrap();
-            if exists.rows.is_empty() {
-                admin
-                    .execute_batch(&format!("CREATE DATABASE {DB_NAME}"))
-                    .await
-                    .unwrap();
-            }
-        }
-        _ => admin
-            .execute_batch(&format!("CREATE DATABASE IF NOT EXISTS {DB_NAME}"))
-            .await
-            .unwrap(),
-    }
-    admin.close().await;
-    let base = admin_url.rsplit_once('/').map_or(admin_url.as_str(), |(b, _)| b);
-    let url = format!("{base}/{DB_NAME}");
     wenshu_engine::demo::create_at(&url, today)
         .await
         .unwrap_or_else(|e| panic!("the demo data on {name}: {e}"));
