@@ -110,7 +110,7 @@ async fn every_eval_plan_case_passes() {
         .filter(|l| !l.trim().is_empty())
         .map(|l| serde_json::from_str(l).expect("a case"))
         .collect();
-    assert_eq!(cases.len(), 26);
+    assert_eq!(cases.len(), 27);
     let failures = run_all(&cases).await;
     assert!(
         failures.is_empty(),

@@ -170,7 +170,10 @@ impl Planner {
             // that accounts for every word of the question answers it; the builder refuses one that does not.
             // 上个月科幻片的票房 (科幻片 no movie's name): a metric query reading 科幻 as a value; a name it does
             // not know is refused by the builder (不认识「战狼3」).
-            Plan::Unsupported { .. } | Plan::Missing { .. } | Plan::Fallback { .. } | Plan::NotFound { .. } => true,
+            // 帮我查一下订单 (a lookup naming no period and asking no quantity): its missing ID is asked for, never
+            // a count of everything.
+            Plan::Missing { .. } => !demands.is_empty() || !facts.times.is_empty() || asks_quantity(question),
+            Plan::Unsupported { .. } | Plan::Fallback { .. } | Plan::NotFound { .. } => true,
             _ => false,
         };
         if !worth {
@@ -238,4 +241,15 @@ fn may_answer(tool: &Tool, demands: &[Demand]) -> bool {
                 .all(|d| crate::coverage::meets::meets(d, &offer, tool, &Map::new(), demands).is_ok())
         }
     }
+}
+
+/// Words that ask for a quantity (多少, 几, 一共, how many): general question words.
+const QUANTITY_WORDS: &[&str] = &[
+    "多少", "几", "一共", "总共", "合计", "总计", "统计", "how many", "how much", "total",
+];
+
+/// Whether `question` asks for a quantity rather than a record (上个月的订单有多少, not 帮我查一下订单).
+fn asks_quantity(question: &str) -> bool {
+    let folded = question.to_lowercase();
+    QUANTITY_WORDS.iter().any(|w| folded.contains(w))
 }
