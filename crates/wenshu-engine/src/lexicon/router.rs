@@ -183,34 +183,22 @@ impl LexiconRouter {
     fn earlier_tool(&self, input: &RouteInput<'_>, index: &ToolIndex) -> Option<(String, usize)> {
         let recent = input.recent_history();
         newest_first(recent).find_map(|(rounds_back, turn)| {
-            let at = input.history.len().checked_sub(rounds_back)?;
-            let folded: String = Sentence::new(&turn.question).chars.iter().collect();
-            let tool = if at > 0 && (looks_like_follow_up(&folded) || has_reference(&folded)) {
-                let earlier = RouteInput {
-                    question: &turn.question,
-                    history: input
-                        .history
-                        .get(at.saturating_sub(MAX_HISTORY)..at)
-                        .unwrap_or_default(),
-                    ..input.clone()
-                };
-                self.route_now(&earlier).decision.and_then(|d| d.tool_code)
-            } else {
-                choose_with_names(&input.tools, index, &self.entities, &turn.question, input.today).chosen
+            input.history.len().checked_sub(rounds_back)?;
+            let tool = match self.route_follow_up(input, &turn.question, rounds_back) {
+                Some(routed) => routed.decision.and_then(|d| d.tool_code),
+                None => choose_with_names(&input.tools, index, &self.entities, &turn.question, input.today).chosen,
             };
             tool.map(|tool| (tool, rounds_back))
         })
     }
 
-    /// An earlier round's question as understood: a follow-up itself (那年假呢) is rewritten against the rounds
-    /// before it, so a chain of follow-ups keeps what the first question said.
-    fn understood(&self, input: &RouteInput<'_>, question: &str, rounds_back: usize) -> String {
-        let Some(at) = input.history.len().checked_sub(rounds_back) else {
-            return question.to_string();
-        };
+    /// An earlier round `rounds_back` rounds before the question, routed again with the rounds before it, when it
+    /// was itself a follow-up (那华南呢, 它的评分呢) and has rounds before it; `None` for a question of its own.
+    fn route_follow_up(&self, input: &RouteInput<'_>, question: &str, rounds_back: usize) -> Option<RouteResult> {
+        let at = input.history.len().checked_sub(rounds_back)?;
         let folded: String = Sentence::new(question).chars.iter().collect();
         if at == 0 || !(looks_like_follow_up(&folded) || has_reference(&folded)) {
-            return question.to_string();
+            return None;
         }
         let earlier = RouteInput {
             question,
@@ -220,8 +208,14 @@ impl LexiconRouter {
                 .unwrap_or_default(),
             ..input.clone()
         };
-        self.route_now(&earlier)
-            .decision
+        Some(self.route_now(&earlier))
+    }
+
+    /// An earlier round's question as understood: a follow-up itself (那年假呢) is rewritten against the rounds
+    /// before it, so a chain of follow-ups keeps what the first question said.
+    fn understood(&self, input: &RouteInput<'_>, question: &str, rounds_back: usize) -> String {
+        self.route_follow_up(input, question, rounds_back)
+            .and_then(|routed| routed.decision)
             .and_then(|d| d.rewritten_question)
             .unwrap_or_else(|| question.to_string())
     }
@@ -249,11 +243,7 @@ fn settle_tool<'a>(
         .and_then(|(name, rounds_back)| find(&name).map(|tool| (tool, rounds_back)))
         .filter(|(tool, _)| changes_only_values(tool, input.question, &choice.mentions, input.today));
     if let Some((tool, rounds_back)) = swap {
-        let question = recent
-            .len()
-            .checked_sub(rounds_back)
-            .and_then(|i| recent.get(i))
-            .map_or("", |t| t.question.as_str());
+        let question = round_back(recent, rounds_back).map_or("", |t| t.question.as_str());
         return Some(Settled {
             tool,
             inherited: Some((question, rounds_back)),
@@ -266,11 +256,7 @@ fn settle_tool<'a>(
             && let Some(tool) = find(&name)
             && choice.mentions.iter().all(|m| fits(tool, &m.entity_type))
         {
-            let question = recent
-                .len()
-                .checked_sub(rounds_back)
-                .and_then(|i| recent.get(i))
-                .map_or("", |t| t.question.as_str());
+            let question = round_back(recent, rounds_back).map_or("", |t| t.question.as_str());
             return Some(Settled {
                 tool,
                 inherited: Some((question, rounds_back)),
@@ -279,17 +265,20 @@ fn settle_tool<'a>(
     }
     let chosen = choice.chosen.as_deref().and_then(find)?;
     let same_as_before = match previous {
-        Some((name, rounds_back)) if cued && name == chosen.name() => recent
-            .len()
-            .checked_sub(rounds_back)
-            .and_then(|i| recent.get(i))
-            .map(|t| (t.question.as_str(), rounds_back)),
+        Some((name, rounds_back)) if cued && name == chosen.name() => {
+            round_back(recent, rounds_back).map(|t| (t.question.as_str(), rounds_back))
+        }
         _ => None,
     };
     Some(Settled {
         tool: chosen,
         inherited: same_as_before,
     })
+}
+
+/// The round `rounds_back` rounds before the question (1: the last one), if the history holds it.
+fn round_back(recent: &[Turn], rounds_back: usize) -> Option<&Turn> {
+    recent.len().checked_sub(rounds_back).and_then(|i| recent.get(i))
 }
 
 /// Whether a follow-up only puts other values into the earlier tool's question (那中通呢, 那上个月呢, 那上海呢,
