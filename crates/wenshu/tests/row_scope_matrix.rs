@@ -169,6 +169,11 @@ impl Ctx {
         });
         Ok(body)
     }
+
+    /// Asks through `/api/ask` a question `who` may not have answered: a refusal with `code` naming `named`.
+    async fn refusal(&self, who: &Who, question: &str, code: &str, named: &str) -> Cell {
+        self.ask(who, question).await.and_then(|b| refused(&b, code, named))
+    }
 }
 
 fn str_of(value: &Value) -> &str {
@@ -769,19 +774,19 @@ async fn run_matrix(backend: Backend, dir: &std::path::Path) {
             template_detail(&ctx, who, "本月的销售明细").await,
         );
     }
-    let body = ctx.ask(&ctx.alice, "华南本月的销售额是多少").await;
     m.record(
         "a template 华南 asked by alice is refused",
-        body.and_then(|b| refused(&b, "scope.outside", "华南")),
+        ctx.refusal(&ctx.alice, "华南本月的销售额是多少", "scope.outside", "华南")
+            .await,
     );
     m.record(
         "a template 华南 asked by bob",
         template_summary(&ctx, &ctx.bob, "华南本月的销售额是多少").await,
     );
-    let body = ctx.ask(&ctx.bob, "华东本月的销售额是多少").await;
     m.record(
         "a template 华东 asked by bob is refused",
-        body.and_then(|b| refused(&b, "scope.outside", "华东")),
+        ctx.refusal(&ctx.bob, "华东本月的销售额是多少", "scope.outside", "华东")
+            .await,
     );
     let south = Who {
         regions: vec!["华南"],
@@ -815,10 +820,10 @@ async fn run_matrix(backend: Backend, dir: &std::path::Path) {
             metric_by_region(&ctx, who, "本月各地区的销售额").await,
         );
     }
-    let body = ctx.ask(&ctx.alice, "华南本月各产品的销售额").await;
     m.record(
         "b metric 华南 asked by alice is refused",
-        body.and_then(|b| refused(&b, "scope.outside", "华南")),
+        ctx.refusal(&ctx.alice, "华南本月各产品的销售额", "scope.outside", "华南")
+            .await,
     );
     m.record(
         "b metric 忽略限制 / alice",
