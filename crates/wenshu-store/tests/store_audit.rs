@@ -96,6 +96,11 @@ fn audit(id: &str, name: &str, tool: &str, outcome: &str) -> NewAudit {
 }
 
 /// The whole case on one store; names are unique, so it may share a database with other runs.
+/// How many entries `filter` reads.
+async fn count(store: &Arc<dyn Store>, filter: &AuditFilter) -> usize {
+    store.audit(filter).await.expect("read").entries.len()
+}
+
 async fn audit_case(store: Arc<dyn Store>, raw: Raw) {
     let me = common::unique("k-me");
     let other = common::unique("k-other");
@@ -187,12 +192,12 @@ async fn audit_case(store: Arc<dyn Store>, raw: Raw) {
         tool: Some(tool.clone()),
         ..AuditFilter::default()
     };
-    assert_eq!(store.audit(&by_name).await.expect("read").entries.len(), 3);
+    assert_eq!(count(&store, &by_name).await, 3);
     let by_tool = AuditFilter {
         tool: Some(tool.clone()),
         ..AuditFilter::default()
     };
-    assert_eq!(store.audit(&by_tool).await.expect("read").entries.len(), 5);
+    assert_eq!(count(&store, &by_tool).await, 5);
     let stopped = AuditFilter {
         outcome: Some("stopped".to_string()),
         ..by_tool.clone()
@@ -231,37 +236,13 @@ async fn audit_case(store: Arc<dyn Store>, raw: Raw) {
         until,
         ..by_tool.clone()
     };
-    assert_eq!(
-        store
-            .audit(&window(now.checked_sub(hour).ok(), None))
-            .await
-            .expect("read")
-            .entries
-            .len(),
-        5
-    );
-    assert_eq!(
-        store
-            .audit(&window(now.checked_add(hour).ok(), None))
-            .await
-            .expect("read")
-            .entries
-            .len(),
-        0
-    );
-    assert_eq!(
-        store
-            .audit(&window(None, now.checked_sub(hour).ok()))
-            .await
-            .expect("read")
-            .entries
-            .len(),
-        0
-    );
+    assert_eq!(count(&store, &window(now.checked_sub(hour).ok(), None)).await, 5);
+    assert_eq!(count(&store, &window(now.checked_add(hour).ok(), None)).await, 0);
+    assert_eq!(count(&store, &window(None, now.checked_sub(hour).ok())).await, 0);
 
     // Deleting the conversation keeps its entry.
     assert!(store.delete_conversation(&conversation.id).await.expect("delete"));
-    assert_eq!(store.audit(&mine).await.expect("read").entries.len(), 2);
+    assert_eq!(count(&store, &mine).await, 2);
 
     // The purge deletes entries older than the retention, and only those.
     let old = store
