@@ -34,7 +34,7 @@ pub fn canonical(text: &str) -> String {
         let c = simplify_char(to_half_width(c));
         if c.is_ascii() {
             out.push(c.to_ascii_lowercase());
-        } else if is_caseless_han(c) {
+        } else if is_han(c) {
             out.push(c);
         } else {
             out.extend(c.to_lowercase());
@@ -46,8 +46,8 @@ pub fn canonical(text: &str) -> String {
     }
 }
 
-/// Whether `c` is a CJK unified ideograph (which has no case: lower-casing it is the identity).
-fn is_caseless_han(c: char) -> bool {
+/// Whether `c` is a CJK unified ideograph (U+4E00..U+9FFF), which has no case: lower-casing it is the identity.
+pub fn is_han(c: char) -> bool {
     ('\u{4E00}'..='\u{9FFF}').contains(&c)
 }
 
@@ -83,7 +83,7 @@ pub fn fold_char(c: char) -> char {
     if c.is_ascii() {
         return c.to_ascii_lowercase();
     }
-    if is_caseless_han(c) {
+    if is_han(c) {
         return c;
     }
     let mut lower = c.to_lowercase();

@@ -26,11 +26,6 @@ const COMMON_WORDS: &[&str] = &[
     "韩国", "唐朝", "宋体", "肖像", "田地", "林业", "罗马",
 ];
 
-/// Whether a character is a CJK ideograph.
-fn is_ideograph(c: char) -> bool {
-    ('\u{4e00}'..='\u{9fff}').contains(&c)
-}
-
 /// The length in characters of the common surname a word starts with (two for 欧阳), or none.
 pub fn surname_len(word: &str) -> Option<usize> {
     if DOUBLE.iter().any(|d| word.starts_with(d)) {
@@ -43,7 +38,7 @@ pub fn surname_len(word: &str) -> Option<usize> {
 /// characters (王磊, 李秀英, 欧阳娜娜).
 pub fn looks_like_person_name(word: &str) -> bool {
     let chars: Vec<char> = word.chars().collect();
-    if !chars.iter().all(|&c| is_ideograph(c)) || COMMON_WORDS.iter().any(|w| word.starts_with(w)) {
+    if !chars.iter().all(|&c| crate::canonical::is_han(c)) || COMMON_WORDS.iter().any(|w| word.starts_with(w)) {
         return false;
     }
     surname_len(word).is_some_and(|surname| (1..=2).contains(&(chars.len().saturating_sub(surname))))

@@ -150,7 +150,7 @@ fn inside_common_word(s: &[char], start: usize, pattern: &[char]) -> bool {
     let [c] = pattern else {
         return false;
     };
-    if !('\u{4e00}'..='\u{9fff}').contains(c) {
+    if !crate::canonical::is_han(*c) {
         return false;
     }
     let pair = |a: Option<&char>, b: Option<&char>| match (a, b) {

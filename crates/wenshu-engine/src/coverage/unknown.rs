@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 
 use wenshu_contract::{ParamSpec, Tool};
+use wenshu_lexicon::canonical::is_han;
 
 use super::Unmet;
 use super::message::{param_label, unmet};
@@ -34,7 +35,7 @@ fn value_shapes(surfaces: &[(String, Vec<String>)]) -> Vec<ValueShape> {
             let Some((&last, stem)) = chars.split_last() else {
                 continue;
             };
-            if stem.is_empty() || !chars.iter().all(|c| is_cjk(*c)) {
+            if stem.is_empty() || !chars.iter().all(|c| is_han(*c)) {
                 continue;
             }
             match shapes.iter_mut().find(|(s, _)| s.suffix == last) {
@@ -57,10 +58,6 @@ fn value_shapes(surfaces: &[(String, Vec<String>)]) -> Vec<ValueShape> {
         .filter(|(_, values)| values.len() >= 2)
         .map(|(shape, _)| shape)
         .collect()
-}
-
-fn is_cjk(c: char) -> bool {
-    ('\u{4e00}'..='\u{9fff}').contains(&c)
 }
 
 /// The tool's own words: its title, description and parameter descriptions (a span these hold is a term of the
@@ -111,7 +108,7 @@ fn unknown_spans(
             let stem_chars = &chars[start..end];
             if !stem_chars
                 .iter()
-                .all(|(_, ch)| is_cjk(*ch) && !NOT_IN_STEMS.contains(*ch))
+                .all(|(_, ch)| is_han(*ch) && !NOT_IN_STEMS.contains(*ch))
             {
                 continue;
             }

@@ -7,6 +7,7 @@ use super::cues::{
     TARGET_FIRST_STOPS, TARGET_STOPS,
 };
 use super::{Aggregate, Demand, DemandKind, Grain, Order};
+use crate::canonical::is_han;
 use crate::numeral::NumeralKind;
 use crate::text::Folded;
 use crate::{Span, SpanKind, SpanValue};
@@ -31,14 +32,9 @@ struct Reader<'a> {
     asks_which: bool,
 }
 
-/// Whether `c` is a CJK ideograph.
-fn is_cjk(c: char) -> bool {
-    ('\u{4e00}'..='\u{9fff}').contains(&c)
-}
-
 /// Whether `c` belongs to a word (CJK or ASCII letter or digit).
 fn is_wordish(c: char) -> bool {
-    is_cjk(c) || c.is_ascii_alphanumeric()
+    is_han(c) || c.is_ascii_alphanumeric()
 }
 
 impl<'a> Reader<'a> {
@@ -122,12 +118,12 @@ impl<'a> Reader<'a> {
             }
             return Some(j..end);
         }
-        if !is_cjk(first) || TARGET_FIRST_STOPS.contains(&first) || self.time_at(j).is_some() {
+        if !is_han(first) || TARGET_FIRST_STOPS.contains(&first) || self.time_at(j).is_some() {
             return None;
         }
         let mut end = j + 1;
         while end - j < MAX_WORD
-            && self.at(end).is_some_and(|c| is_cjk(c) && !TARGET_STOPS.contains(&c))
+            && self.at(end).is_some_and(|c| is_han(c) && !TARGET_STOPS.contains(&c))
             && self.time_at(end).is_none()
         {
             end += 1;
@@ -181,7 +177,7 @@ impl<'a> Reader<'a> {
             && end - start < MAX_WORD
             && self
                 .at(start - 1)
-                .is_some_and(|c| is_cjk(c) && !MEASURE_STOPS.contains(&c))
+                .is_some_and(|c| is_han(c) && !MEASURE_STOPS.contains(&c))
             && !self.times.iter().any(|t| t.end == start)
         {
             start -= 1;

@@ -535,7 +535,7 @@ fn bare_day(c: &mut Cursor, _: &Ctx, spec: &Spec) -> Option<Spec> {
         return None;
     }
     let chinese = c.s[start..c.pos].iter().any(|ch| numeral::is_chinese_numeral_char(*ch));
-    if chinese && next.is_some_and(|n| super::is_cjk(n) && !AFTER_BARE_CHINESE_DAY.contains(n)) {
+    if chinese && next.is_some_and(|n| super::is_han(n) && !AFTER_BARE_CHINESE_DAY.contains(n)) {
         return None;
     }
     Some(Spec {

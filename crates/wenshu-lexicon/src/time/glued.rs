@@ -71,7 +71,7 @@ fn numbered_part(rest: &[char]) -> bool {
 /// mean "in last month").
 fn part_of_period(rest: &[char]) -> bool {
     let edge = |c: Option<&char>| c.is_some_and(|c| "中初底末".contains(*c));
-    let alone = |c: Option<&char>| c.is_none_or(|c| !super::is_cjk(*c));
+    let alone = |c: Option<&char>| c.is_none_or(|c| !super::is_han(*c));
     match rest.first() {
         Some('年' | '月') => edge(rest.get(1)),
         Some('中') => alone(rest.get(1)),

@@ -189,7 +189,7 @@ fn continues_number(s: &[char], end: usize) -> bool {
         .find(|i| !s.get(*i).is_some_and(|c| numeral::is_chinese_numeral_char(*c)))
         .unwrap_or(s.len());
     let starts_word = s.get(run_end).is_some_and(|n| {
-        super::is_cjk(*n) && !NUMBERED_AFTER.contains(*n) && !super::chinese::NOT_A_DAY_AFTER.contains(*n)
+        super::is_han(*n) && !NUMBERED_AFTER.contains(*n) && !super::chinese::NOT_A_DAY_AFTER.contains(*n)
     });
     !starts_word
 }

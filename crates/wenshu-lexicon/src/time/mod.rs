@@ -217,7 +217,7 @@ fn unknown_words(s: &[char], range: Range<usize>) -> Option<String> {
     let glued_season = [left.last(), right.first()]
         .iter()
         .any(|c| c.is_some_and(|c| SEASON_CHARS.contains(*c)));
-    let glued_before = left.last().is_some_and(|c| is_cjk(*c)) && holiday::starts_name(s, range.start);
+    let glued_before = left.last().is_some_and(|c| is_han(*c)) && holiday::starts_name(s, range.start);
     if !date_like && !glued_season && !glued_before {
         return None;
     }
@@ -229,10 +229,7 @@ fn unknown_words(s: &[char], range: Range<usize>) -> Option<String> {
     Some(words.join(", "))
 }
 
-/// Whether `c` is a CJK ideograph.
-pub(crate) fn is_cjk(c: char) -> bool {
-    ('\u{4e00}'..='\u{9fff}').contains(&c)
-}
+pub(crate) use crate::canonical::is_han;
 
 /// Finds every time expression in a sentence, in order, with byte ranges.
 pub fn scan_times(text: &str, today: Date) -> Vec<TimeSpan> {
