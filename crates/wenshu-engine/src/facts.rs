@@ -10,6 +10,7 @@ use wenshu_lexicon::demand::{Demand, demands};
 use wenshu_lexicon::memo::{Recent, recall};
 use wenshu_lexicon::numeral::integer_of;
 use wenshu_lexicon::place::{PlaceHit, scan_places};
+use wenshu_lexicon::statistics::{StatisticWord, statistic_words};
 use wenshu_lexicon::time::{DateRange, TimeSpan};
 use wenshu_lexicon::timezone::{ZoneHit, scan_time_zones};
 use wenshu_lexicon::{Span, SpanKind, SpanValue, boolean, scan};
@@ -47,6 +48,9 @@ pub struct QuestionFacts {
     /// Every demand of the question, in order ([`wenshu_lexicon::demand::demands`] of its spans).
     #[serde(skip)]
     pub demands: Vec<Demand>,
+    /// Every statistic beyond sums and means the question names (中位数, 方差, median).
+    #[serde(skip)]
+    pub statistics: Vec<StatisticWord>,
 }
 
 impl QuestionFacts {
@@ -90,6 +94,7 @@ impl QuestionFacts {
             boolean: boolean::find_bool(question),
             zones: scan_time_zones(question),
             demands,
+            statistics: statistic_words(question),
         }
     }
 

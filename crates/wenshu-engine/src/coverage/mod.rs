@@ -138,7 +138,7 @@ pub fn check_with(
         }
     }
     unmet.extend(reference::unresolved_reference(tool, facts));
-    unmet.extend(statistics::unmet_statistics(tool, &facts.question));
+    unmet.extend(statistics::unmet_statistics(tool, &facts.statistics));
     Coverage {
         tool: tool.name().to_string(),
         demands,

@@ -3,22 +3,21 @@
 
 use wenshu_contract::Tool;
 use wenshu_lexicon::canonical::canonical;
-use wenshu_lexicon::statistics::statistic_words;
+use wenshu_lexicon::statistics::StatisticWord;
 
 use super::Unmet;
 use super::message::unmet;
 
-/// Every statistic `question` names that `tool`'s definition (title, descriptions, measures, expressions) never
-/// names, as unmet.
-pub fn unmet_statistics(tool: &Tool, question: &str) -> Vec<Unmet> {
-    let asked = statistic_words(question);
+/// Every statistic the question names (`asked`, from its facts) that `tool`'s definition (title, descriptions,
+/// measures, expressions) never names, as unmet.
+pub fn unmet_statistics(tool: &Tool, asked: &[StatisticWord]) -> Vec<Unmet> {
     if asked.is_empty() {
         return Vec::new();
     }
     let definition = canonical(&tool.definition().to_string());
     asked
-        .into_iter()
-        .filter(|s| !definition.contains(&s.words) && !definition.contains(s.zh) && !definition.contains(s.en))
+        .iter()
+        .filter(|s| !definition.contains(s.words.as_str()) && !definition.contains(s.zh) && !definition.contains(s.en))
         .map(|s| {
             unmet(
                 &s.words,
@@ -33,6 +32,7 @@ pub fn unmet_statistics(tool: &Tool, question: &str) -> Vec<Unmet> {
 mod tests {
     use serde_json::json;
     use wenshu_contract::Catalog;
+    use wenshu_lexicon::statistics::statistic_words;
 
     use super::*;
 
@@ -49,18 +49,18 @@ mod tests {
     #[test]
     fn a_statistic_no_tool_names_is_unmet() {
         let catalog = catalog();
-        let unmet = unmet_statistics(catalog.get("visits").unwrap(), "各科室门诊量的中位数");
+        let unmet = unmet_statistics(catalog.get("visits").unwrap(), &statistic_words("各科室门诊量的中位数"));
         assert_eq!(unmet.len(), 1);
         assert_eq!(unmet[0].reason, "不能算中位数");
-        assert!(unmet_statistics(catalog.get("visits").unwrap(), "各科室的门诊量").is_empty());
+        assert!(unmet_statistics(catalog.get("visits").unwrap(), &statistic_words("各科室的门诊量")).is_empty());
     }
 
     #[test]
     fn a_tool_that_names_the_statistic_may_answer_it() {
         let catalog = catalog();
-        assert!(unmet_statistics(catalog.get("waits").unwrap(), "上周候诊时长的中位数").is_empty());
+        assert!(unmet_statistics(catalog.get("waits").unwrap(), &statistic_words("上周候诊时长的中位数")).is_empty());
         assert_eq!(
-            unmet_statistics(catalog.get("waits").unwrap(), "候诊时长的方差").len(),
+            unmet_statistics(catalog.get("waits").unwrap(), &statistic_words("候诊时长的方差")).len(),
             1
         );
     }
