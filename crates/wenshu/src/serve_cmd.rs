@@ -1,6 +1,7 @@
 //! `wenshu demo` and `wenshu serve`: the web page and HTTP API.
 
 use std::collections::BTreeSet;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -183,10 +184,13 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
         redact(&database),
         redact(&store_url)
     );
-    match auth_line {
-        Some(line) => println!("requests prove who they are with: {line}"),
-        None => println!("no keys or tokens are configured: every request is anonymous (scoped, no attributes)"),
-    }
+    // A reader that takes the address line and goes (a closed pipe) must not stop the server: println! would
+    // panic on the failed write, so the banner's write may fail quietly.
+    let banner = match auth_line {
+        Some(line) => format!("requests prove who they are with: {line}"),
+        None => "no keys or tokens are configured: every request is anonymous (scoped, no attributes)".to_string(),
+    };
+    let _ = writeln!(std::io::stdout(), "{banner}");
     let mcp = wenshu_mcp::gated_http_service(mcp, wenshu_mcp::checked_origins(origins), sessions);
     let app = wenshu_server::app_with(state, "/mcp", mcp);
     wenshu_server::serve_with(listener, app, listen).await?;
