@@ -13,6 +13,7 @@
 //! - [`place`]: provinces and prefecture-level cities.
 //! - [`statistics`]: names of statistics beyond sums and means (中位数, 方差, median), so none is read as a sum.
 //! - [`boolean`]: yes/no words.
+//! - [`filler`]: words that restrict nothing (帮我, 是多少, 谢谢, please); what is left of a question is unread.
 //! - [`english`]: English words of a sentence, inflections, identifiers spelled as words (`good_rate`).
 //! - [`bilingual`]: a small general English → Chinese vocabulary (delayed → 超时, on-time → 准时).
 //! - [`demand`]: what a question asks for beyond filter values (各X, 前N, 环比, 占比, 超过N, 明细).
@@ -26,6 +27,7 @@ pub mod canonical;
 pub mod compare;
 pub mod demand;
 pub mod english;
+pub mod filler;
 pub mod memo;
 pub mod numeral;
 pub mod period;

@@ -34,10 +34,15 @@ pub struct AnalystRunner {
     pub counts: [usize; 3],
 }
 
-/// Whether a case is an analyst case (a question with its truth as SQL).
+/// Whether a case is an analyst case: a question with its truth as SQL, or one that must not be answered
+/// (`check: "refuse"`, a restriction the data cannot apply).
 pub fn is_analyst(case: &Value) -> bool {
-    case.get("question").is_some() && case.get("truth_sql").is_some()
+    case.get("question").is_some()
+        && (case.get("truth_sql").is_some() || case.get("check").and_then(Value::as_str) == Some(REFUSE))
 }
+
+/// The check of a case that must not be answered: any answered outcome is wrong.
+const REFUSE: &str = "refuse";
 
 impl AnalystRunner {
     /// A runner over the catalog, entities and engine `args` name.
@@ -63,9 +68,11 @@ impl AnalystRunner {
         let Some(today) = case["today"].as_str().and_then(|t| t.parse::<Date>().ok()) else {
             return Verdict::Fail(label, "a `today` date".into(), case["today"].to_string());
         };
-        let (Some(sql), Some(check)) = (case["truth_sql"].as_str(), case["check"].as_str()) else {
+        let check = case["check"].as_str().unwrap_or_default().to_string();
+        let sql = case["truth_sql"].as_str().unwrap_or_default().to_string();
+        if check.is_empty() || (sql.is_empty() && check != REFUSE) {
             return Verdict::Fail(label, "truth_sql and check".into(), "missing".into());
-        };
+        }
         if self.runtime.is_none() {
             match tokio::runtime::Builder::new_current_thread().enable_all().build() {
                 Ok(runtime) => self.runtime = Some(runtime),
@@ -75,7 +82,7 @@ impl AnalystRunner {
         let Some(runtime) = self.runtime.as_ref() else {
             return Verdict::Fail(label, "a runtime".into(), "none".into());
         };
-        let result = runtime.block_on(ask_case(&self.args, &mut self.engines, today, &question, sql, check));
+        let result = runtime.block_on(ask_case(&self.args, &mut self.engines, today, &question, &sql, &check));
         match result {
             Ok((Class::Right, _)) => {
                 self.counts[0] += 1;
@@ -112,17 +119,9 @@ async fn ask_case(
             entry.insert((built, url))
         }
     };
-    let db = Database::connect_read_only(url).await?;
-    let truth = db.query(truth_sql, &[], QueryLimits::default()).await?;
-    db.close().await;
     let answer = engine.ask(&AskRequest::new(question, today)).await;
     let AskOutcome::Answered { rows, understood, .. } = &answer.outcome else {
         return Ok((Class::Honest, answer.outcome.kind().to_string()));
-    };
-    let holds = match check {
-        "first" => first_holds(&truth.rows, rows),
-        "ordered" => ordered_holds(&truth.rows, rows),
-        _ => all_hold(&truth.rows, rows),
     };
     let shown: Vec<&Vec<Value>> = rows.iter().take(5).collect();
     let got = format!(
@@ -130,6 +129,17 @@ async fn ask_case(
         understood.zh,
         serde_json::to_string(&shown).unwrap_or_default()
     );
+    if check == REFUSE {
+        return Ok((Class::Wrong, got));
+    }
+    let db = Database::connect_read_only(url).await?;
+    let truth = db.query(truth_sql, &[], QueryLimits::default()).await?;
+    db.close().await;
+    let holds = match check {
+        "first" => first_holds(&truth.rows, rows),
+        "ordered" => ordered_holds(&truth.rows, rows),
+        _ => all_hold(&truth.rows, rows),
+    };
     Ok((if holds { Class::Right } else { Class::Wrong }, got))
 }
 

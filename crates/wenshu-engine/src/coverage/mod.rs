@@ -10,6 +10,8 @@
 //! - [`time_words`]: a date the scan left out (国庆之后), a kind of day (周末, 工作日) and periods read apart
 //!   (今年周末) are unmet, never a default period.
 //! - [`reference`]: a reference word nothing resolved (它, 这个产品), for a tool without a subject, is unmet.
+//! - [`unread`]: every word accounted for — a word nothing reads (a place, a name, a kind of customer, a
+//!   measure the tool lacks: 杭州, 老客户, 佣金) is unmet, never ignored.
 //! - [`meets`]: one demand against an offer.
 //! - [`message`]: what cannot be done and what can be answered instead, in words.
 
@@ -21,6 +23,7 @@ pub mod reference;
 pub mod statistics;
 pub mod time_words;
 pub mod unknown;
+pub mod unread;
 pub mod values;
 
 use jiff::civil::Date;
@@ -139,6 +142,8 @@ pub fn check_with(
     }
     unmet.extend(reference::unresolved_reference(tool, facts));
     unmet.extend(statistics::unmet_statistics(tool, &facts.statistics));
+    let unread = unread::unread_in(tool, arguments, facts, &reading, &demands, entities, &unmet);
+    unmet.extend(unread);
     Coverage {
         tool: tool.name().to_string(),
         demands,

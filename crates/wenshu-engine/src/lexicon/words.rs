@@ -196,11 +196,18 @@ const RELATED_WORDS: &[(&str, &str)] = &[
     ("revenue", "销售额"),
     ("sales", "销售"),
     ("sold", "销售"),
+    ("sell", "销售"),
+    ("selling", "销售"),
     ("order", "订单"),
     ("status", "状态"),
     ("物流", "订单 状态"),
     ("快递", "订单 状态"),
 ];
+
+/// Everyday words with the catalog-style words they mean (卖 → 销售), space-separated.
+pub fn related_pairs() -> &'static [(&'static str, &'static str)] {
+    RELATED_WORDS
+}
 
 /// The catalog-style words a folded question means beyond its own words, space-separated: the related words
 /// above, and the Chinese of its English words (delayed → 超时, on-time → 准时), so an English question is read

@@ -13,6 +13,7 @@ use wenshu_contract::metric::{
 };
 use wenshu_lexicon::canonical::canonical;
 use wenshu_lexicon::demand::{self, Aggregate, Baseline, Demand, DemandKind};
+use wenshu_lexicon::filler::strip_filler;
 
 use super::english;
 use super::values::{MetricValues, ValueMention};
@@ -20,170 +21,6 @@ use crate::facts::QuestionFacts;
 
 /// The words asking "how many" before a unit (多少套, 几单).
 const HOW_MANY: [&str; 3] = ["多少", "几", "how many"];
-
-/// Words that carry no content of their own for a metric question (general Chinese and English).
-const FILLER: &[&str] = &[
-    "的",
-    "是",
-    "了",
-    "在",
-    "和",
-    "与",
-    "跟",
-    "及",
-    "或",
-    "吗",
-    "呢",
-    "吧",
-    "啊",
-    "呀",
-    "请",
-    "帮我",
-    "帮忙",
-    "给我",
-    "我想",
-    "想",
-    "看看",
-    "看下",
-    "看一下",
-    "查",
-    "查下",
-    "查一下",
-    "查询",
-    "统计",
-    "统计一下",
-    "一下",
-    "分析",
-    "分别",
-    "各",
-    "各自",
-    "每个",
-    "每",
-    "按",
-    "按照",
-    "多少",
-    "几",
-    "怎么样",
-    "如何",
-    "情况",
-    "是多少",
-    "有多少",
-    "有",
-    "谁",
-    "哪个",
-    "哪些",
-    "哪",
-    "哪几",
-    "哪部",
-    "哪一",
-    "什么",
-    "数据",
-    "卖了",
-    "卖",
-    "卖出",
-    "签",
-    "签了",
-    "成交",
-    "成交了",
-    "一共",
-    "总共",
-    "合计",
-    "总计",
-    "共",
-    "对比",
-    "比较",
-    "相比",
-    "比",
-    "多还是少",
-    "还是",
-    "多",
-    "少",
-    "排",
-    "名",
-    "前",
-    "位",
-    "当天",
-    "那天",
-    "期间",
-    "内",
-    "里",
-    "中",
-    "上",
-    "下",
-    "得",
-    "地",
-    "都",
-    "所有",
-    "全部",
-    "整体",
-    "总",
-    "总的",
-    "分",
-    "个",
-    "们",
-    "这",
-    "那",
-    "其",
-    "之",
-    "为",
-    "到",
-    "从",
-    "至",
-    "以来",
-    "么",
-    "what",
-    "the",
-    "of",
-    "is",
-    "was",
-    "show",
-    "me",
-    "by",
-    "per",
-    "each",
-    "and",
-    "in",
-    "for",
-    "how",
-    "much",
-    "many",
-    "a",
-    "an",
-    "are",
-    "were",
-    "be",
-    "been",
-    "has",
-    "have",
-    "had",
-    "do",
-    "does",
-    "did",
-    "get",
-    "got",
-    "give",
-    "tell",
-    "find",
-    "with",
-    "on",
-    "at",
-    "to",
-    "from",
-    "during",
-    "all",
-    "our",
-    "we",
-    "us",
-    "i",
-    "which",
-    "who",
-    "whose",
-    "please",
-    "sold",
-    "sell",
-    "sells",
-    "selling",
-];
 
 /// The outcome of building a metric query from a question.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -1077,18 +914,7 @@ impl<'a> Builder<'a> {
         self.mentions.iter().for_each(|(r, _)| cover(r));
         self.about.iter().for_each(&mut cover);
         for d in &self.demands {
-            for w in std::iter::once(&d.words).chain(d.target.iter()).chain(d.measure.iter()) {
-                if let Some(at) = q.get(d.range.clone()).and_then(|s| s.find(w.as_str())) {
-                    cover(&(d.range.start + at..d.range.start + at + w.len()));
-                }
-            }
-            // A threshold's measure is read just before it (单笔金额超过10万).
-            if let (DemandKind::Threshold { .. }, Some(m)) = (d.kind, d.measure.as_deref())
-                && let Some(before) = q.get(..d.range.start)
-                && before.ends_with(m)
-            {
-                cover(&(d.range.start - m.len()..d.range.start));
-            }
+            d.word_ranges(q).iter().for_each(&mut cover);
         }
         let mut runs: Vec<String> = Vec::new();
         let mut run = String::new();
@@ -1137,20 +963,6 @@ pub(crate) fn reference_in(run: &str) -> Option<String> {
     text.split(|c: char| !c.is_ascii_alphanumeric())
         .find(|w| REFERENCES_EN.contains(&w.to_ascii_lowercase().as_str()))
         .map(str::to_string)
-}
-
-/// What remains of a run of words once the filler words are taken out (longest first).
-fn strip_filler(text: &str) -> String {
-    let mut rest = text.to_string();
-    let mut fillers: Vec<&str> = FILLER.to_vec();
-    fillers.sort_by_key(|f| std::cmp::Reverse(f.len()));
-    for f in fillers {
-        rest = rest.replace(f, " ");
-    }
-    rest.split_whitespace()
-        .filter(|w| w.chars().count() >= 2)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn is_count(expr: &wenshu_contract::metric::MetricExpr) -> bool {

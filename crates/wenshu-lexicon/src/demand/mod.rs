@@ -161,6 +161,31 @@ impl Demand {
             _ => None,
         }
     }
+
+    /// The byte ranges in `text` of the words this demand read: its cue, target and measure inside its range,
+    /// and a threshold's measure read just before it (单笔金额超过10万).
+    pub fn word_ranges(&self, text: &str) -> Vec<Range<usize>> {
+        let mut out = Vec::new();
+        let within = text.get(self.range.clone()).unwrap_or_default();
+        for word in std::iter::once(&self.words)
+            .chain(self.target.iter())
+            .chain(self.measure.iter())
+            .filter(|w| !w.is_empty())
+        {
+            if let Some(at) = within.find(word.as_str()) {
+                out.push(self.range.start + at..self.range.start + at + word.len());
+            }
+        }
+        if let (DemandKind::Threshold { .. }, Some(measure)) = (self.kind, self.measure.as_deref())
+            && !measure.is_empty()
+            && text
+                .get(..self.range.start)
+                .is_some_and(|before| before.ends_with(measure))
+        {
+            out.push(self.range.start - measure.len()..self.range.start);
+        }
+        out
+    }
 }
 
 /// Every demand of a sentence, in order, given its numeral and time spans ([`crate::scan`]); a time expression
