@@ -159,6 +159,13 @@ const WORDS_ZH: &[&str] = &[
     "不计",
     "不包括",
     "才算",
+    // Positions around a value (杭州以外): the exclusion or range they make is read by its own check.
+    "以外",
+    "之外",
+    "以内",
+    "之内",
+    "以上",
+    "以下",
     // Ranking words: the ranking itself is a demand.
     "排行榜",
     "排行",

@@ -45,6 +45,18 @@ pub fn excluded_named(arguments: &Map<String, Value>, question: &str, named: &[(
     out
 }
 
+/// `piece` without the exclusion cues it holds (不含, 除了, 之外): the exclusion is judged here, or by the flag
+/// that reads it, so its cue is no unread word.
+pub fn without_cues(piece: &str) -> String {
+    let mut rest = piece.to_string();
+    for cue in EXCLUDE.iter().chain(EXCLUDE_SHORT).chain(EXCLUDE_AFTER) {
+        if rest.contains(cue) {
+            rest = rest.replace(cue, " ");
+        }
+    }
+    rest
+}
+
 /// Whether some mention of `value` in `question` stands after an exclusion cue or before 之外 / 以外.
 pub fn is_excluded(question: &str, value: &str) -> bool {
     if value.trim().is_empty() {

@@ -20,10 +20,12 @@ use wenshu_lexicon::filler::{restricts_nothing, unread_pieces};
 use wenshu_lexicon::surname::looks_like_person_name;
 
 use super::Unmet;
+use super::exclusion::without_cues;
 use super::message::{param_label, unmet};
 use super::values::{Reading, is_filter_enum};
 use crate::facts::QuestionFacts;
 use crate::lexicon::words::related_pairs;
+use crate::metric::build::reference_in;
 use crate::resolve::EntityCatalogs;
 
 /// Keys of a tool's definition whose strings are not words a user would say (SQL, addresses, schemas' types).
@@ -61,14 +63,23 @@ pub fn unread_in(
     }
     let vocabulary = Vocabulary::of(tool);
     ranges.extend(vocabulary.english_spans(tool, question));
+    let subject_bound = tool
+        .extensions()
+        .subject
+        .as_ref()
+        .is_some_and(|s| arguments.contains_key(&s.param));
     let mut pieces: Vec<String> = pieces_of(&ranges)
         .into_iter()
+        // 这部电影 of a call bound to its subject is that subject.
+        .filter(|p| !(subject_bound && reference_in(p).is_some_and(|r| p.starts_with(&r))))
+        .flat_map(|p| unread_pieces(&without_cues(&p)))
         .flat_map(|p| vocabulary.unread(&p))
         .collect();
+    // A word another check already names (the measure of a ranking it cannot order by) is not named twice.
     pieces.retain(|p| {
         !already
             .iter()
-            .any(|u| u.words.contains(p.as_str()) || p.contains(&u.words))
+            .any(|u| u.words.contains(p.as_str()) || p.contains(&u.words) || u.reason.contains(p.as_str()))
     });
     pieces.dedup();
     pieces
@@ -150,14 +161,9 @@ fn bound_names(
 /// a place whose city or province is an argument (Guangzhou of 广州).
 fn bound_values(arguments: &Map<String, Value>, facts: &QuestionFacts) -> Vec<Range<usize>> {
     let question = &facts.question;
-    let strings: Vec<&str> = arguments
-        .values()
-        .flat_map(|v| match v {
-            Value::Array(items) => items.iter().filter_map(Value::as_str).collect::<Vec<_>>(),
-            other => other.as_str().into_iter().collect(),
-        })
-        .filter(|s| !s.is_empty())
-        .collect();
+    let mut strings: Vec<&str> = Vec::new();
+    arguments.values().for_each(|v| strings_in(v, &mut strings));
+    strings.retain(|s| !s.is_empty());
     let mut out: Vec<Range<usize>> = strings
         .iter()
         .flat_map(|s| question.match_indices(s).map(|(at, m)| at..at + m.len()))
@@ -176,18 +182,43 @@ fn bound_values(arguments: &Map<String, Value>, facts: &QuestionFacts) -> Vec<Ra
     out
 }
 
-/// The byte range in `text` of the longest stretch (two or more characters) it shares with `name`.
+/// Every string inside a JSON value (an address object's city and province too).
+fn strings_in<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
+    match value {
+        Value::String(s) => out.push(s),
+        Value::Array(items) => items.iter().for_each(|v| strings_in(v, out)),
+        Value::Object(map) => map.values().for_each(|v| strings_in(v, out)),
+        _ => {}
+    }
+}
+
+/// The byte range in `text` of the longest stretch (two or more characters) that spells `name` or part of it: a
+/// stretch `name` holds, or one that begins with `name`'s first character and takes the rest of its characters
+/// in `name`'s order (唐探3 of 唐人街探案3).
 fn longest_shared(text: &str, name: &str) -> Option<Range<usize>> {
-    let starts: Vec<usize> = text.char_indices().map(|(at, _)| at).chain([text.len()]).collect();
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let first = name.chars().next()?;
     let mut best: Option<Range<usize>> = None;
-    for (i, &start) in starts.iter().enumerate() {
-        for &end in starts[i + 2.min(starts.len() - 1 - i)..].iter().rev() {
-            if end <= start || best.as_ref().is_some_and(|b| b.len() >= end - start) {
-                break;
+    for i in 0..chars.len() {
+        let (start, c) = chars[i];
+        // The longest stretch from `i` that `name` holds whole.
+        let mut end = i;
+        while end < chars.len() && name.contains(&text[start..chars[end].0 + chars[end].1.len_utf8()]) {
+            end += 1;
+        }
+        // Or the longest from `i` that follows `name`'s characters in order, from its first.
+        if c == first {
+            let mut rest = name.chars();
+            let mut ordered = i;
+            while ordered < chars.len() && rest.any(|n| n == chars[ordered].1) {
+                ordered += 1;
             }
-            if text[start..end].chars().count() >= 2 && name.contains(&text[start..end]) {
-                best = Some(start..end);
-                break;
+            end = end.max(ordered);
+        }
+        if end >= i + 2 {
+            let stop = chars[end - 1].0 + chars[end - 1].1.len_utf8();
+            if best.as_ref().is_none_or(|b| b.len() < stop - start) {
+                best = Some(start..stop);
             }
         }
     }
@@ -521,6 +552,8 @@ mod tests {
             Some(0..15)
         );
         assert_eq!(longest_shared("本月的门诊量", "王建国"), None);
+        assert_eq!(longest_shared("唐探3上周的票房", "唐人街探案3"), Some(0..7));
+        assert_eq!(longest_shared("上周唐探的票房", "唐人街探案3"), Some(6..12));
     }
 
     #[test]

@@ -135,7 +135,10 @@ impl MetricValues {
         for (dimension, values) in dims.iter().enumerate() {
             for value in values {
                 for spelling in &value.spellings {
-                    for (start, _) in canonical_text.match_indices(spelling.as_str()) {
+                    for (start, _) in canonical_text
+                        .match_indices(spelling.as_str())
+                        .filter(|(start, _)| whole_word(canonical_text, *start..*start + spelling.len()))
+                    {
                         found.push(ValueMention {
                             dimension,
                             value: value.clone(),
@@ -163,6 +166,23 @@ impl MetricValues {
         kept.sort_by_key(|m| m.range.start);
         kept
     }
+}
+
+/// Whether `range` of `text` stands as a whole word where its edge is a letter or digit of English (MA is not
+/// inside "many"; 华东 inside 华东区 is, as Chinese is written without spaces).
+fn whole_word(text: &str, range: std::ops::Range<usize>) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let Some(inner) = text.get(range.clone()) else {
+        return false;
+    };
+    let left = inner.chars().next().is_some_and(word)
+        && text
+            .get(..range.start)
+            .and_then(|b| b.chars().next_back())
+            .is_some_and(word);
+    let right = inner.chars().next_back().is_some_and(word)
+        && text.get(range.end..).and_then(|a| a.chars().next()).is_some_and(word);
+    !left && !right
 }
 
 fn known_values(model: &MetricModel, dimension: usize, raw: Vec<(Value, Vec<String>)>) -> Vec<KnownValue> {
@@ -221,5 +241,19 @@ impl SharedValues {
     /// Replaces the values.
     pub fn set(&self, values: MetricValues) {
         *self.0.write().unwrap_or_else(|p| p.into_inner()) = std::sync::Arc::new(values);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whole_word;
+
+    #[test]
+    fn english_spellings_match_whole_words_only() {
+        let text = "how many invoices in ma last month";
+        assert!(!whole_word(text, 4..6), "ma inside many");
+        assert!(whole_word(text, 21..23), "ma alone");
+        assert!(whole_word("华东区的销售额", 0..6), "Chinese needs no spaces");
+        assert!(!whole_word("top5的", 0..3), "top inside top5");
     }
 }
