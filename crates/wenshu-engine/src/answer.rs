@@ -441,7 +441,12 @@ impl Engine {
             return self.no_fallback(message, Message::fallback_no_model());
         };
         let run = fallback
-            .run_scoped(question, request.today, &self.scope.bind(&request.viewer))
+            .run_asked(
+                question,
+                &request.question,
+                request.today,
+                &self.scope.bind(&request.viewer),
+            )
             .await;
         let decision = match &run.rows {
             Some(rows) => format!("{} rows after {} SQL attempt(s)", rows.rows.len(), run.attempts.len()),

@@ -4,8 +4,12 @@
 //! Under a viewer's row scope ([`SqlFallback::run_scoped`]) the guard's rewrite reads every scoped table through a
 //! scoped subquery, and the scope's values are bound when it runs: whatever the model writes, it sees only the
 //! viewer's rows.
+//! Before it runs, the guarded SQL is checked against the user's own words (`verify`): a range, a filter value, a
+//! measure or a count of people other than the question's is a mismatch, named in the one correction; a corrected
+//! statement that still mismatches stops, naming it.
 
 pub mod schema;
+pub mod verify;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -17,8 +21,11 @@ use wenshu_llm::answer::extract_json_object;
 use wenshu_llm::client::{ChatClient, ChatRequest, Message};
 use wenshu_llm::prompt::{PromptTemplates, SqlContext};
 
+use self::schema::{DescribedColumn, described_columns};
+use self::verify::{Mismatch, verify};
 use crate::db::{Database, Dialect, QueryLimits, ReadScope, Rows};
 use crate::extract::{ModelCall, chinese_weekday};
+use crate::facts::QuestionFacts;
 use crate::scope::BoundScope;
 use crate::sql_guard::{GuardPolicy, GuardVerdict, SqlDialect, check_sql_scoped, default_table_functions};
 
@@ -38,6 +45,9 @@ pub struct SqlAttempt {
     pub verdict: Option<GuardVerdict>,
     /// Why this attempt failed, if it did.
     pub error: Option<String>,
+    /// How the guarded SQL differs from the user's question (it did not run).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mismatches: Vec<Mismatch>,
 }
 
 /// The whole fallback run.
@@ -65,6 +75,7 @@ pub struct SqlFallback {
     db: Arc<Database>,
     policy: GuardPolicy,
     schema: String,
+    columns: Vec<DescribedColumn>,
     timezone: String,
     limits: QueryLimits,
 }
@@ -88,6 +99,7 @@ impl SqlFallback {
             prompts,
             db,
             policy,
+            columns: described_columns(&schema),
             schema,
             timezone: "Asia/Shanghai".into(),
             limits,
@@ -117,13 +129,21 @@ impl SqlFallback {
     }
 
     /// Answers `question` with at most one correction under `scope`: the SQL runs only as the guard's scoped
-    /// rewrite, with the scope's values bound.
+    /// rewrite, with the scope's values bound; it is checked against `question` itself.
     pub async fn run_scoped(&self, question: &str, today: Date, scope: &BoundScope) -> FallbackRun {
+        self.run_asked(question, question, today, scope).await
+    }
+
+    /// Answers `question` (the question as the model understood it) like [`SqlFallback::run_scoped`], checking
+    /// each guarded statement against `asked`, the user's own words, before it runs: a mismatch is corrected once,
+    /// then stops.
+    pub async fn run_asked(&self, question: &str, asked: &str, today: Date, scope: &BoundScope) -> FallbackRun {
         let started = Instant::now();
+        let facts = QuestionFacts::shared(asked, today);
         let mut run = FallbackRun::default();
         let mut previous: Option<(String, String)> = None;
         for _ in 0..MAX_SQL_ATTEMPTS {
-            let (attempt, rows) = self.attempt(question, today, previous.as_ref(), scope).await;
+            let (attempt, rows) = self.attempt(question, today, previous.as_ref(), scope, &facts).await;
             if rows.is_some() {
                 run.rows = rows;
             }
@@ -165,6 +185,7 @@ impl SqlFallback {
         today: Date,
         previous: Option<&(String, String)>,
         scope: &BoundScope,
+        facts: &QuestionFacts,
     ) -> (SqlAttempt, Option<Rows>) {
         let mut attempt = SqlAttempt::default();
         let context = SqlContext {
@@ -207,6 +228,13 @@ impl SqlFallback {
             attempt.error = Some(format!("the SQL guard refused it: {}", verdict.reasons.join("; ")));
             return (attempt, None);
         };
+        let mismatches = verify(&guarded, self.dialect(), facts, &self.columns);
+        if !mismatches.is_empty() {
+            let reasons: Vec<String> = mismatches.iter().map(ToString::to_string).collect();
+            attempt.error = Some(format!("SQL 与问题不符：{}", reasons.join("；")));
+            attempt.mismatches = mismatches;
+            return (attempt, None);
+        }
         match self.db.query(&guarded, &verdict.binds, self.limits).await {
             Ok(rows) => (attempt, Some(rows)),
             Err(e) => {

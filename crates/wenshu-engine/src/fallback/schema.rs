@@ -20,6 +20,56 @@ pub struct SchemaNotes {
     pub joins: Vec<String>,
 }
 
+/// One column of a schema description, read back from its text: what the fallback's checks know of the schema.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DescribedColumn {
+    /// The table.
+    pub table: String,
+    /// The column's name.
+    pub name: String,
+    /// Its comment, when the administrator gave one.
+    pub comment: Option<String>,
+    /// Its values, for an enum-like text column.
+    pub values: Vec<String>,
+}
+
+/// The columns of a description written by [`describe_schema`] (its `表 t(` blocks, one column a line).
+pub fn described_columns(description: &str) -> Vec<DescribedColumn> {
+    let mut columns = Vec::new();
+    let mut table: Option<&str> = None;
+    for line in description.lines() {
+        if let Some(name) = line.strip_prefix("表 ").and_then(|rest| rest.strip_suffix('(')) {
+            table = Some(name.trim());
+            continue;
+        }
+        if line.trim() == ")" {
+            table = None;
+            continue;
+        }
+        let (Some(table), Some(body)) = (table, line.strip_prefix("  ")) else {
+            continue;
+        };
+        let (body, values) = match body.split_once(" 取值: ") {
+            Some((body, values)) => (body, values.split(", ").map(str::to_string).collect()),
+            None => (body, Vec::new()),
+        };
+        let (body, comment) = match body.split_once(" -- ") {
+            Some((body, comment)) => (body, Some(comment.trim().to_string())),
+            None => (body, None),
+        };
+        let Some(name) = body.split_whitespace().next() else {
+            continue;
+        };
+        columns.push(DescribedColumn {
+            table: table.to_string(),
+            name: name.to_string(),
+            comment,
+            values,
+        });
+    }
+    columns
+}
+
 /// One column as introspected.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Column {
@@ -117,4 +167,21 @@ async fn sample_values(db: &Database, table: &str, column: &str) -> Result<Optio
         .collect();
     values.sort();
     Ok(Some(values))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_description_reads_back_as_its_columns() {
+        let text =
+            "表 orders(\n  id INTEGER\n  fee REAL -- 运费, 元\n  state TEXT 取值: done, open\n)\n关联: a.b = c.d\n";
+        let columns = described_columns(text);
+        assert_eq!(columns.len(), 3);
+        assert_eq!((columns[0].table.as_str(), columns[0].name.as_str()), ("orders", "id"));
+        assert_eq!(columns[1].comment.as_deref(), Some("运费, 元"));
+        assert_eq!(columns[2].values, ["done", "open"]);
+        assert!(described_columns("关联: x").is_empty());
+    }
 }
