@@ -250,6 +250,18 @@ fn order_stated(demand: &Demand, top: Option<u32>) -> bool {
     top.is_some() || ENDS.iter().any(|w| demand.words.to_lowercase().contains(w))
 }
 
+/// The thing a count asks for (人 of 多少人, 销售员 of 几个销售员) when the offer declares what it counts and
+/// that is not it: 多少人 is a count of people, never of the rows.
+fn uncounted<'d>(demand: &'d Demand, offer: &Offer) -> Option<&'d str> {
+    // A classifier alone (个 of 多少个订单) names no thing; one of people (人, 位, 名) does.
+    let target = demand
+        .target
+        .as_deref()
+        .filter(|t| !t.is_empty() && !(t.chars().count() == 1 && !"人位名".contains(*t)))?;
+    let counted = |c: &String| target.contains(c.as_str()) || c.contains(target);
+    (!offer.counted.is_empty() && !offer.counted.iter().any(counted)).then_some(target)
+}
+
 /// An aggregate: average, share, max and min only when computed; a total unless the rows are records; a count
 /// when one is shown.
 fn aggregate(demand: &Demand, offer: &Offer, of: Aggregate, all: &[Demand]) -> Result<(), Unmet> {
@@ -261,6 +273,16 @@ fn aggregate(demand: &Demand, offer: &Offer, of: Aggregate, all: &[Demand]) -> R
         Aggregate::Count => offer.counts,
         other => offer.aggregates.contains(&other),
     };
+    if ok && of == Aggregate::Count
+        && let Some(counted) = uncounted(demand, offer)
+    {
+        let shown = offer.counted.join("、");
+        return Err(unmet(
+            words,
+            format!("不能数有多少{counted}（只能数{shown}）"),
+            format!("cannot count {counted} (only {shown})"),
+        ));
+    }
     if ok {
         return Ok(());
     }

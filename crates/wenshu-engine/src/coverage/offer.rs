@@ -30,6 +30,9 @@ pub struct Offer {
     pub measures: Vec<String>,
     /// Whether a count (of orders, tickets…) is shown.
     pub counts: bool,
+    /// The words of the things counted, when declared (订单, 单, 笔): a count of anything else is not shown.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub counted: Vec<String>,
     /// Aggregates computed beyond sums and counts (average, share, max, min).
     pub aggregates: Vec<Aggregate>,
     /// Period comparisons computed (环比, 同比, against a named period).
@@ -53,6 +56,7 @@ impl Offer {
             order: RankOrder::Desc,
             measures: Vec::new(),
             counts: false,
+            counted: Vec::new(),
             aggregates: Vec::new(),
             periods: Vec::new(),
             thresholds: Vec::new(),
@@ -168,6 +172,7 @@ pub fn offer_of(tool: &Tool, arguments: &Map<String, Value>) -> Offer {
             offer.order = answer.order;
             offer.measures = answer.measures.clone();
             offer.counts = !answer.counts.is_empty();
+            offer.counted = answer.counts.clone();
             offer.limit = answer
                 .limit
                 .as_ref()

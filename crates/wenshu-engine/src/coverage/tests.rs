@@ -17,7 +17,7 @@ fn catalog() -> Catalog {
                 "n": {"type": "integer", "default": 10}
             }},
             "x-answers": {"by": "mode", "answers": {
-                "total": {"shape": "totals", "measures": ["利润", "客流"]},
+                "total": {"shape": "totals", "measures": ["利润", "客流"], "counts": ["订单", "单"]},
                 "top": {"shape": "ranked", "dimension": ["店员", "员工"], "orderBy": ["利润"], "measures": ["利润", "客流"], "limit": "n"},
                 "daily": {"shape": "series", "grain": "day"},
                 "rows": {"shape": "rows", "limit": "n"}
@@ -250,4 +250,16 @@ fn a_ranking_compares_only_what_the_question_groups() {
     let c = cover("shop_stats", json!({"mode": "top", "n": 10}), "上个月的利润和之前比较");
     assert_eq!(c.reason(), "不支持对比", "{c:?}");
     assert!(cover("shop_stats", json!({"mode": "top", "n": 10}), "各店员的利润对比").is_met());
+}
+
+#[test]
+fn a_count_of_people_is_not_a_count_of_the_rows() {
+    for q in ["杭州上个月有几位顾客", "杭州上个月有多少人"] {
+        let c = cover("shop_stats", json!({"city": "杭州", "mode": "total", "n": 10}), q);
+        assert!(c.reason().contains("不能数有多少"), "{q}: {}", c.reason());
+    }
+    for q in ["杭州上个月有多少单", "杭州上个月有多少个订单"] {
+        let c = cover("shop_stats", json!({"city": "杭州", "mode": "total", "n": 10}), q);
+        assert!(c.is_met(), "{q}: {}", c.reason());
+    }
 }

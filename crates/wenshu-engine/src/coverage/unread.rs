@@ -6,7 +6,8 @@
 //! national total), so each unread word is unmet, named with what the tool can take instead.
 //!
 //! Metric tools are read by their query builder (`metric::build`), which accounts for every word the same way
-//! with the same filler; this module reads the calls of every other tool.
+//! with the same filler; this module reads the calls of every other tool but those with a parameter the
+//! principal fills, whose named values the row scope judges when they run.
 
 use std::ops::Range;
 
@@ -45,7 +46,9 @@ pub fn unread_in(
     entities: &EntityCatalogs,
     already: &[Unmet],
 ) -> Vec<Unmet> {
-    if tool.extensions().metrics.is_some() {
+    // A tool with a parameter the principal fills (an MCP or HTTP tool told the region by code) has the values of
+    // that parameter judged by the row scope when it runs (`scope::named`): its words are not read here.
+    if tool.extensions().metrics.is_some() || tool.params().iter().any(|spec| spec.principal.is_some()) {
         return Vec::new();
     }
     let question = reading.question;
