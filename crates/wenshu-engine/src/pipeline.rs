@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use wenshu_contract::{Catalog, Tool};
 
 use crate::check::{CheckedRoute, check_route};
-use crate::extract::{ExtractOutcome, ExtractRequest, Extractor};
+use crate::extract::{ExtractOutcome, ExtractRequest, Extractor, Said};
 use crate::fill::{asks_about_many, date_params, default_range, subject_param};
 use crate::message::{Code, Message};
 use crate::plan::{Audience, Plan};
@@ -447,7 +447,12 @@ impl Planner {
             timezone: &self.timezone,
             fixed,
         };
-        let extraction = self.extractor.extract(&extract_request).await;
+        // The model reads the rewrite; what it extracts is checked against what the user said.
+        let said = Said {
+            question: &request.question,
+            history: &request.history,
+        };
+        let extraction = self.extractor.extract_said(&extract_request, said).await;
         let tokens: u64 = extraction
             .trace
             .calls
@@ -470,8 +475,7 @@ impl Planner {
                 Audience::Admin,
             ),
         };
-        let input =
-            json!({"tool": tool.name(), "question": checked.rewritten_question, "fixed": extract_request.fixed});
+        let input = json!({"tool": tool.name(), "question": checked.rewritten_question, "said": request.question, "fixed": extract_request.fixed});
         trace.record_with_tokens(
             "extract",
             started,

@@ -125,3 +125,20 @@ async fn a_model_name_the_question_does_not_spell_is_kept_unverified() {
     assert!(params(&extraction).contains_key("measures"));
     assert!(matches!(verdict(&extraction, "measures"), Verdict::Unverified { .. }));
 }
+
+#[tokio::test]
+async fn a_time_range_the_question_states_otherwise_is_corrected_to_its_time_expression() {
+    let reply = json!({"measures": [{"name": "销售额"}], "timeRange": {"start": "2026-10-02", "end": "2026-10-31"}});
+    let extraction = extract("sales_metrics", reply.clone(), "上个月的销售额").await;
+    assert_eq!(
+        params(&extraction)["timeRange"],
+        json!({"start": "2026-10-01", "end": "2026-10-31"})
+    );
+    assert!(matches!(verdict(&extraction, "timeRange"), Verdict::Corrected { .. }));
+    // Of two time expressions, the one the given range overlaps decides; none overlapping, it is dropped.
+    let extraction = extract("sales_metrics", reply, "上个月和去年同月的销售额").await;
+    assert_eq!(params(&extraction)["timeRange"]["start"], "2026-10-01");
+    let reply = json!({"measures": [{"name": "销售额"}], "timeRange": {"start": "2024-03-01", "end": "2024-03-31"}});
+    let extraction = extract("sales_metrics", reply, "上个月和本月的销售额").await;
+    assert!(matches!(verdict(&extraction, "timeRange"), Verdict::Dropped { .. }));
+}

@@ -13,7 +13,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use wenshu_contract::{ParamSpec, ParamType, Tool};
 use wenshu_lexicon::canonical::strip_name_decorations;
-use wenshu_lexicon::demand::{Demand, demands_of};
+use wenshu_lexicon::demand::Demand;
 use wenshu_lexicon::period::match_period_of;
 
 use super::mode::{ModeDecision, decide, is_mode_param};
@@ -89,7 +89,7 @@ pub fn ground(tool: &Tool, facts: &QuestionFacts, answer: &Map<String, Value>, s
         return super::metric_grounding::ground_metric(model, facts, answer, skip);
     }
     let mut grounding = Grounding::default();
-    let mut demands = None;
+    let demands: &[Demand] = &facts.demands;
     for (key, value) in answer {
         let Some(spec) = tool.param(key).filter(|_| !skip.contains(&key.as_str())) else {
             grounding.kept.insert(key.clone(), value.clone());
@@ -103,17 +103,14 @@ pub fn ground(tool: &Tool, facts: &QuestionFacts, answer: &Map<String, Value>, s
         } else {
             match support(tool, spec, value, facts) {
                 Some(evidence) => Verdict::Supported { evidence },
-                None if is_mode_param(tool, spec) => {
-                    let demands = demands.get_or_insert_with(|| demands_of(&facts.question, facts.today));
-                    mode_verdict(tool, spec, value, demands)
-                }
+                None if is_mode_param(tool, spec) => mode_verdict(tool, spec, value, demands),
                 None => Verdict::Dropped {
                     reason: format!("the question never states {}", plain(value)),
                 },
             }
         };
         let value = match &verdict {
-            Verdict::Corrected { .. } => mode_correction(tool, spec, value, demands.as_deref().unwrap_or_default()),
+            Verdict::Corrected { .. } => mode_correction(tool, spec, value, demands),
             _ => value.clone(),
         };
         if !matches!(verdict, Verdict::Dropped { .. }) {

@@ -3,12 +3,14 @@
 //!
 //! Measures, group-by dimensions, the grain, the order, the comparison kind and the share are ways of answering, not
 //! facts: kept when they are names of the model, corrected or dropped only when they contradict what the question
-//! asks (最低 is ascending), else marked unverified. The time range must be stated by a time expression, a filter
-//! value must be named by the question (its value or a synonym), a limit or threshold must be a stated number.
+//! asks (最低 is ascending), else marked unverified. The time range must be stated by a time expression — a range
+//! the question's time expressions do not state (a day off) is corrected to the one it states, when one decides —,
+//! a filter value must be named by the question (its value or a synonym), a limit or threshold must be a stated
+//! number. "The question" is what the user said ([`Said`](super::said::Said)), never a router's rewrite.
 
 use serde_json::{Map, Value};
 use wenshu_contract::metric::{Grain, MetricModel};
-use wenshu_lexicon::demand::{Baseline, Demand, DemandKind, Order, demands_of};
+use wenshu_lexicon::demand::{Baseline, Demand, DemandKind, Order};
 
 use super::grounding::{Grounding, GroundingCheck, Verdict, number_support, plain};
 use crate::facts::QuestionFacts;
@@ -21,7 +23,7 @@ pub fn ground_metric(
     skip: &[&str],
 ) -> Grounding {
     let mut grounding = Grounding::default();
-    let demands = demands_of(&facts.question, facts.today);
+    let demands = &facts.demands;
     for (key, value) in answer {
         if value.is_null() {
             continue;
@@ -33,11 +35,11 @@ pub fn ground_metric(
             match key.as_str() {
                 "measures" => names_verdict(value, "name", |n| model.measure_index(n).is_some(), facts),
                 "groupBy" => names_verdict(value, "", |n| model.dimension_index(n).is_some(), facts),
-                "grain" => grain_verdict(value, &demands),
-                "order" => order_verdict(model, value, &demands),
-                "compare" => compare_verdict(value, &demands, facts),
+                "grain" => grain_verdict(value, demands),
+                "order" => order_verdict(model, value, demands),
+                "compare" => compare_verdict(value, demands, facts),
                 "share" => share_verdict(model, value),
-                "timeRange" => (value.clone(), range_verdict(value, facts)),
+                "timeRange" => stated_range(value, facts),
                 "filters" => filters_verdict(model, value, facts),
                 "limit" => (value.clone(), number_verdict(value, facts)),
                 // A threshold on each record is checked as one on the groups: a measure of the model, a number stated.
@@ -231,6 +233,53 @@ fn share_verdict(model: &MetricModel, value: &Value) -> (Value, Verdict) {
         None => not_in_model(&plain(value)),
     };
     (value.clone(), verdict)
+}
+
+/// The query's range when the question states it; else the range of the question's time expression that decides
+/// (its only one, or the only one overlapping the given range), corrected; else dropped.
+fn stated_range(value: &Value, facts: &QuestionFacts) -> (Value, Verdict) {
+    let verdict = range_verdict(value, facts);
+    if !matches!(verdict, Verdict::Dropped { .. }) {
+        return (value.clone(), verdict);
+    }
+    let day = |key: &str| {
+        value
+            .get(key)
+            .and_then(Value::as_str)
+            .and_then(|d| d.parse::<jiff::civil::Date>().ok())
+    };
+    let overlapping: Vec<_> = match (day("start"), day("end")) {
+        (Some(start), Some(end)) => facts
+            .times
+            .iter()
+            .filter(|t| t.date_range.start <= end && start <= t.date_range.end)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let decides = match (facts.times.as_slice(), overlapping.as_slice()) {
+        ([only], _) => Some(only),
+        (_, [only]) => Some(*only),
+        _ => None,
+    };
+    let Some(time) = decides else {
+        return (value.clone(), verdict);
+    };
+    let words = facts.question.get(time.range.clone()).unwrap_or_default();
+    let range = time.date_range;
+    let mut corrected = value.clone();
+    corrected["start"] = Value::String(range.start.to_string());
+    corrected["end"] = Value::String(range.end.to_string());
+    let evidence = format!(
+        "the question says 「{words}」, which is {} to {}",
+        range.start, range.end
+    );
+    (
+        corrected,
+        Verdict::Corrected {
+            from: value.clone(),
+            evidence,
+        },
+    )
 }
 
 /// Both days must be stated by the question's time expressions.

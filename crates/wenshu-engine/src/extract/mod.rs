@@ -6,12 +6,14 @@ pub mod metric_grounding;
 pub mod mode;
 pub mod model;
 mod outcome;
+pub mod said;
 
 use jiff::civil::{Date, Weekday};
 use serde_json::{Map, Value};
 use wenshu_contract::Tool;
 
 pub use model::{ModelExtractor, extract_messages};
+pub use said::Said;
 
 use crate::route::BoxFuture;
 
@@ -21,6 +23,12 @@ pub trait Extractor: Send + Sync {
     fn engine(&self) -> &'static str;
     /// Runs one extraction.
     fn extract<'a>(&'a self, request: &'a ExtractRequest<'a>) -> BoxFuture<'a, Extraction>;
+    /// Runs one extraction of a request whose question may be a router's rewrite, `said` being what the user
+    /// actually said: what the extracted values are checked against. By default the request's question is read.
+    fn extract_said<'a>(&'a self, request: &'a ExtractRequest<'a>, said: Said<'a>) -> BoxFuture<'a, Extraction> {
+        let _ = said;
+        self.extract(request)
+    }
 }
 
 impl Extractor for ModelExtractor {
@@ -30,6 +38,10 @@ impl Extractor for ModelExtractor {
 
     fn extract<'a>(&'a self, request: &'a ExtractRequest<'a>) -> BoxFuture<'a, Extraction> {
         Box::pin(ModelExtractor::extract(self, request))
+    }
+
+    fn extract_said<'a>(&'a self, request: &'a ExtractRequest<'a>, said: Said<'a>) -> BoxFuture<'a, Extraction> {
+        Box::pin(ModelExtractor::extract_said(self, request, said))
     }
 }
 pub use outcome::{ExtractOutcome, ExtractTrace, Extraction, ModelCall};

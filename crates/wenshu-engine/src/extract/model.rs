@@ -16,6 +16,7 @@ use wenshu_llm::prompt::{ExtractRetryContext, ExtractSystemContext, ExtractUserC
 use super::decoding_schema::decoding_schema;
 use super::grounding::ground;
 use super::outcome::{ExtractOutcome, ExtractTrace, Extraction, ModelCall};
+use super::said::Said;
 use super::{ExtractRequest, chinese_weekday};
 use crate::facts::QuestionFacts;
 use crate::param_kinds::is_period_param;
@@ -54,13 +55,21 @@ impl ModelExtractor {
     }
 
     /// Runs one extraction: ask, check, ground, bind; re-ask once with the exact error when the answer is unusable.
+    /// The values are grounded in the request's question.
     pub async fn extract(&self, request: &ExtractRequest<'_>) -> Extraction {
+        self.extract_said(request, Said::alone(request.question)).await
+    }
+
+    /// Runs one extraction like [`ModelExtractor::extract`]: the model reads the request's question (a router's
+    /// rewrite, references resolved), and its values are grounded in what the user said (`said`), never in the
+    /// rewrite.
+    pub async fn extract_said(&self, request: &ExtractRequest<'_>, said: Said<'_>) -> Extraction {
         let mut trace = ExtractTrace {
             engine: "model",
             fixed: request.fixed.clone(),
             ..ExtractTrace::default()
         };
-        let facts = QuestionFacts::new(request.question, request.today);
+        let facts = said.facts(request.today);
         let mut messages = match self.first_messages(request) {
             Ok(messages) => messages,
             Err(reason) => {
