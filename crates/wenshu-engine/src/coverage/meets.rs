@@ -257,7 +257,7 @@ fn uncounted<'d>(demand: &'d Demand, offer: &Offer) -> Option<&'d str> {
     let target = demand
         .target
         .as_deref()
-        .filter(|t| !t.is_empty() && !(t.chars().count() == 1 && !"人位名".contains(*t)))?;
+        .filter(|t| !t.is_empty() && (t.chars().count() != 1 || "人位名".contains(*t)))?;
     let counted = |c: &String| target.contains(c.as_str()) || c.contains(target);
     (!offer.counted.is_empty() && !offer.counted.iter().any(counted)).then_some(target)
 }
@@ -273,7 +273,8 @@ fn aggregate(demand: &Demand, offer: &Offer, of: Aggregate, all: &[Demand]) -> R
         Aggregate::Count => offer.counts,
         other => offer.aggregates.contains(&other),
     };
-    if ok && of == Aggregate::Count
+    if ok
+        && of == Aggregate::Count
         && let Some(counted) = uncounted(demand, offer)
     {
         let shown = offer.counted.join("、");
