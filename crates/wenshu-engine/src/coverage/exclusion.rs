@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 use wenshu_contract::Tool;
 
-use super::Unmet;
+use super::{Unmet, strings_in};
 use super::message::unmet;
 use super::values::named_values;
 use crate::lexicon::flags::EXCLUDE;
@@ -27,10 +27,9 @@ pub fn excluded_values(
 
 /// Every value the call binds or `named` holds (what [`named_values`] finds) that the question leaves out.
 pub fn excluded_named(arguments: &Map<String, Value>, question: &str, named: &[(String, Vec<String>)]) -> Vec<Unmet> {
-    let mut values: Vec<String> = Vec::new();
-    for value in arguments.values() {
-        strings(value, &mut values);
-    }
+    let mut bound: Vec<&str> = Vec::new();
+    arguments.values().for_each(|value| strings_in(value, &mut bound));
+    let mut values: Vec<String> = bound.into_iter().map(str::to_string).collect();
     values.extend(named.iter().flat_map(|(_, v)| v.iter().cloned()));
     let mut out: Vec<Unmet> = Vec::new();
     for v in values {
@@ -75,14 +74,4 @@ pub fn is_excluded(question: &str, value: &str) -> bool {
             || EXCLUDE_SHORT.iter().any(|c| before.ends_with(c))
             || EXCLUDE_AFTER.iter().any(|c| after.starts_with(c))
     })
-}
-
-/// Every string inside a JSON value.
-fn strings(value: &Value, out: &mut Vec<String>) {
-    match value {
-        Value::String(s) => out.push(s.clone()),
-        Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
-        Value::Object(map) => map.values().for_each(|v| strings(v, out)),
-        _ => {}
-    }
 }

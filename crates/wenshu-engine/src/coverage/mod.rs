@@ -93,6 +93,16 @@ impl Coverage {
     }
 }
 
+/// Every string inside a JSON value (an address object's city and province too).
+pub(crate) fn strings_in<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
+    match value {
+        Value::String(s) => out.push(s),
+        Value::Array(items) => items.iter().for_each(|v| strings_in(v, out)),
+        Value::Object(map) => map.values().for_each(|v| strings_in(v, out)),
+        _ => {}
+    }
+}
+
 /// The question's demands that coverage judges (things named together are judged as values).
 pub fn question_demands(facts: &QuestionFacts) -> Vec<Demand> {
     facts

@@ -20,7 +20,7 @@ use wenshu_lexicon::english::{find_identifier, stems};
 use wenshu_lexicon::filler::{restricts_nothing, unread_pieces};
 use wenshu_lexicon::surname::looks_like_person_name;
 
-use super::Unmet;
+use super::{Unmet, strings_in};
 use super::exclusion::without_cues;
 use super::message::{param_label, unmet};
 use super::values::{Reading, is_filter_enum};
@@ -183,16 +183,6 @@ fn bound_values(arguments: &Map<String, Value>, facts: &QuestionFacts) -> Vec<Ra
             .map(|hit| hit.range.clone()),
     );
     out
-}
-
-/// Every string inside a JSON value (an address object's city and province too).
-fn strings_in<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
-    match value {
-        Value::String(s) => out.push(s),
-        Value::Array(items) => items.iter().for_each(|v| strings_in(v, out)),
-        Value::Object(map) => map.values().for_each(|v| strings_in(v, out)),
-        _ => {}
-    }
 }
 
 /// The byte range in `text` of the longest stretch (two or more characters) that spells `name` or part of it: a
