@@ -4,9 +4,9 @@
 use serde_json::{Map, Value};
 use wenshu_contract::Tool;
 
-use super::{Unmet, strings_in};
 use super::message::unmet;
 use super::values::named_values;
+use super::{Unmet, strings_in};
 use crate::lexicon::flags::EXCLUDE;
 use crate::resolve::EntityCatalogs;
 

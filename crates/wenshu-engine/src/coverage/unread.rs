@@ -20,10 +20,10 @@ use wenshu_lexicon::english::{find_identifier, stems};
 use wenshu_lexicon::filler::{restricts_nothing, unread_pieces};
 use wenshu_lexicon::surname::looks_like_person_name;
 
-use super::{Unmet, strings_in};
 use super::exclusion::without_cues;
 use super::message::{param_label, unmet};
 use super::values::{Reading, is_filter_enum};
+use super::{Unmet, strings_in};
 use crate::facts::QuestionFacts;
 use crate::lexicon::words::related_pairs;
 use crate::metric::build::reference_in;
