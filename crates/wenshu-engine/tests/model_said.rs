@@ -150,3 +150,21 @@ async fn a_follow_up_keeps_the_earlier_rounds_values_and_its_own_dates() {
     assert!(params.contains_key("filters"), "{params:?}");
     assert_eq!(params["timeRange"], json!({"start": "2026-10-01", "end": "2026-10-31"}));
 }
+
+#[tokio::test]
+async fn a_place_the_rewrite_drops_is_still_read_from_the_users_words() {
+    // The user names a city the data does not have; the model routes to the sales tool and rewrites the question
+    // without it. Coverage reads the user's words: 杭州 is unread, so the national total is not the answer.
+    let replies = vec![
+        route("sales_query", "", "", "本月的销售额是多少"),
+        Reply::content(json!({"period": "本月", "queryType": "summary"}).to_string()),
+    ];
+    let planned = plan(replies, "杭州本月的销售额是多少", vec![]).await;
+    match &planned.plan {
+        Plan::Ok { .. } => panic!("answered as the national total: {:?}", planned.plan),
+        other => {
+            let text = format!("{other:?}");
+            assert!(text.contains("杭州"), "the stop names the unread word: {text}");
+        }
+    }
+}

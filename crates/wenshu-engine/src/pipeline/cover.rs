@@ -31,7 +31,7 @@ impl Planner {
             return plan;
         };
         let started = Instant::now();
-        let question = &checked.rewritten_question;
+        let question = read_question(request, checked);
         let facts = QuestionFacts::shared(question, request.today);
         let demands = question_demands(&facts);
         let mut first = check_with(routed, params, &facts, demands.clone(), &self.entities);
@@ -84,7 +84,7 @@ impl Planner {
                 crate::message::Message::new(crate::message::Code::CoverageUnmet, first.reason(), first.reason_en())
                     .with("tool", tool.as_str()),
             ),
-            question: question.clone(),
+            question: question.to_string(),
             unmet: Some(Box::new(first)),
         }
     }
@@ -162,7 +162,7 @@ impl Planner {
         plan: Plan,
         trace: &mut Trace,
     ) -> Plan {
-        let question = &checked.rewritten_question;
+        let question = read_question(request, checked);
         let facts = QuestionFacts::shared(question, request.today);
         let demands = question_demands(&facts);
         let worth = match &plan {
@@ -224,6 +224,17 @@ impl Planner {
             json!(coverage),
         );
         met
+    }
+}
+
+/// The question coverage reads: the user's own words when there is no history — a model's rewrite is what the
+/// model understood, never evidence — else the rewrite that carries the earlier rounds into the question (the
+/// lexicon engine's, made by code from the user's rounds).
+fn read_question<'a>(request: &'a AskRequest, checked: &'a CheckedRoute) -> &'a str {
+    if request.history.is_empty() {
+        &request.question
+    } else {
+        &checked.rewritten_question
     }
 }
 
