@@ -404,12 +404,16 @@ fn relative_unit(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
     Some(spec)
 }
 
-/// 周三, 星期天, 礼拜五, 周末 (this week's unless anchored).
+/// 周三, 星期天, 礼拜五 (this week's unless anchored). A bare 周末 is no date: over a period it is a kind of day
+/// (上个月周末的销售额), and the coming weekend only when 这个 / 本 / 下 says so (这周末, 本周末).
 fn bare_weekday(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
     if !next_in(c, "星礼周") {
         return None;
     }
     c.eat_any(WEEK_WORDS)?;
+    if c.peek() == Some('末') {
+        return None;
+    }
     week_day_part(c)
 }
 
