@@ -171,7 +171,10 @@ fn kinds_of_day_and_periods_read_apart_are_unmet() {
     let one = Offer::unknown("x-answers");
     let mut compared = Offer::unknown("x-metrics");
     compared.periods = vec![wenshu_lexicon::demand::Baseline::Named];
-    assert!(two_periods(&facts("今年周末的门诊量"), &compared).is_some());
+    assert!(two_periods(&facts("今年周一的门诊量"), &compared).is_some());
+    // A bare 周末 is no period: over one it is a kind of day.
+    assert_eq!(day_kinds(&facts("今年周末的门诊量")).len(), 1);
+    assert_eq!(day_kinds(&facts("周末的门诊量")).len(), 1);
     // Periods compared or joined are meant together, by a call that compares periods.
     assert!(two_periods(&facts("上个月和本月的门诊量"), &compared).is_none());
     assert!(two_periods(&facts("上个月和本月的门诊量"), &one).is_some());
