@@ -22,7 +22,7 @@ use wenshu_lexicon::surname::looks_like_person_name;
 
 use super::exclusion::without_cues;
 use super::message::{param_label, unmet};
-use super::values::{Reading, is_filter_enum};
+use super::values::{Reading, entity_type_of, is_filter_enum};
 use super::{Unmet, strings_in};
 use crate::facts::QuestionFacts;
 use crate::lexicon::words::related_pairs;
@@ -82,6 +82,7 @@ pub fn unread_in(
     pieces.retain(|p| {
         !already
             .iter()
+            .filter(|u| !u.words.is_empty())
             .any(|u| u.words.contains(p.as_str()) || p.contains(&u.words) || u.reason.contains(p.as_str()))
     });
     pieces.dedup();
@@ -98,7 +99,7 @@ fn covered(tool: &Tool, facts: &QuestionFacts, reading: &Reading<'_>, demands: &
     let taken: Vec<&str> = tool
         .params()
         .iter()
-        .filter_map(|spec| entity_type(tool, spec))
+        .filter_map(|spec| entity_type_of(tool, spec))
         .collect();
     let mut ranges: Vec<Range<usize>> = reading.times.iter().cloned().collect();
     ranges.extend(
@@ -137,7 +138,7 @@ fn bound_names(
 ) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     for spec in tool.params().iter() {
-        let (Some(kind), Some(value)) = (entity_type(tool, spec), arguments.get(&spec.name)) else {
+        let (Some(kind), Some(value)) = (entity_type_of(tool, spec), arguments.get(&spec.name)) else {
             continue;
         };
         let Some(index) = entities.get(kind) else {
@@ -216,15 +217,6 @@ fn longest_shared(text: &str, name: &str) -> Option<Range<usize>> {
         }
     }
     best
-}
-
-/// The entity type a parameter takes names of (an `x-entity` or the subject parameter).
-fn entity_type<'a>(tool: &'a Tool, spec: &'a wenshu_contract::ParamSpec) -> Option<&'a str> {
-    if let Some(t) = spec.entity.as_deref() {
-        return Some(t);
-    }
-    let subject = tool.extensions().subject.as_ref()?;
-    (subject.param == spec.name).then_some(subject.entity_type.as_str())
 }
 
 /// The runs of letters and digits of `question` that no range covers, in order. A letter-and-digit token
@@ -436,7 +428,7 @@ fn explain(tool: &Tool, facts: &QuestionFacts, entities: &EntityCatalogs, word: 
 /// The parameter of `tool` that takes people's names from an entity catalog, with a few of the names.
 fn people_param(tool: &Tool, entities: &EntityCatalogs) -> Option<(String, Vec<String>)> {
     tool.params().iter().find_map(|spec| {
-        let index = entities.get(entity_type(tool, spec)?)?;
+        let index = entities.get(entity_type_of(tool, spec)?)?;
         let names: Vec<String> = index
             .entities()
             .iter()
@@ -460,7 +452,7 @@ fn filters_of(tool: &Tool) -> Vec<String> {
             if is_filter_enum(tool, spec) {
                 let values: Vec<&str> = spec.enum_strings().take(LISTED_VALUES).collect();
                 Some(format!("{}（{}）", param_label(spec), values.join("、")))
-            } else if entity_type(tool, spec).is_some() && spec.ty != ParamType::Array {
+            } else if entity_type_of(tool, spec).is_some() && spec.ty != ParamType::Array {
                 Some(param_label(spec))
             } else {
                 None

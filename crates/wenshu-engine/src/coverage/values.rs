@@ -190,7 +190,7 @@ pub fn takes_all(arguments: &Map<String, Value>, named: &[(String, Vec<String>)]
 }
 
 /// The entity type whose names a parameter takes: its `x-entity`, or the subject type for the subject.
-fn entity_type_of<'a>(tool: &'a Tool, spec: &'a ParamSpec) -> Option<&'a str> {
+pub(super) fn entity_type_of<'a>(tool: &'a Tool, spec: &'a ParamSpec) -> Option<&'a str> {
     if let Some(t) = spec.entity.as_deref() {
         return Some(t);
     }
