@@ -191,6 +191,13 @@ const WORDS_ZH: &[&str] = &[
     "限制",
 ];
 
+/// [`WORDS_ZH`] longest first, sorted once.
+static LONGEST_FIRST: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    let mut words = WORDS_ZH.to_vec();
+    words.sort_by_key(|w| std::cmp::Reverse(w.len()));
+    words
+});
+
 /// Chinese particles: filler one character at a time.
 const PARTICLES_ZH: &str = "的是了在和与跟及或吗呢吧啊呀嘛呗哦啦哈么请您你我们咱";
 
@@ -334,9 +341,7 @@ pub fn is_english_filler(word: &str) -> bool {
 /// weak characters, and English words (or letter-and-digit tokens, 3D) that are not filler words; in order.
 pub fn unread_pieces(text: &str) -> Vec<String> {
     let mut rest = text.to_string();
-    let mut words: Vec<&str> = WORDS_ZH.to_vec();
-    words.sort_by_key(|w| std::cmp::Reverse(w.len()));
-    for word in words {
+    for word in LONGEST_FIRST.iter() {
         if rest.contains(word) {
             rest = rest.replace(word, " ");
         }
