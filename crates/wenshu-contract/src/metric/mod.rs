@@ -9,8 +9,8 @@ mod schema;
 pub use expr::MetricExpr;
 pub use model::read_metrics;
 pub use query::{
-    Compare, CompareKind, Filter, MeasureSel, MetricQuery, Order, OrderDir, QueryError, ResolvedMeasure, ResolvedQuery,
-    Share, Threshold, ThresholdOp, TimeRange,
+    Compare, CompareKind, Filter, MeasureSel, Measured, MetricQuery, Order, OrderDir, QueryError, ResolvedMeasure,
+    ResolvedQuery, Share, Threshold, ThresholdOp, TimeRange,
 };
 pub use schema::input_schema;
 

@@ -8,11 +8,12 @@ use super::{Grain, MetricModel, Reaggregate};
 /// The most rows a metric query may ask for.
 pub const MAX_LIMIT: u32 = 1000;
 
-/// One measure asked for, optionally re-aggregated or averaged per time bucket.
+/// One measure asked for, optionally re-aggregated or averaged per time bucket; or, with `distinct`, the number of
+/// distinct values of a dimension (多少个销售, 几位客户: `COUNT(DISTINCT key)`, never the row count).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MeasureSel {
-    /// The measure's code, label or synonym.
+    /// The measure's code, label or synonym; with `distinct`, the dimension's.
     pub name: String,
     /// A re-aggregation the measure allows (`avg` of `SUM(amount)` is `AVG(amount)`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -20,6 +21,9 @@ pub struct MeasureSel {
     /// The mean of the measure per bucket of this grain over the time range (平均每个月).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per: Option<Grain>,
+    /// `name` is a dimension: count its distinct values (by its key when it has one).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub distinct: bool,
 }
 
 impl MeasureSel {
@@ -29,6 +33,15 @@ impl MeasureSel {
             name: name.into(),
             aggregate: None,
             per: None,
+            distinct: false,
+        }
+    }
+
+    /// The number of distinct values of a dimension, by name.
+    pub fn distinct(dimension: impl Into<String>) -> Self {
+        Self {
+            distinct: true,
+            ..Self::named(dimension)
         }
     }
 }
@@ -106,12 +119,32 @@ impl ThresholdOp {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Threshold {
-    /// The measure's code, label or synonym.
+    /// The measure's code, label or synonym (for `having`, a counted dimension's too).
     pub measure: String,
     /// The comparison.
     pub op: ThresholdOp,
-    /// The bound (bound by the driver, never written into the SQL).
+    /// The bound (bound by the driver, never written into the SQL); a fraction (0.1 for 10%) for `share`.
     pub value: f64,
+    /// `having` only: the selection compared is the measure re-aggregated so (平均X超过…: its mean); without it,
+    /// the measure itself when shown (总X超过…: the total).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aggregate: Option<Reaggregate>,
+    /// `having` only: compare each group's share of the total (占比超过10%), which needs `share`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub share: bool,
+}
+
+impl Threshold {
+    /// A threshold on the measure `measure` itself.
+    pub fn new(measure: impl Into<String>, op: ThresholdOp, value: f64) -> Self {
+        Self {
+            measure: measure.into(),
+            op,
+            value,
+            aggregate: None,
+            share: false,
+        }
+    }
 }
 
 /// Which period a comparison sets beside the query's range.
@@ -201,11 +234,20 @@ impl QueryError {
     }
 }
 
+/// What a selected measure computes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Measured {
+    /// A measure of the model (its index).
+    Measure(usize),
+    /// The number of distinct values of a dimension (its index), by its key when it has one.
+    Distinct(usize),
+}
+
 /// One selected measure, resolved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ResolvedMeasure {
-    /// Its index in the model.
-    pub measure: usize,
+    /// What it computes.
+    pub of: Measured,
     /// The re-aggregation, if any.
     pub aggregate: Option<Reaggregate>,
     /// The per-bucket mean, if any.
@@ -231,12 +273,24 @@ pub struct ResolvedQuery {
     pub limit: Option<u32>,
     /// `(position in measures, op, value)`.
     pub having: Option<(usize, ThresholdOp, f64)>,
+    /// Whether `having` compares the measure's share of the total (its value a fraction).
+    pub having_share: bool,
     /// `(measure index in the model, op, value)`: a threshold on each record's value of the measure.
     pub each: Option<(usize, ThresholdOp, f64)>,
     /// The comparison kind and the other range, when given.
     pub compare: Option<(CompareKind, Option<(String, String)>)>,
     /// Dimension indexes the share is taken across.
     pub share: Option<Vec<usize>>,
+}
+
+impl ResolvedMeasure {
+    /// The model's measure, when it is one (none for a distinct count).
+    pub fn measure(&self) -> Option<usize> {
+        match self.of {
+            Measured::Measure(m) => Some(m),
+            Measured::Distinct(_) => None,
+        }
+    }
 }
 
 impl MetricQuery {
@@ -315,11 +369,32 @@ impl MetricQuery {
                     format!("{} is not a finite number", t.value),
                 ));
             }
-            Some(t) => Some((
-                position_of(model, &mut measures, &t.measure, "having.measure")?,
-                t.op,
-                t.value,
-            )),
+            Some(t) if t.share && self.share.is_none() => {
+                return Err(QueryError::new(
+                    "having.share",
+                    "a threshold on the share needs `share` (the dimensions it is taken across)",
+                ));
+            }
+            Some(t) => {
+                let position = match t.aggregate {
+                    None => position_of(model, &mut measures, &t.measure, "having.measure")?,
+                    Some(aggregate) => {
+                        let sel = MeasureSel {
+                            aggregate: Some(aggregate),
+                            ..MeasureSel::named(t.measure.clone())
+                        };
+                        let wanted = resolve_measure(model, &sel, "having")?;
+                        match measures.iter().position(|m| *m == wanted) {
+                            Some(p) => p,
+                            None => {
+                                measures.push(wanted);
+                                measures.len() - 1
+                            }
+                        }
+                    }
+                };
+                Some((position, t.op, t.value))
+            }
         };
         let each = match &self.each {
             None => None,
@@ -327,6 +402,12 @@ impl MetricQuery {
                 return Err(QueryError::new(
                     "each.value",
                     format!("{} is not a finite number", t.value),
+                ));
+            }
+            Some(t) if t.aggregate.is_some() || t.share => {
+                return Err(QueryError::new(
+                    "each",
+                    "a threshold on each record takes neither `aggregate` nor `share`",
                 ));
             }
             Some(t) => {
@@ -381,6 +462,7 @@ impl MetricQuery {
             group_by,
             order,
             limit: self.limit,
+            having_share: self.having.as_ref().is_some_and(|t| t.share),
             having,
             each,
             compare,
@@ -390,6 +472,20 @@ impl MetricQuery {
 }
 
 fn resolve_measure(model: &MetricModel, sel: &MeasureSel, field: &str) -> Result<ResolvedMeasure, QueryError> {
+    if sel.distinct {
+        let dim = dimension_index(model, &sel.name, &format!("{field}.name"))?;
+        if sel.aggregate.is_some() || sel.per.is_some() {
+            return Err(QueryError::new(
+                field,
+                "a distinct count takes neither `aggregate` nor `per`",
+            ));
+        }
+        return Ok(ResolvedMeasure {
+            of: Measured::Distinct(dim),
+            aggregate: None,
+            per: None,
+        });
+    }
     let measure = measure_index(model, &sel.name, &format!("{field}.name"))?;
     let spec = &model.measures[measure];
     if let Some(aggregate) = sel.aggregate
@@ -420,31 +516,38 @@ fn resolve_measure(model: &MetricModel, sel: &MeasureSel, field: &str) -> Result
         check_grain(model, per, &format!("{field}.per"))?;
     }
     Ok(ResolvedMeasure {
-        measure,
+        of: Measured::Measure(measure),
         aggregate: sel.aggregate,
         per: sel.per,
     })
 }
 
-/// The position of a measure among the selected ones, appending it when it is not shown yet.
+/// The position of a measure (or of a dimension's distinct count) among the selected ones, appending it when it
+/// is not shown yet.
 fn position_of(
     model: &MetricModel,
     measures: &mut Vec<ResolvedMeasure>,
     name: &str,
     field: &str,
 ) -> Result<usize, QueryError> {
-    let measure = measure_index(model, name, field)?;
+    let of = match model.measure_index(name) {
+        Some(measure) => Measured::Measure(measure),
+        None => match model.dimension_index(name) {
+            Some(dim) => Measured::Distinct(dim),
+            None => return Err(not_a_measure(model, name, field)),
+        },
+    };
     if let Some(p) = measures
         .iter()
-        .position(|m| m.measure == measure && m.aggregate.is_none() && m.per.is_none())
+        .position(|m| m.of == of && m.aggregate.is_none() && m.per.is_none())
     {
         return Ok(p);
     }
-    if let Some(p) = measures.iter().position(|m| m.measure == measure) {
+    if let Some(p) = measures.iter().position(|m| m.of == of) {
         return Ok(p);
     }
     measures.push(ResolvedMeasure {
-        measure,
+        of,
         aggregate: None,
         per: None,
     });
@@ -452,15 +555,19 @@ fn position_of(
 }
 
 fn measure_index(model: &MetricModel, name: &str, field: &str) -> Result<usize, QueryError> {
-    model.measure_index(name).ok_or_else(|| {
-        QueryError::new(
-            field,
-            format!(
-                "`{name}` is not a measure of this model; allowed: {}",
-                measure_names(model)
-            ),
-        )
-    })
+    model
+        .measure_index(name)
+        .ok_or_else(|| not_a_measure(model, name, field))
+}
+
+fn not_a_measure(model: &MetricModel, name: &str, field: &str) -> QueryError {
+    QueryError::new(
+        field,
+        format!(
+            "`{name}` is not a measure of this model; allowed: {}",
+            measure_names(model)
+        ),
+    )
 }
 
 fn dimension_index(model: &MetricModel, name: &str, field: &str) -> Result<usize, QueryError> {

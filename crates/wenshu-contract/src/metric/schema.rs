@@ -14,6 +14,8 @@ pub fn input_schema(model: &MetricModel) -> Value {
         .as_ref()
         .map(|t| t.grains.iter().map(|g| g.name()).collect())
         .unwrap_or_default();
+    // A measure item or a threshold may also name a dimension whose distinct values are counted.
+    let countable: Vec<&str> = measures.iter().chain(&dimensions).copied().collect();
     let aggregates: Vec<&str> = Reaggregate::ALL.iter().map(|r| r.name()).collect();
     let range = json!({
         "type": "object",
@@ -32,9 +34,10 @@ pub fn input_schema(model: &MetricModel) -> Value {
             "measures": {
                 "type": "array", "minItems": 1, "description": "度量",
                 "items": {"type": "object", "properties": {
-                    "name": {"type": "string", "enum": measures},
+                    "name": {"type": "string", "enum": countable},
                     "aggregate": {"type": "string", "enum": aggregates},
-                    "per": grain.clone()
+                    "per": grain.clone(),
+                    "distinct": {"type": "boolean", "description": "name 是维度：数它有多少个不同的值（多少个、几位）"}
                 }, "required": ["name"], "additionalProperties": false}
             },
             "filters": {
@@ -48,14 +51,16 @@ pub fn input_schema(model: &MetricModel) -> Value {
             "grain": grain,
             "groupBy": {"type": "array", "items": {"type": "string", "enum": dimensions}, "description": "分组维度"},
             "order": {"type": "object", "properties": {
-                "measure": {"type": "string", "enum": measures},
+                "measure": {"type": "string", "enum": countable},
                 "direction": {"type": "string", "enum": ["asc", "desc"]}
             }, "required": ["measure", "direction"], "additionalProperties": false},
             "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
             "having": {"type": "object", "properties": {
-                "measure": {"type": "string", "enum": measures},
+                "measure": {"type": "string", "enum": countable},
                 "op": {"type": "string", "enum": [">", ">=", "<", "<="]},
-                "value": {"type": "number"}
+                "value": {"type": "number"},
+                "aggregate": {"type": "string", "enum": aggregates, "description": "比较的是该度量的平均值等"},
+                "share": {"type": "boolean", "description": "比较的是占比（value 是小数，10% 为 0.1），需要 share"}
             }, "required": ["measure", "op", "value"], "additionalProperties": false},
             "each": {"type": "object", "description": "单条记录的门槛", "properties": {
                 "measure": {"type": "string", "enum": measures},

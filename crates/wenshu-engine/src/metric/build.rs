@@ -106,7 +106,8 @@ pub fn build_query(tool: &Tool, values: &MetricValues, question: &str, today: Da
             .chain(m.unit.iter())
             .any(|w| text.contains(&canonical(w)))
             || !english::find(&text, &m.name).is_empty()
-    }) || !english::tool_words(&text, tool.name()).is_empty();
+    }) || !english::tool_words(&text, tool.name()).is_empty()
+        || counts_things(model, &text);
     if !named {
         let names: Vec<&str> = model.measures.iter().map(|m| m.label.as_str()).collect();
         return unmet(format!("没有指明要统计的指标（可选：{}）", names.join("、")));
@@ -123,6 +124,8 @@ struct Builder<'a> {
     mentions: Vec<(Range<usize>, Mention)>,
     /// English words of the tool's name the question says (`sales` of `sales_metrics`): the tool's subject.
     about: Vec<Range<usize>>,
+    /// Dimensions whose distinct values the question counts (几位销售, 多少人), with the words that ask it.
+    distinct: Vec<(usize, Range<usize>)>,
     reasons: Vec<String>,
 }
 
@@ -193,12 +196,14 @@ impl<'a> Builder<'a> {
             demands,
             mentions,
             about,
+            distinct: Vec::new(),
             reasons: Vec::new(),
         }
     }
 
     fn build(mut self) -> MetricBuild {
         let mut query = MetricQuery::default();
+        self.distinct_counts();
         self.measures(&mut query);
         self.filters(&mut query);
         self.times(&mut query);
@@ -240,7 +245,15 @@ impl<'a> Builder<'a> {
             }
         }
         if picked.is_empty() {
-            let text = canonical(&self.facts.question);
+            // The words of a distinct count (多少个销售) ask for no measure counted in their classifier.
+            let mut blanked = self.facts.question.clone();
+            for (_, r) in &self.distinct {
+                if let Some(words) = blanked.get(r.clone()) {
+                    let spaces = " ".repeat(words.len());
+                    blanked.replace_range(r.clone(), &spaces);
+                }
+            }
+            let text = canonical(&blanked);
             for (i, m) in self.model.measures.iter().enumerate() {
                 let Some(unit) = m.unit.as_deref().map(canonical) else {
                     continue;
@@ -248,6 +261,7 @@ impl<'a> Builder<'a> {
                 let asked = HOW_MANY.iter().any(|w| text.contains(&format!("{w}{unit}")));
                 let counted = self.demands.iter().any(|d| {
                     matches!(d.kind, DemandKind::Aggregate { of: Aggregate::Count })
+                        && !self.distinct.iter().any(|(_, r)| overlaps(r, &d.range))
                         && d.target.as_deref().is_some_and(|t| canonical(t) == unit)
                 });
                 let ranked = self
@@ -259,7 +273,7 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        if picked.is_empty() && !self.about.is_empty() {
+        if picked.is_empty() && self.distinct.is_empty() && !self.about.is_empty() {
             // `sales by region`: the tool's subject without a measure of it — every measure of the model.
             picked = (0..self.model.measures.len()).collect();
         }
@@ -267,6 +281,61 @@ impl<'a> Builder<'a> {
             .into_iter()
             .map(|i| MeasureSel::named(self.measure_label(i)))
             .collect();
+        for (dim, _) in &self.distinct {
+            let sel = MeasureSel::distinct(self.model.dimensions[*dim].label.clone());
+            if !query.measures.contains(&sel) {
+                query.measures.push(sel);
+            }
+        }
+    }
+
+    /// Counts of a dimension's things (多少个销售员, 几位销售, how many sales people: the distinct values of its key,
+    /// never the row count) and of people (多少人, 几位 with nothing after: the one dimension of people; refused
+    /// naming the dimensions when there is none or more than one).
+    fn distinct_counts(&mut self) {
+        let q = &self.facts.question;
+        for (r, m) in &self.mentions {
+            let Mention::Dimension(dim) = m else { continue };
+            if let Some(start) = how_many_before(q, r.start) {
+                self.distinct.push((*dim, start..r.end));
+            }
+        }
+        // 多少人 / 几个人 / 几位 / how many people: people, unless a measure counts them (评价人数, unit 人).
+        let counted_by_measure = self
+            .model
+            .measures
+            .iter()
+            .any(|m| m.unit.as_deref().is_some_and(|u| canonical(u) == "人"));
+        if counted_by_measure {
+            return;
+        }
+        let Some(words) = people_count(q).filter(|w| !self.distinct.iter().any(|(_, r)| overlaps(r, w))) else {
+            return;
+        };
+        let people: Vec<usize> = (0..self.model.dimensions.len())
+            .filter(|&d| is_people(&self.model.dimensions[d]))
+            .collect();
+        let said = q.get(words.clone()).unwrap_or_default().to_string();
+        let labels = |dims: &mut dyn Iterator<Item = usize>| -> String {
+            dims.map(|d| self.model.dimensions[d].label.as_str())
+                .collect::<Vec<_>>()
+                .join("、")
+        };
+        match people.as_slice() {
+            [one] => self.distinct.push((*one, words)),
+            [] => {
+                let all = labels(&mut (0..self.model.dimensions.len()));
+                self.reasons.push(format!(
+                    "「{said}」：数据里没有人员维度，数不了人数（可按：{}）",
+                    if all.is_empty() { "无".to_string() } else { all }
+                ));
+            }
+            many => {
+                let names = labels(&mut many.iter().copied());
+                self.reasons
+                    .push(format!("「{said}」：数的是哪一种人？（可选：{names}）"));
+            }
+        }
     }
 
     /// The measure a demand's measure words name (销量 of 销量最高, 日销售额 ⊇ 销售额, 单 = a unit).
@@ -576,7 +645,7 @@ impl<'a> Builder<'a> {
         for (of, d) in asked {
             match of {
                 Aggregate::Average => {
-                    if query.measures.iter().any(|m| m.per.is_some()) {
+                    if query.measures.iter().any(|m| m.per.is_some()) || self.mean_of_threshold(&d) {
                         continue;
                     }
                     // 日均 / 月均: the mean per time bucket; 人均: per person, which no measure counts.
@@ -657,6 +726,11 @@ impl<'a> Builder<'a> {
                         }
                     }
                 }
+                // 占比超过10%: the share a threshold compares, set with it.
+                Aggregate::Share
+                    if self.demands.iter().any(|t| {
+                        matches!(t.kind, DemandKind::Threshold { .. }) && self.share_before(t) == Some(d.range.clone())
+                    }) => {}
                 Aggregate::Share => {
                     let across: Vec<String> = if query.group_by.is_empty() {
                         query.filters.iter().map(|f| f.dimension.clone()).collect()
@@ -680,7 +754,8 @@ impl<'a> Builder<'a> {
                             .is_some_and(|i| is_count(&self.model.measures[i].expr))
                     });
                     let by_target = d.target.as_deref().and_then(|t| self.measure_of(t)).is_some();
-                    if !(covered || counted || by_target) {
+                    let distinct = self.distinct.iter().any(|(_, r)| overlaps(r, &d.range));
+                    if !(covered || counted || by_target || distinct) {
                         self.reasons
                             .push(format!("不能数「{}」", d.target.as_deref().unwrap_or(&d.words)));
                     }
@@ -697,7 +772,9 @@ impl<'a> Builder<'a> {
         for (range, m) in &self.mentions {
             let Mention::Dimension(dim) = m else { continue };
             let label = &self.model.dimensions[*dim].label;
-            let used = query.group_by.contains(label) || query.filters.iter().any(|f| &f.dimension == label);
+            let used = query.group_by.contains(label)
+                || query.filters.iter().any(|f| &f.dimension == label)
+                || self.distinct.iter().any(|(d, _)| d == dim);
             let joined = self
                 .demands
                 .iter()
@@ -803,12 +880,13 @@ impl<'a> Builder<'a> {
             }
             query.group_by.push(self.model.dimensions[dim].label.clone());
         }
+        let percent = self.percent_in(&d.range);
+        if percent || self.share_before(&d).is_some() {
+            self.share_threshold(query, &d, op, value, percent);
+            return;
+        }
         if let Some(measure) = self.record_measure(&d, query) {
-            query.each = Some(Threshold {
-                measure: self.measure_label(measure),
-                op,
-                value,
-            });
+            query.each = Some(Threshold::new(self.measure_label(measure), op, value));
             return;
         }
         if query.group_by.is_empty() && query.grain.is_none() {
@@ -818,24 +896,218 @@ impl<'a> Builder<'a> {
             ));
             return;
         }
-        let Some(measure) = d
-            .measure
-            .as_deref()
-            .and_then(|w| self.measure_of(w))
+        let mentioned = self.threshold_measure(&d);
+        let Some(measure) = mentioned
+            .as_ref()
+            .map(|(m, _)| *m)
+            .or_else(|| d.measure.as_deref().and_then(|w| self.measure_of(w)))
             .or_else(|| query.measures.first().and_then(|m| self.model.measure_index(&m.name)))
         else {
             self.reasons.push(format!("「{}」不知道按什么指标筛选", d.words));
             return;
         };
         let label = self.measure_label(measure);
+        let spec = &self.model.measures[measure];
+        let own_avg = is_avg(&spec.expr);
+        let mut threshold = Threshold::new(label.clone(), op, value);
+        match mentioned.as_ref().map(|(_, r)| self.prefix_of(r.start)) {
+            // 总销售额超过500万: the group's total, shown beside whatever else is asked.
+            Some(Prefix::Total(said)) => {
+                if own_avg {
+                    self.reasons
+                        .push(format!("「{said}{label}」：{label}是平均值，没有合计"));
+                    return;
+                }
+                let plain = MeasureSel::named(label.clone());
+                if !query.measures.contains(&plain) {
+                    query.measures.push(plain);
+                }
+            }
+            // 平均销售额超过10万: the group's mean; shown as the mean when the measure is named only there.
+            Some(Prefix::Mean(said)) if !own_avg => {
+                if !spec.reaggregations.contains(&Reaggregate::Avg) {
+                    self.reasons.push(format!("「{said}{label}」：{label}不支持求平均"));
+                    return;
+                }
+                threshold.aggregate = Some(Reaggregate::Avg);
+                let elsewhere = self
+                    .mentions
+                    .iter()
+                    .any(|(r, m)| *m == Mention::Measure(measure) && mentioned.as_ref().is_some_and(|(_, at)| at != r));
+                if !elsewhere {
+                    for m in query.measures.iter_mut().filter(|m| m.name == label && !m.distinct) {
+                        m.aggregate = Some(Reaggregate::Avg);
+                    }
+                }
+            }
+            Some(Prefix::Mean(_)) => {}
+            // 月均销售额超过100万: the mean per bucket, only where the query computes it.
+            Some(Prefix::PerBucket(said, grain)) => {
+                let computed = query.measures.iter().any(|m| m.name == label && m.per == Some(grain))
+                    && !query
+                        .measures
+                        .iter()
+                        .any(|m| m.name == label && m.per.is_none() && m.aggregate.is_none());
+                if !computed {
+                    self.reasons
+                        .push(format!("「{said}{label}」：不能对按时间平均后的值设门槛"));
+                    return;
+                }
+            }
+            Some(Prefix::None) | None => {}
+        }
         if !query.measures.iter().any(|m| m.name == label) {
             query.measures.push(MeasureSel::named(label.clone()));
         }
-        query.having = Some(Threshold {
-            measure: label,
-            op,
-            value,
-        });
+        query.having = Some(threshold);
+    }
+
+    /// A threshold in percent, or on a share (占比超过10%, 比例超过0.1): each group's share of the total, never
+    /// the measure's own value; a percent on anything but a share or a measure kept in percent is refused.
+    fn share_threshold(&mut self, query: &mut MetricQuery, d: &Demand, op: ThresholdOp, value: f64, percent: bool) {
+        let share = self.share_before(d);
+        let mentioned = self.threshold_measure(d).map(|(m, _)| m);
+        let measure = mentioned
+            .or_else(|| d.measure.as_deref().and_then(|w| self.measure_of(w)))
+            .or_else(|| query.measures.first().and_then(|m| self.model.measure_index(&m.name)));
+        let said = self.facts.question.get(d.range.clone()).unwrap_or(&d.words).to_string();
+        if share.is_none() {
+            // A measure kept in percent (准时率 in %) compares its own value.
+            let in_percent = measure
+                .and_then(|m| self.model.measures[m].unit.as_deref())
+                .is_some_and(|u| {
+                    let u = canonical(u);
+                    u == "%" || u == "百分比"
+                });
+            if let (true, Some(m)) = (in_percent, mentioned) {
+                if query.group_by.is_empty() && query.grain.is_none() {
+                    self.reasons
+                        .push(format!("「{said}」：只能对分组后的合计设门槛，不能筛选单条记录"));
+                    return;
+                }
+                let label = self.measure_label(m);
+                if !query.measures.iter().any(|s| s.name == label) {
+                    query.measures.push(MeasureSel::named(label.clone()));
+                }
+                query.having = Some(Threshold::new(label, op, value));
+                return;
+            }
+            self.reasons.push(format!(
+                "「{said}」：百分比只能比较占比，不知道是什么的百分比（不会当作{}的数值）",
+                measure.map_or_else(|| "指标".to_string(), |m| self.measure_label(m))
+            ));
+            return;
+        }
+        let Some(measure) = measure else {
+            self.reasons.push(format!("「{said}」不知道是哪个指标的占比"));
+            return;
+        };
+        if query.group_by.is_empty() {
+            self.reasons
+                .push(format!("「{said}」：占比的门槛需要按维度分组（各组占总数的比例）"));
+            return;
+        }
+        // A share is at most 1: 超过10% and 超过10 both say a tenth; 0.1 is one already.
+        let fraction = if percent || value > 1.0 { value / 100.0 } else { value };
+        let label = self.measure_label(measure);
+        if !query.measures.iter().any(|m| m.name == label) {
+            query.measures.push(MeasureSel::named(label.clone()));
+        }
+        if query.share.is_none() {
+            query.share = Some(Share {
+                across: query.group_by.clone(),
+            });
+        }
+        let mut threshold = Threshold::new(label, op, fraction);
+        threshold.share = true;
+        query.having = Some(threshold);
+    }
+
+    /// Whether a percent numeral (10%, 百分之十) is inside `range`.
+    fn percent_in(&self, range: &Range<usize>) -> bool {
+        self.facts.spans.iter().any(|s| {
+            s.kind == wenshu_lexicon::SpanKind::Number(wenshu_lexicon::numeral::NumeralKind::Percent)
+                && range.start <= s.range.start
+                && s.range.end <= range.end
+        })
+    }
+
+    /// The share demand (占比, 比例) right before a threshold (销售额占比超过10%), its range.
+    fn share_before(&self, d: &Demand) -> Option<Range<usize>> {
+        self.demands.iter().find_map(|s| {
+            let is_share = matches!(s.kind, DemandKind::Aggregate { of: Aggregate::Share });
+            let gap = self.facts.question.get(s.range.end..d.range.start)?;
+            (is_share && s.range.end <= d.range.start && is_glue(gap)).then(|| s.range.clone())
+        })
+    }
+
+    /// The measure named right before a threshold (销售额超过…, 销售额占比超过…), with its words' range.
+    fn threshold_measure(&self, d: &Demand) -> Option<(usize, Range<usize>)> {
+        let share = self.share_before(d);
+        let end = share.as_ref().map_or(d.range.start, |s| s.start);
+        self.mentions.iter().rev().find_map(|(r, m)| match m {
+            Mention::Measure(i) if r.end <= end && self.facts.question.get(r.end..end).is_some_and(is_glue) => {
+                Some((*i, r.clone()))
+            }
+            _ => None,
+        })
+    }
+
+    /// What the words right before `at` say of the measure named there: its total (总, 合计), its mean (平均), or its
+    /// mean per time bucket (月均) — general Chinese and English.
+    fn prefix_of(&self, at: usize) -> Prefix {
+        let before = self.facts.question.get(..at).unwrap_or_default().trim_end();
+        let lower = before.to_ascii_lowercase();
+        for word in ["总", "合计", "累计", "总共", "一共"] {
+            if before.ends_with(word) {
+                return Prefix::Total(word.to_string());
+            }
+        }
+        for word in ["total", "overall"] {
+            if lower.ends_with(word) {
+                return Prefix::Total(word.to_string());
+            }
+        }
+        if let Some(head) = before.strip_suffix('均') {
+            let bucket = head.chars().next_back().and_then(|c| match c {
+                '日' | '天' => Some(Grain::Day),
+                '周' => Some(Grain::Week),
+                '月' => Some(Grain::Month),
+                '季' => Some(Grain::Quarter),
+                '年' => Some(Grain::Year),
+                _ => None,
+            });
+            let said = before[head.len() - head.chars().next_back().map_or(0, char::len_utf8)..].to_string();
+            return match bucket {
+                Some(grain) => Prefix::PerBucket(said, grain),
+                None => Prefix::Mean(if head.ends_with('平') {
+                    "平均".into()
+                } else {
+                    "均".into()
+                }),
+            };
+        }
+        for word in ["average", "mean", "avg"] {
+            if lower.ends_with(word) {
+                return Prefix::Mean(word.to_string());
+            }
+        }
+        Prefix::None
+    }
+
+    /// The mean (平均) said right before the measure of a threshold: the threshold's, not a mean of the answer.
+    fn mean_of_threshold(&self, avg: &Demand) -> bool {
+        // 日均 / 人均 say a mean per bucket or per person, which the threshold does not take over.
+        if avg.words.ends_with('均') && avg.words != "平均" {
+            return false;
+        }
+        self.demands
+            .iter()
+            .filter(|d| matches!(d.kind, DemandKind::Threshold { .. }))
+            .filter_map(|d| self.threshold_measure(d))
+            .any(|(_, r)| {
+                avg.range.end <= r.start && self.facts.question.get(avg.range.end..r.start).is_some_and(is_glue)
+            })
     }
 
     /// The dimension named at `at`, after a unit and 的 (…超过500套的产品 → 产品), with where its word ends.
@@ -963,6 +1235,103 @@ pub(crate) fn reference_in(run: &str) -> Option<String> {
     text.split(|c: char| !c.is_ascii_alphanumeric())
         .find(|w| REFERENCES_EN.contains(&w.to_ascii_lowercase().as_str()))
         .map(str::to_string)
+}
+
+/// Classifiers between 多少/几 and the thing counted (多少个销售, 几位客户, 几家承运商): general Chinese.
+const CLASSIFIERS: &[char] = &[
+    '个', '位', '名', '家', '户', '种', '款', '类', '只', '部', '条', '辆', '所',
+];
+
+/// Where the words asking "how many" end right before `at` begin (多少个 of 多少个销售员, how many of how many
+/// sales people), if they do.
+fn how_many_before(q: &str, at: usize) -> Option<usize> {
+    let before = q.get(..at)?.trim_end();
+    let bare = before
+        .strip_suffix(|c: char| CLASSIFIERS.contains(&c))
+        .unwrap_or(before);
+    for word in ["多少", "几"] {
+        if let Some(head) = bare.strip_suffix(word) {
+            return Some(head.len());
+        }
+    }
+    let lower = before.to_ascii_lowercase();
+    lower
+        .strip_suffix("how many")
+        .filter(|head| head.is_empty() || head.ends_with(|c: char| !c.is_ascii_alphanumeric()))
+        .map(str::len)
+}
+
+/// The words of a count of people (多少人, 几个人, how many people): general language.
+fn people_count(q: &str) -> Option<Range<usize>> {
+    for (at, _) in q.char_indices() {
+        let rest = &q[at..];
+        let Some(ask) = ["多少", "几"].iter().find(|w| rest.starts_with(**w)) else {
+            continue;
+        };
+        let after = &rest[ask.len()..];
+        let classifier = after.chars().next().filter(|c| ['个', '位', '名'].contains(c));
+        let after_classifier = classifier.map_or(after, |c| &after[c.len_utf8()..]);
+        if after_classifier.starts_with('人') {
+            return Some(at..at + (rest.len() - after_classifier.len()) + '人'.len_utf8());
+        }
+    }
+    let lower = q.to_ascii_lowercase();
+    lower.find("how many people").map(|at| at..at + "how many people".len())
+}
+
+/// Whether a dimension's things are people: a word of it ends in a general word for a person (销售员, 客户, 司机
+/// — 员, 户, 人, 者, 师, 客, 工, 手, 机 are general Chinese), or its code names people (sales_person, customer_id).
+fn is_people(dim: &wenshu_contract::metric::Dimension) -> bool {
+    const PEOPLE_ENDS: &[char] = &['人', '员', '者', '师', '客', '户', '工', '手', '生', '友'];
+    const PEOPLE_EN: &[&str] = &[
+        "person", "people", "staff", "employee", "customer", "client", "user", "member", "agent", "rep", "driver",
+        "courier", "seller", "buyer", "owner", "manager", "worker", "student", "teacher", "patient", "doctor",
+    ];
+    std::iter::once(&dim.label)
+        .chain(&dim.synonyms)
+        .any(|w| w.trim().ends_with(PEOPLE_ENDS))
+        || dim
+            .name
+            .to_ascii_lowercase()
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| PEOPLE_EN.contains(&w) || PEOPLE_EN.iter().any(|p| w.strip_suffix('s') == Some(p)))
+}
+
+/// Whether a question may count the things of a dimension (多少 or 几 with a dimension's word or 人, how many):
+/// it names no measure, and is built to see.
+fn counts_things(model: &MetricModel, text: &str) -> bool {
+    let asks = text.contains("多少") || text.contains('几') || text.to_ascii_lowercase().contains("how many");
+    asks && (text.contains('人')
+        || text.to_ascii_lowercase().contains("people")
+        || model.dimensions.iter().any(|d| {
+            std::iter::once(&d.label)
+                .chain(&d.synonyms)
+                .any(|w| text.contains(&canonical(w)))
+                || !english::find(text, &d.name).is_empty()
+        }))
+}
+
+/// What the words before a threshold's measure say of it.
+enum Prefix {
+    /// 总X, 合计X: the total.
+    Total(String),
+    /// 平均X: the mean.
+    Mean(String),
+    /// 月均X: the mean per bucket of a grain.
+    PerBucket(String, Grain),
+    /// Nothing.
+    None,
+}
+
+/// Words that join a measure to what follows it and say nothing (的, 是, spaces, is, of).
+fn is_glue(text: &str) -> bool {
+    let t = text.trim();
+    t.is_empty() || ["的", "是", "得", "is", "was", "are", "of"].contains(&t.to_ascii_lowercase().as_str())
+}
+
+/// Whether a measure is a mean itself (`AVG(amount)`, 客单价).
+fn is_avg(expr: &wenshu_contract::metric::MetricExpr) -> bool {
+    matches!(expr, wenshu_contract::metric::MetricExpr::Call { name, .. } if name == "avg")
 }
 
 fn is_count(expr: &wenshu_contract::metric::MetricExpr) -> bool {

@@ -58,8 +58,14 @@ pub fn describe(tool: &Tool, arguments: &Map<String, Value>) -> Option<(String, 
         }
     }
     if let Some((position, op, value)) = q.having {
-        zh.push(format!("{} {} {value}", measures[position], op.sql()));
-        en.push(format!("{} {} {value}", measures[position], op.sql()));
+        if q.having_share {
+            let percent = value * 100.0;
+            zh.push(format!("{}占比 {} {percent}%", measures[position], op.sql()));
+            en.push(format!("share of {} {} {percent}%", measures[position], op.sql()));
+        } else {
+            zh.push(format!("{} {} {value}", measures[position], op.sql()));
+            en.push(format!("{} {} {value}", measures[position], op.sql()));
+        }
     }
     if let Some((kind, other)) = &q.compare {
         let (z, e) = match (kind, other) {

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 use wenshu_contract::Tool;
 use wenshu_contract::answers::{RankOrder, Shape, TimeGrain};
-use wenshu_contract::metric::{CompareKind, Grain, Measure, MetricExpr, MetricQuery, OrderDir, Reaggregate};
+use wenshu_contract::metric::{CompareKind, Grain, Measure, Measured, MetricExpr, MetricQuery, OrderDir, Reaggregate};
 use wenshu_lexicon::demand::{Aggregate, Baseline};
 
 use crate::coverage::Offer;
@@ -48,30 +48,40 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
         .grain
         .or_else(|| resolved.measures.iter().find_map(|m| m.per))
         .map(time_grain);
+    // A distinct count's words: the counted dimension's (几位销售: a count of 销售).
+    let words = |m: &wenshu_contract::metric::ResolvedMeasure| match m.of {
+        Measured::Measure(i) => measure_names(&model.measures[i]),
+        Measured::Distinct(d) => {
+            let dim = &model.dimensions[d];
+            let mut words = names(&dim.label, &dim.synonyms);
+            words.extend(super::english::forms(&dim.name));
+            words
+        }
+    };
     if let Some((position, dir)) = resolved.order {
-        offer.order_by = measure_names(&model.measures[resolved.measures[position].measure]);
+        offer.order_by = words(&resolved.measures[position]);
         offer.order = match dir {
             OrderDir::Asc => RankOrder::Asc,
             OrderDir::Desc => RankOrder::Desc,
         };
     }
-    offer.measures = resolved
-        .measures
-        .iter()
-        .flat_map(|m| measure_names(&model.measures[m.measure]))
-        .collect();
-    offer.counts = resolved.measures.iter().any(|m| {
-        let spec = &model.measures[m.measure];
-        m.aggregate == Some(Reaggregate::Count) || is_count(&spec.expr) || counts_in_words(spec)
+    offer.measures = resolved.measures.iter().flat_map(words).collect();
+    offer.counts = resolved.measures.iter().any(|m| match m.of {
+        Measured::Measure(i) => {
+            let spec = &model.measures[i];
+            m.aggregate == Some(Reaggregate::Count) || is_count(&spec.expr) || counts_in_words(spec)
+        }
+        Measured::Distinct(_) => true,
     });
     for m in &resolved.measures {
-        let own = model.measures[m.measure].expr.single_aggregate().map(|(name, _)| name);
+        let Measured::Measure(i) = m.of else { continue };
+        let own = model.measures[i].expr.single_aggregate().map(|(name, _)| name);
         let aggregate = match (m.aggregate, m.per) {
             (Some(Reaggregate::Avg), _) | (None, Some(_)) => Some(Aggregate::Average),
             (Some(Reaggregate::Max), _) => Some(Aggregate::Max),
             (Some(Reaggregate::Min), _) => Some(Aggregate::Min),
             (Some(Reaggregate::Count), _) => Some(Aggregate::Count),
-            (None, None) if own == Some("avg") || is_avg(&model.measures[m.measure].expr) => Some(Aggregate::Average),
+            (None, None) if own == Some("avg") || is_avg(&model.measures[i].expr) => Some(Aggregate::Average),
             (None, None) => None,
         };
         offer.aggregates.extend(aggregate);
@@ -101,6 +111,12 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
         .chain(resolved.each.iter())
         .map(|(_, _, v)| *v)
         .collect();
+    // A threshold on a share is a fraction; the question says it in percent (占比超过10%).
+    if resolved.having_share
+        && let Some((_, _, v)) = resolved.having
+    {
+        offer.thresholds.push(v * 100.0);
+    }
     offer.limit = resolved.limit.map(|n| ("limit".to_string(), u64::from(n)));
     Some(offer)
 }

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use wenshu_contract::metric::{MetricModel, ResolvedQuery};
+use wenshu_contract::metric::{Measured, MetricModel, ResolvedQuery};
 
 use super::sql::OutputColumn;
 
@@ -105,11 +105,14 @@ pub fn plain_columns(model: &MetricModel, query: &ResolvedQuery, columns: &[Outp
 
 /// A measure's column, its label marked with a period when given.
 pub fn measure_info(model: &MetricModel, query: &ResolvedQuery, position: usize, period: Option<&str>) -> ColumnInfo {
-    let spec = &model.measures[query.measures[position].measure];
     let label = match period {
         Some(p) => format!("{}（{p}）", measure_label(model, query, position)),
         None => measure_label(model, query, position),
     };
+    let Measured::Measure(m) = query.measures[position].of else {
+        return info(label, ColumnKind::Measure, None, Some(0));
+    };
+    let spec = &model.measures[m];
     let unit = match query.measures[position].aggregate {
         Some(wenshu_contract::metric::Reaggregate::Count) => None,
         _ => spec.unit.clone(),
@@ -117,10 +120,13 @@ pub fn measure_info(model: &MetricModel, query: &ResolvedQuery, position: usize,
     info(label, ColumnKind::Measure, unit, spec.decimals)
 }
 
-/// A selected measure's label: `销售额`, `平均销售额`, `月均销售额`.
+/// A selected measure's label: `销售额`, `平均销售额`, `月均销售额`; a distinct count's `销售个数`.
 pub fn measure_label(model: &MetricModel, query: &ResolvedQuery, position: usize) -> String {
     let sel = &query.measures[position];
-    let label = &model.measures[sel.measure].label;
+    let label = match sel.of {
+        Measured::Measure(m) => &model.measures[m].label,
+        Measured::Distinct(d) => return format!("{}个数", model.dimensions[d].label),
+    };
     match (sel.aggregate, sel.per) {
         (Some(a), _) => format!("{}{label}", a.label()),
         (None, Some(g)) => format!("{}均{label}", g.label()),

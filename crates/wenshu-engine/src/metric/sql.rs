@@ -3,7 +3,7 @@
 //! too) has its conditions in every WHERE the statement has (the share's subquery included), values bound.
 
 use serde_json::Value;
-use wenshu_contract::metric::query::ResolvedMeasure;
+use wenshu_contract::metric::query::{Measured, ResolvedMeasure};
 use wenshu_contract::metric::{ColumnRef, Grain, MetricExpr, MetricModel, ResolvedQuery, TimeType};
 
 use crate::db::Dialect;
@@ -138,15 +138,8 @@ pub fn compile_scoped(
     if let Some(across) = &query.share {
         for (i, sel) in query.measures.iter().enumerate() {
             sep(&mut w);
-            w.push("(");
-            expr(&mut w, &model.measures[sel.measure].expr, None);
-            w.push(") * 1.0 / NULLIF((SELECT ");
-            expr(&mut w, &model.measures[sel.measure].expr, None);
-            from(&mut w, model);
-            let kept: Vec<(usize, Vec<Value>)> = filters.iter().filter(|(d, _)| !across.contains(d)).cloned().collect();
-            let has_where = where_clause(&mut w, model, &kept, range, scope);
-            each(&mut w, model, query, has_where);
-            w.push("), 0) AS ");
+            share(&mut w, model, query, sel, filters, across, range, scope);
+            w.push(" AS ");
             w.ident(&format!("s{i}"));
             columns.push(OutputColumn::Share(i));
         }
@@ -177,12 +170,24 @@ pub fn compile_scoped(
     }
     if let Some((position, op, value)) = query.having {
         w.push(" HAVING ");
-        measure(
-            &mut w,
-            model,
-            &query.measures[position],
-            per_buckets.get(position).copied().flatten(),
-        );
+        match &query.share {
+            Some(across) if query.having_share => share(
+                &mut w,
+                model,
+                query,
+                &query.measures[position],
+                filters,
+                across,
+                range,
+                scope,
+            ),
+            _ => measure(
+                &mut w,
+                model,
+                &query.measures[position],
+                per_buckets.get(position).copied().flatten(),
+            ),
+        }
         w.push(" ");
         w.push(op.sql());
         w.push(" ");
@@ -335,9 +340,50 @@ fn number(value: f64) -> Value {
     }
 }
 
+/// A selected measure's share of the total taken across `across` (their filters dropped from the total).
+#[allow(clippy::too_many_arguments, reason = "the parts of one statement, written in order")]
+fn share(
+    w: &mut Writer,
+    model: &MetricModel,
+    query: &ResolvedQuery,
+    sel: &ResolvedMeasure,
+    filters: &[(usize, Vec<Value>)],
+    across: &[usize],
+    range: Option<&(String, String)>,
+    scope: &ModelScope,
+) {
+    w.push("(");
+    plain(w, model, sel);
+    w.push(") * 1.0 / NULLIF((SELECT ");
+    plain(w, model, sel);
+    from(w, model);
+    let kept: Vec<(usize, Vec<Value>)> = filters.iter().filter(|(d, _)| !across.contains(d)).cloned().collect();
+    let has_where = where_clause(w, model, &kept, range, scope);
+    each(w, model, query, has_where);
+    w.push("), 0)");
+}
+
+/// A selected measure's own expression, neither re-aggregated nor divided; a distinct count of a dimension counts
+/// its key when it has one.
+fn plain(w: &mut Writer, model: &MetricModel, sel: &ResolvedMeasure) {
+    match sel.of {
+        Measured::Measure(m) => expr(w, &model.measures[m].expr, None),
+        Measured::Distinct(d) => {
+            let dim = &model.dimensions[d];
+            w.push("COUNT(DISTINCT ");
+            w.column(dim.key.as_ref().unwrap_or(&dim.column));
+            w.push(")");
+        }
+    }
+}
+
 /// A selected measure: its expression, re-aggregated or divided by the number of buckets when asked.
 fn measure(w: &mut Writer, model: &MetricModel, sel: &ResolvedMeasure, buckets: Option<u32>) {
-    let spec = &model.measures[sel.measure];
+    let Measured::Measure(m) = sel.of else {
+        plain(w, model, sel);
+        return;
+    };
+    let spec = &model.measures[m];
     let reaggregate = sel.aggregate.map(|r| r.name());
     if sel.per.is_some() {
         w.push("(");
