@@ -241,6 +241,20 @@ impl Engine {
                 tool,
                 missing: params,
             },
+            Plan::Unsupported { tool, param, value }
+                if param == crate::extract::unmatched::UNMATCHED
+                    && self
+                        .planner
+                        .catalog()
+                        .get(&tool)
+                        .is_some_and(crate::extract::unmatched::asked) =>
+            {
+                let words = crate::extract::unmatched::split(&value);
+                let reason =
+                    format!("tool `{tool}` cannot express 「{value}」 of the question (the model's unmatched)");
+                let message = Message::unmatched(&tool, &words);
+                self.degrade(reason, message, request, &question, &mut trace).await
+            }
             Plan::Unsupported { tool, param, value } => {
                 let reason = format!("tool `{tool}` cannot take {param}=「{value}」");
                 let label = self.labels(&tool, std::slice::from_ref(&param)).remove(0);

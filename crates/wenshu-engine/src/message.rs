@@ -235,6 +235,32 @@ impl Message {
         .with("value", value)
     }
 
+    /// Conditions of the question the tool cannot express (the words the user said that the model listed as
+    /// `unmatched`), each named.
+    pub fn unmatched(tool: &str, words: &[&str]) -> Self {
+        let zh: Vec<String> = words.iter().map(|w| format!("「{w}」")).collect();
+        let en: Vec<String> = words.iter().map(|w| format!("“{w}”")).collect();
+        Self::new(
+            Code::ToolUnsupportedValue,
+            format!(
+                "工具「{tool}」的参数无法表达问题中的{}，不能按它回答，请换个问法",
+                zh.join("、")
+            ),
+            format!(
+                "Tool `{tool}` has no parameter that can express {} of the question, so it cannot answer it; try \
+                 another wording",
+                en.join(", ")
+            ),
+        )
+        .with("tool", tool)
+        .with("param", crate::extract::unmatched::UNMATCHED)
+        .with("value", crate::extract::unmatched::join(words).as_str())
+        .with(
+            "words",
+            Value::Array(words.iter().map(|w| Value::String((*w).to_string())).collect()),
+        )
+    }
+
     /// A tool call that failed (`error` the executor's words).
     pub fn tool_failed(tool: &str, error: &str) -> Self {
         Self::new(

@@ -71,6 +71,8 @@ fn extract_system() {
         "Asia/Shanghai",
         "原样照抄",
         "JSON 对象",
+        "\"unmatched\": [\"杭州\"]",
+        "不放参数已经表达的内容",
     ] {
         assert!(text.contains(rule), "missing {rule}");
     }
@@ -89,7 +91,9 @@ fn extract_user() {
         "the question cannot close its block"
     );
     assert!(
-        text.ends_with("</question>\n\n请按系统规则，只输出该工具参数的 JSON 对象。"),
+        text.ends_with(
+            "</question>\n\n请按系统规则，只输出该工具参数的 JSON 对象（参数无法表达的条件放进 `unmatched`）。"
+        ),
         "{text}"
     );
     insta::assert_snapshot!(text);

@@ -1,4 +1,5 @@
-//! The schema sent to a model for structured output: the parameters it fills, typed, nothing else.
+//! The schema sent to a model for structured output: the parameters it fills, typed, and the optional
+//! `unmatched` list (the user's words the parameters cannot express, never an argument of the tool).
 //!
 //! Strict structured output (OpenAI `strict: true`) needs every property required and `additionalProperties:
 //! false`, so in strict form every type is nullable: "not mentioned" is `null`, which binding treats as absent.
@@ -6,15 +7,35 @@
 use serde_json::{Map, Value, json};
 use wenshu_contract::{ParamSpec, ParamType, Tool};
 
-/// The decoding schema of `tool` without the parameters in `hidden`; `strict` makes every property required and
-/// nullable and closes every object.
+use super::unmatched::{UNMATCHED, asked};
+
+/// What the `unmatched` property says to the model.
+const UNMATCHED_DESCRIPTION: &str =
+    "用户问题中工具参数无法表达的条件、指标、维度或取值，逐字照抄用户原词；都能表达时为空";
+
+/// The decoding schema of `tool` without the parameters in `hidden`, with the optional `unmatched` array of
+/// strings (unless the tool has a parameter of that name); `strict` makes every property required and nullable
+/// and closes every object.
 pub fn decoding_schema(tool: &Tool, hidden: &[&str], strict: bool) -> Value {
     let specs: Vec<&ParamSpec> = tool
         .params()
         .iter()
         .filter(|p| !hidden.contains(&p.name.as_str()))
         .collect();
-    object_schema(&specs, strict)
+    let mut schema = object_schema(&specs, strict);
+    if asked(tool) {
+        let mut list = json!({"type": "array", "items": {"type": "string"}, "description": UNMATCHED_DESCRIPTION});
+        if strict {
+            make_nullable(&mut list);
+            if let Some(Value::Array(required)) = schema.get_mut("required") {
+                required.push(json!(UNMATCHED));
+            }
+        }
+        if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+            properties.insert(UNMATCHED.to_string(), list);
+        }
+    }
+    schema
 }
 
 fn object_schema(specs: &[&ParamSpec], strict: bool) -> Value {
@@ -86,7 +107,22 @@ mod tests {
         let schema = decoding_schema(catalog.get("sales_query").unwrap(), &[], true);
         assert_eq!(
             schema["required"],
-            json!(["region", "period", "product", "salesPerson", "queryType", "limit"])
+            json!([
+                "region",
+                "period",
+                "product",
+                "salesPerson",
+                "queryType",
+                "limit",
+                "unmatched"
+            ])
+        );
+        assert_eq!(
+            (
+                schema["properties"]["unmatched"]["type"].clone(),
+                schema["properties"]["unmatched"]["items"].clone()
+            ),
+            (json!(["array", "null"]), json!({"type": "string"}))
         );
         assert_eq!(schema["additionalProperties"], false);
         assert_eq!(schema["properties"]["limit"]["type"], json!(["integer", "null"]));
@@ -102,6 +138,10 @@ mod tests {
         let schema = decoding_schema(catalog.get("movie_box_office").unwrap(), &["movieId"], false);
         assert_eq!(schema["required"], json!(["startDate", "endDate"]));
         assert!(schema["properties"].get("movieId").is_none());
+        assert_eq!(
+            schema["properties"]["unmatched"]["type"], "array",
+            "optional, never required"
+        );
         let schema = decoding_schema(catalog.get("query_order").unwrap(), &[], true);
         let address = &schema["properties"]["address"];
         assert_eq!(

@@ -7,6 +7,7 @@ pub mod mode;
 pub mod model;
 mod outcome;
 pub mod said;
+pub mod unmatched;
 
 use jiff::civil::{Date, Weekday};
 use serde_json::{Map, Value};

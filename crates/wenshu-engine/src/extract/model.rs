@@ -17,6 +17,7 @@ use super::decoding_schema::decoding_schema;
 use super::grounding::ground;
 use super::outcome::{ExtractOutcome, ExtractTrace, Extraction, ModelCall};
 use super::said::Said;
+use super::unmatched;
 use super::{ExtractRequest, chinese_weekday};
 use crate::facts::QuestionFacts;
 use crate::param_kinds::is_period_param;
@@ -203,6 +204,16 @@ fn check(
         .filter(|(k, _)| !request.fixed.contains_key(*k))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
+    // What the model could not express is never an argument; a condition the user said makes the call unable to
+    // answer, whatever else the answer holds.
+    trace.unmatched = unmatched::take(tool, &mut answer, facts);
+    let said = unmatched::said(&trace.unmatched);
+    if !said.is_empty() {
+        return Ok(ExtractOutcome::Unsupported {
+            param: unmatched::UNMATCHED.to_string(),
+            value: unmatched::join(&said),
+        });
+    }
     let period_coercions = periods_in_words(tool, &mut answer, request.today);
     let (values, coercions) = match coerce_values(tool, &answer) {
         Ok(pair) => pair,

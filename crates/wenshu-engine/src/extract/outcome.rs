@@ -9,6 +9,7 @@ use wenshu_llm::ProviderError;
 use wenshu_llm::client::{Attempt, ChatClient, ChatRequest, Message, Usage};
 
 use super::grounding::GroundingCheck;
+use super::unmatched::UnmatchedCheck;
 
 /// How an extraction ended.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -117,6 +118,9 @@ pub struct ExtractTrace {
     pub grounding: Vec<GroundingCheck>,
     /// Keys the answer held that the tool does not declare.
     pub unknown_keys: Vec<String>,
+    /// The words the model listed as `unmatched` (conditions the tool cannot express), each with its verdict.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unmatched: Vec<UnmatchedCheck>,
     /// The parameters that went into the final binding.
     pub bound_from: Option<Map<String, Value>>,
 }
