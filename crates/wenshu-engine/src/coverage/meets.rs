@@ -3,8 +3,9 @@
 use serde_json::{Map, Value};
 use wenshu_contract::Tool;
 use wenshu_contract::answers::{RankOrder, Shape};
-use wenshu_lexicon::canonical::canonical;
+use wenshu_lexicon::canonical::{canonical, is_han};
 use wenshu_lexicon::demand::{Aggregate, Demand, DemandKind, Order};
+use wenshu_lexicon::filler::restricts_nothing;
 
 use super::Unmet;
 use super::message::{grain_zh, unmet};
@@ -250,16 +251,42 @@ fn order_stated(demand: &Demand, top: Option<u32>) -> bool {
     top.is_some() || ENDS.iter().any(|w| demand.words.to_lowercase().contains(w))
 }
 
-/// The thing a count asks for (人 of 多少人, 销售员 of 几个销售员) when the offer declares what it counts and
-/// that is not it: 多少人 is a count of people, never of the rows.
-fn uncounted<'d>(demand: &'d Demand, offer: &Offer) -> Option<&'d str> {
-    // A classifier alone (个 of 多少个订单) names no thing; one of people (人, 位, 名) does.
-    let target = demand
-        .target
-        .as_deref()
-        .filter(|t| !t.is_empty() && (t.chars().count() != 1 || "人位名".contains(*t)))?;
-    let counted = |c: &String| target.contains(c.as_str()) || c.contains(target);
-    (!offer.counted.is_empty() && !offer.counted.iter().any(counted)).then_some(target)
+/// A count of something the call does not count, when the offer declares what it counts (订单, 单): 多少人 is a
+/// count of people and 多少个销售员 one of sales people, never of the rows.
+pub fn uncounted(demand: &Demand, offer: &Offer, question: &str) -> Option<Unmet> {
+    if offer.counted.is_empty() || demand.kind != (DemandKind::Aggregate { of: Aggregate::Count }) {
+        return None;
+    }
+    let target = demand.target.as_deref().filter(|t| !t.is_empty())?;
+    // A classifier other than one of people (个 of 多少个订单) names the thing written after it.
+    let thing = if target.chars().count() == 1 && !"人位名".contains(target) {
+        word_after(question, demand.range.end)?
+    } else {
+        target.to_string()
+    };
+    let counts_it = |c: &String| thing.contains(c.as_str()) || c.contains(thing.as_str());
+    if offer.counted.iter().any(counts_it) {
+        return None;
+    }
+    let shown = offer.counted.join("、");
+    Some(unmet(
+        &demand.words,
+        format!("不能数有多少{thing}（只能数{shown}）"),
+        format!("cannot count {thing} (only {shown})"),
+    ))
+}
+
+/// The Chinese word written at `at`: its first Han character and those after it up to one that restricts nothing
+/// (销售员 of 销售员有成交, 地区 of 地区有成交).
+fn word_after(question: &str, at: usize) -> Option<String> {
+    let word: String = question
+        .get(at..)?
+        .chars()
+        .enumerate()
+        .take_while(|(i, c)| is_han(*c) && (*i == 0 || !restricts_nothing(*c)))
+        .map(|(_, c)| c)
+        .collect();
+    (!word.is_empty()).then_some(word)
 }
 
 /// An aggregate: average, share, max and min only when computed; a total unless the rows are records; a count
@@ -273,17 +300,6 @@ fn aggregate(demand: &Demand, offer: &Offer, of: Aggregate, all: &[Demand]) -> R
         Aggregate::Count => offer.counts,
         other => offer.aggregates.contains(&other),
     };
-    if ok
-        && of == Aggregate::Count
-        && let Some(counted) = uncounted(demand, offer)
-    {
-        let shown = offer.counted.join("、");
-        return Err(unmet(
-            words,
-            format!("不能数有多少{counted}（只能数{shown}）"),
-            format!("cannot count {counted} (only {shown})"),
-        ));
-    }
     if ok {
         return Ok(());
     }

@@ -146,8 +146,9 @@ pub fn check_with(
     unmet.extend(time_words::two_periods(facts, &offer));
     unmet.extend(time_words::later_baseline(arguments));
     for demand in &demands {
-        if let Err(u) = meets::meets(demand, &offer, tool, arguments, &demands) {
-            unmet.push(u);
+        match meets::meets(demand, &offer, tool, arguments, &demands) {
+            Err(u) => unmet.push(u),
+            Ok(()) => unmet.extend(meets::uncounted(demand, &offer, &facts.question)),
         }
     }
     unmet.extend(reference::unresolved_reference(tool, facts));

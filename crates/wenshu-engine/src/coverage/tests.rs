@@ -258,6 +258,12 @@ fn a_count_of_people_is_not_a_count_of_the_rows() {
         let c = cover("shop_stats", json!({"city": "杭州", "mode": "total", "n": 10}), q);
         assert!(c.reason().contains("不能数有多少"), "{q}: {}", c.reason());
     }
+    let c = cover(
+        "shop_stats",
+        json!({"city": "杭州", "mode": "total", "n": 10}),
+        "杭州上个月有多少个店员有订单",
+    );
+    assert!(c.reason().contains("不能数有多少店员"), "{}", c.reason());
     for q in ["杭州上个月有多少单", "杭州上个月有多少个订单"] {
         let c = cover("shop_stats", json!({"city": "杭州", "mode": "total", "n": 10}), q);
         assert!(c.is_met(), "{q}: {}", c.reason());
