@@ -160,21 +160,17 @@ fn query_of(pool: &Pool, d: &Draw) -> MetricQuery {
     let grouped = !q.group_by.is_empty() || q.grain.is_some();
     if let Some((m, op, value)) = d.having.filter(|_| grouped) {
         let ops = [ThresholdOp::Gt, ThresholdOp::Ge, ThresholdOp::Lt, ThresholdOp::Le];
-        q.having = Some(Threshold {
-            measure: model.measures[m % model.measures.len()].label.clone(),
-            op: ops[usize::from(op)],
+        q.having = Some(Threshold::new(
+            model.measures[m % model.measures.len()].label.clone(),
+            ops[usize::from(op)],
             value,
-        });
+        ));
     }
     if let Some((m, op, value)) = d.each {
         let ops = [ThresholdOp::Gt, ThresholdOp::Ge, ThresholdOp::Lt, ThresholdOp::Le];
         let spec = &model.measures[m % model.measures.len()];
         if spec.expr.single_aggregate().is_some() {
-            q.each = Some(Threshold {
-                measure: spec.label.clone(),
-                op: ops[usize::from(op)],
-                value,
-            });
+            q.each = Some(Threshold::new(spec.label.clone(), ops[usize::from(op)], value));
         }
     }
     if d.share {
