@@ -448,9 +448,16 @@ impl Planner {
             fixed,
         };
         // The model reads the rewrite; what it extracts is checked against what the user said.
+        let subject = tool
+            .extensions()
+            .subject
+            .as_ref()
+            .filter(|s| extract_request.fixed.contains_key(&s.param))
+            .and(checked.subject_name.as_deref());
         let said = Said {
             question: &request.question,
             history: &request.history,
+            subject,
         };
         let extraction = self.extractor.extract_said(&extract_request, said).await;
         let tokens: u64 = extraction

@@ -82,7 +82,7 @@ impl ModelExtractor {
         };
         let hidden = request.hidden();
         if request.tool.params().iter().all(|p| hidden.contains(&p.name.as_str())) {
-            let outcome = match check(request, &facts, &Map::new(), &mut trace) {
+            let outcome = match check(request, &facts, said.subject, &Map::new(), &mut trace) {
                 Ok(outcome) => outcome,
                 Err(AskFailure::Final(outcome)) => outcome,
                 Err(AskFailure::Correctable(reason)) => ExtractOutcome::Failed { reason },
@@ -107,7 +107,7 @@ impl ModelExtractor {
                         if let Some(call) = trace.calls.last_mut() {
                             call.parsed = Some(object.clone());
                         }
-                        match check(request, &facts, &object, &mut trace) {
+                        match check(request, &facts, said.subject, &object, &mut trace) {
                             Ok(outcome) => return Extraction { outcome, trace },
                             Err(failure) => failure,
                         }
@@ -195,6 +195,7 @@ pub fn extract_messages(prompts: &PromptTemplates, request: &ExtractRequest<'_>)
 fn check(
     request: &ExtractRequest<'_>,
     facts: &QuestionFacts,
+    subject: Option<&str>,
     answer: &Map<String, Value>,
     trace: &mut ExtractTrace,
 ) -> Result<ExtractOutcome, AskFailure> {
@@ -206,7 +207,7 @@ fn check(
         .collect();
     // What the model could not express is never an argument; a condition the user said makes the call unable to
     // answer, whatever else the answer holds.
-    trace.unmatched = unmatched::take(tool, &mut answer, facts);
+    trace.unmatched = unmatched::take(request, subject, &mut answer, facts);
     let said = unmatched::said(&trace.unmatched);
     if !said.is_empty() {
         return Ok(ExtractOutcome::Unsupported {

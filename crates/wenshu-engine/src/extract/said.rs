@@ -14,12 +14,18 @@ pub struct Said<'a> {
     pub question: &'a str,
     /// Earlier rounds, oldest first.
     pub history: &'a [Turn],
+    /// The subject's name code resolved to the ID it fills (hidden from the model), when there is one.
+    pub subject: Option<&'a str>,
 }
 
 impl<'a> Said<'a> {
     /// The user's words alone, with no earlier rounds.
     pub fn alone(question: &'a str) -> Self {
-        Self { question, history: &[] }
+        Self {
+            question,
+            history: &[],
+            subject: None,
+        }
     }
 
     /// The facts grounding reads: names and values from the question and the recent rounds' questions (and the
@@ -74,6 +80,7 @@ mod tests {
         let own = Said {
             question: "那本周呢",
             history: &history,
+            subject: None,
         }
         .facts(today);
         assert_eq!(own.times.len(), 1);
@@ -83,6 +90,7 @@ mod tests {
         let follow_up = Said {
             question: "Porto呢",
             history: &history,
+            subject: None,
         }
         .facts(today);
         assert_eq!(follow_up.times.len(), 1);

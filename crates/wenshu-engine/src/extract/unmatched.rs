@@ -7,9 +7,12 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 use wenshu_contract::Tool;
+use wenshu_lexicon::canonical::canonical;
 use wenshu_lexicon::filler::{restricts_nothing, unread_pieces};
 
+use super::ExtractRequest;
 use crate::facts::QuestionFacts;
+use crate::param_kinds::is_period_param;
 
 /// The key of the list in the model's answer (and the `param` of the `unsupported` outcome it leads to).
 pub const UNMATCHED: &str = "unmatched";
@@ -30,6 +33,9 @@ pub enum UnmatchedVerdict {
     Said,
     /// Not in the user's words: ignored (a model cannot invent a restriction).
     NotSaid,
+    /// Said, but expressed after all: a value the answer or code binds (华东区 when the answer has 华东), or a time
+    /// expression of a tool that takes dates (code fills them, hidden from the model): ignored.
+    Expressed,
     /// Words that restrict nothing (帮我, 的, please): ignored.
     Filler,
     /// Not a string: ignored.
@@ -46,9 +52,15 @@ pub struct UnmatchedCheck {
 }
 
 /// Takes the list out of `answer` (for a tool that does not own the key) and judges each item against what the
-/// user said (`facts`, the user's own words and recent rounds): empty when the answer has no list.
-pub fn take(tool: &Tool, answer: &mut Map<String, Value>, facts: &QuestionFacts) -> Vec<UnmatchedCheck> {
-    if !asked(tool) {
+/// user said (`facts`, the user's own words and recent rounds) and what the call binds (the answer, code's fixed
+/// parameters, the `subject` name code resolved): empty when the answer has no list.
+pub fn take(
+    request: &ExtractRequest<'_>,
+    subject: Option<&str>,
+    answer: &mut Map<String, Value>,
+    facts: &QuestionFacts,
+) -> Vec<UnmatchedCheck> {
+    if !asked(request.tool) {
         return Vec::new();
     }
     let items = match answer.remove(UNMATCHED) {
@@ -59,7 +71,7 @@ pub fn take(tool: &Tool, answer: &mut Map<String, Value>, facts: &QuestionFacts)
     let mut checks: Vec<UnmatchedCheck> = Vec::new();
     for item in items {
         let check = match &item {
-            Value::String(text) => judge(text.trim(), facts),
+            Value::String(text) => judge(text.trim(), request, subject, answer, facts),
             Value::Null => continue,
             other => UnmatchedCheck {
                 word: other.to_string(),
@@ -74,17 +86,73 @@ pub fn take(tool: &Tool, answer: &mut Map<String, Value>, facts: &QuestionFacts)
     checks
 }
 
-fn judge(word: &str, facts: &QuestionFacts) -> UnmatchedCheck {
+fn judge(
+    word: &str,
+    request: &ExtractRequest<'_>,
+    subject: Option<&str>,
+    answer: &Map<String, Value>,
+    facts: &QuestionFacts,
+) -> UnmatchedCheck {
     let verdict = if is_filler(word) {
         UnmatchedVerdict::Filler
-    } else if facts.contains(word) {
-        UnmatchedVerdict::Said
-    } else {
+    } else if !facts.contains(word) {
         UnmatchedVerdict::NotSaid
+    } else if expressed(word, request, subject, answer, facts) {
+        UnmatchedVerdict::Expressed
+    } else {
+        UnmatchedVerdict::Said
     };
     UnmatchedCheck {
         word: word.to_string(),
         verdict,
+    }
+}
+
+/// Whether a said word is expressed after all: a string the answer or code binds, words of the subject's name code
+/// resolved, a spelling of an enum value the answer binds, or words of a time expression when the tool takes dates
+/// or a period.
+fn expressed(
+    word: &str,
+    request: &ExtractRequest<'_>,
+    subject: Option<&str>,
+    answer: &Map<String, Value>,
+    facts: &QuestionFacts,
+) -> bool {
+    let folded = canonical(word);
+    if subject.is_some_and(|name| canonical(name).contains(&folded)) {
+        return true;
+    }
+    let bound = answer.values().chain(request.fixed.values());
+    if bound.into_iter().any(|value| has_string(value, &folded)) {
+        return true;
+    }
+    let tool = request.tool;
+    let spelled = answer.iter().any(|(param, value)| {
+        let index = tool.enum_index(param);
+        value
+            .as_str()
+            .is_some_and(|v| index.and_then(|i| i.lookup(word)).is_some_and(|(hit, _)| hit == v))
+    });
+    if spelled {
+        return true;
+    }
+    let takes_dates =
+        tool.extensions().date_range.is_some() || tool.params().iter().any(|spec| is_period_param(spec, request.today));
+    takes_dates
+        && facts
+            .times
+            .iter()
+            .filter_map(|t| facts.question.get(t.range.clone()))
+            .any(|words| canonical(words).contains(&folded))
+}
+
+/// Whether `value` holds the string `folded` (canonical), at any depth.
+fn has_string(value: &Value, folded: &str) -> bool {
+    match value {
+        Value::String(text) => canonical(text) == folded,
+        Value::Array(items) => items.iter().any(|item| has_string(item, folded)),
+        Value::Object(map) => map.values().any(|item| has_string(item, folded)),
+        _ => false,
     }
 }
 
@@ -127,9 +195,35 @@ mod tests {
     fn checks(answer: Value, question: &str) -> (Vec<UnmatchedCheck>, Map<String, Value>) {
         let catalog = demo_catalog().unwrap();
         let mut answer = answer.as_object().cloned().unwrap();
-        let facts = QuestionFacts::new(question, date(2026, 11, 29));
-        let checks = take(catalog.get("sales_query").unwrap(), &mut answer, &facts);
+        let request = ExtractRequest {
+            tool: catalog.get("sales_query").unwrap(),
+            question,
+            today: date(2026, 11, 29),
+            timezone: "Asia/Shanghai",
+            fixed: Map::new(),
+        };
+        let facts = QuestionFacts::new(question, request.today);
+        let checks = take(&request, Some("马晓东"), &mut answer, &facts);
         (checks, answer)
+    }
+
+    #[test]
+    fn a_said_word_the_call_expresses_is_ignored() {
+        let (checks, _) = checks(
+            json!({"region": "华东", "unmatched": ["华东区", "上个月", "华东", "马晓东", "老客户"]}),
+            "华东区马晓东上个月老客户的销售额",
+        );
+        let verdicts: Vec<(&str, UnmatchedVerdict)> = checks.iter().map(|c| (c.word.as_str(), c.verdict)).collect();
+        assert_eq!(
+            verdicts,
+            [
+                ("华东区", UnmatchedVerdict::Expressed),
+                ("上个月", UnmatchedVerdict::Expressed),
+                ("华东", UnmatchedVerdict::Expressed),
+                ("马晓东", UnmatchedVerdict::Expressed),
+                ("老客户", UnmatchedVerdict::Said),
+            ]
+        );
     }
 
     #[test]
