@@ -326,6 +326,9 @@ pub struct ToolWords {
     has_mode: bool,
     /// The row-limit parameter.
     limit: Option<String>,
+    /// Every string of the definition a user might say (title, descriptions, labels, synonyms, examples) and the
+    /// identifiers' English words, one a line, lower case: the vocabulary the reading accounts words with.
+    vocabulary: String,
 }
 
 impl ToolWords {
@@ -373,7 +376,17 @@ impl ToolWords {
                     .any(|words| spelled(&all, words))
             }),
             limit: limit_param(tool).map(str::to_string),
+            vocabulary: {
+                let mut text = String::new();
+                collect_strings(tool.definition(), &mut text);
+                text.to_lowercase()
+            },
         }
+    }
+
+    /// Every string of the definition a user might say, and the identifiers' words, lower case.
+    pub fn vocabulary(&self) -> &str {
+        &self.vocabulary
     }
 
     /// What `value` of the enum parameter `param` says (read afresh when it is none of the values).
@@ -450,6 +463,36 @@ pub fn tool_words(tool: &Tool) -> Arc<ToolWords> {
         |key| key.is_of(tool),
         || (ToolKey::of(tool), Arc::new(ToolWords::read(tool))),
     )
+}
+
+/// Keys of a tool's definition whose strings are not words a user would say (SQL, addresses, schemas' types).
+const NOT_VOCABULARY: &[&str] = &["x-sql", "x-http", "x-http-auth", "type", "format", "pattern", "$schema"];
+
+/// Appends every string of `value` a user might say, one a line; identifiers also as their words.
+fn collect_strings(value: &Value, out: &mut String) {
+    match value {
+        Value::String(s) => {
+            out.push_str(s);
+            out.push('\n');
+            if s.is_ascii() && !s.contains(' ') {
+                out.push_str(&wenshu_lexicon::english::identifier_words(s).join(" "));
+                out.push('\n');
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_strings(v, out)),
+        Value::Object(map) => {
+            for (key, v) in map {
+                if NOT_VOCABULARY.contains(&key.as_str()) {
+                    continue;
+                }
+                // Property names are identifiers a user may spell (region, salesPerson).
+                out.push_str(&wenshu_lexicon::english::identifier_words(key).join(" "));
+                out.push('\n');
+                collect_strings(v, out);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The row-limit parameter of an undeclared tool: an integer named like a limit.

@@ -10,6 +10,7 @@
 //! principal fills, whose named values the row scope judges when they run.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 use wenshu_contract::{ParamType, Tool};
@@ -22,15 +23,13 @@ use wenshu_lexicon::surname::looks_like_person_name;
 
 use super::exclusion::without_cues;
 use super::message::{param_label, unmet};
+use super::offer::{ToolWords, tool_words};
 use super::values::{Reading, entity_type_of, is_filter_enum};
 use super::{Unmet, strings_in};
 use crate::facts::QuestionFacts;
 use crate::lexicon::words::related_pairs;
 use crate::metric::build::reference_in;
 use crate::resolve::EntityCatalogs;
-
-/// Keys of a tool's definition whose strings are not words a user would say (SQL, addresses, schemas' types).
-const NOT_VOCABULARY: &[&str] = &["x-sql", "x-http", "x-http-auth", "type", "format", "pattern", "$schema"];
 
 /// How many of a parameter's values a message lists.
 const LISTED_VALUES: usize = 6;
@@ -268,19 +267,23 @@ fn numeral_inside_word(question: &str, range: &Range<usize>, others: &[Range<usi
             && !others.iter().any(|r| r.start <= at && at < r.end))
 }
 
-/// A tool's own words: every string of its definition a user might say, and its identifiers' English words.
+/// A tool's own words: every string of its definition a user might say, and its identifiers' English words
+/// (read once per tool with the tool's other words, [`tool_words`]).
 struct Vocabulary {
-    /// The strings, joined, lower case.
-    text: String,
+    /// The tool's words.
+    words: Arc<ToolWords>,
 }
 
 impl Vocabulary {
     fn of(tool: &Tool) -> Self {
-        let mut text = String::new();
-        collect_strings(tool.definition(), &mut text);
         Self {
-            text: text.to_lowercase(),
+            words: tool_words(tool),
         }
+    }
+
+    /// The strings, joined, lower case.
+    fn text(&self) -> &str {
+        self.words.vocabulary()
     }
 
     /// The parts of an unread piece the tool's words do not hold: a Chinese piece loses every stretch of two or
@@ -292,12 +295,12 @@ impl Vocabulary {
             let known = stems(&word).iter().any(|s| self.holds_word(s) || self.related(s))
                 || translations(&word)
                     .iter()
-                    .any(|t| t.chinese.iter().any(|c| self.text.contains(c)));
+                    .any(|t| t.chinese.iter().any(|c| self.text().contains(c)));
             return if known { Vec::new() } else { vec![piece.to_string()] };
         }
         let mut rest = piece.to_lowercase();
         for (word, meaning) in related_pairs() {
-            if rest.contains(word) && meaning.split(' ').any(|m| self.text.contains(m)) {
+            if rest.contains(word) && meaning.split(' ').any(|m| self.text().contains(m)) {
                 rest = rest.replace(word, " ");
             }
         }
@@ -309,7 +312,7 @@ impl Vocabulary {
                     continue;
                 }
                 let stretch: String = chars[start..start + len].iter().collect();
-                if stretch.chars().all(is_han) && self.text.contains(&stretch) {
+                if stretch.chars().all(is_han) && self.text().contains(&stretch) {
                     read[start..start + len].iter_mut().for_each(|r| *r = true);
                 }
             }
@@ -329,7 +332,7 @@ impl Vocabulary {
         if question.is_ascii() || question.chars().any(|c| c.is_ascii_alphabetic()) {
             let mut out: Vec<Range<usize>> = translations(question)
                 .into_iter()
-                .filter(|t| t.chinese.iter().any(|c| self.text.contains(c)))
+                .filter(|t| t.chinese.iter().any(|c| self.text().contains(c)))
                 .map(|t| t.range)
                 .collect();
             let identifiers = tool
@@ -348,41 +351,16 @@ impl Vocabulary {
 
     /// Whether the vocabulary holds `word` as a whole English word.
     fn holds_word(&self, word: &str) -> bool {
-        self.text.split(|c: char| !c.is_ascii_alphanumeric()).any(|w| w == word)
+        self.text()
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| w == word)
     }
 
     /// Whether an everyday English word means one of the vocabulary's words (sales → 销售).
     fn related(&self, word: &str) -> bool {
         related_pairs()
             .iter()
-            .any(|(w, meaning)| *w == word && meaning.split(' ').any(|m| self.text.contains(m)))
-    }
-}
-
-/// Appends every string of `value` a user might say, one a line; identifiers also as their words.
-fn collect_strings(value: &Value, out: &mut String) {
-    match value {
-        Value::String(s) => {
-            out.push_str(s);
-            out.push('\n');
-            if s.is_ascii() && !s.contains(' ') {
-                out.push_str(&wenshu_lexicon::english::identifier_words(s).join(" "));
-                out.push('\n');
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|v| collect_strings(v, out)),
-        Value::Object(map) => {
-            for (key, v) in map {
-                if NOT_VOCABULARY.contains(&key.as_str()) {
-                    continue;
-                }
-                // Property names are identifiers a user may spell (region, salesPerson).
-                out.push_str(&wenshu_lexicon::english::identifier_words(key).join(" "));
-                out.push('\n');
-                collect_strings(v, out);
-            }
-        }
-        _ => {}
+            .any(|(w, meaning)| *w == word && meaning.split(' ').any(|m| self.text().contains(m)))
     }
 }
 
