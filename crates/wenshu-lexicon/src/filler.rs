@@ -9,6 +9,8 @@
 //! - weak characters (上, 下, 前, 多, 总, 各 …) that carry no restriction alone but are the first character of many
 //!   names (上海, 前门, 多伦多): a piece made of them only is filler, a piece with any other character is kept whole.
 
+use std::collections::HashMap;
+
 /// Chinese filler words of two or more characters, any order (the longest is taken out first).
 const WORDS_ZH: &[&str] = &[
     "帮我",
@@ -191,12 +193,41 @@ const WORDS_ZH: &[&str] = &[
     "限制",
 ];
 
-/// [`WORDS_ZH`] longest first, sorted once.
-static LONGEST_FIRST: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
-    let mut words = WORDS_ZH.to_vec();
-    words.sort_by_key(|w| std::cmp::Reverse(w.len()));
-    words
+/// [`WORDS_ZH`] by their first character, longest first, made once.
+static BY_FIRST: std::sync::LazyLock<HashMap<char, Vec<&'static str>>> = std::sync::LazyLock::new(|| {
+    let mut by_first: HashMap<char, Vec<&'static str>> = HashMap::new();
+    for word in WORDS_ZH {
+        if let Some(first) = word.chars().next() {
+            by_first.entry(first).or_default().push(word);
+        }
+    }
+    by_first
+        .values_mut()
+        .for_each(|words| words.sort_by_key(|w| std::cmp::Reverse(w.len())));
+    by_first
 });
+
+/// `text` with each filler word of [`WORDS_ZH`] replaced by a space, the longest at each place first.
+fn without_words(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    while let Some(c) = text[at..].chars().next() {
+        let word = BY_FIRST
+            .get(&c)
+            .and_then(|words| words.iter().find(|w| text[at..].starts_with(**w)));
+        match word {
+            Some(word) => {
+                out.push(' ');
+                at += word.len();
+            }
+            None => {
+                out.push(c);
+                at += c.len_utf8();
+            }
+        }
+    }
+    out
+}
 
 /// Chinese particles: filler one character at a time.
 const PARTICLES_ZH: &str = "的是了在和与跟及或吗呢吧啊呀嘛呗哦啦哈么请您你我们咱";
@@ -340,12 +371,7 @@ pub fn is_english_filler(word: &str) -> bool {
 /// The pieces of `text` that are not filler: Chinese pieces of two or more characters that are not made only of
 /// weak characters, and English words (or letter-and-digit tokens, 3D) that are not filler words; in order.
 pub fn unread_pieces(text: &str) -> Vec<String> {
-    let mut rest = text.to_string();
-    for word in LONGEST_FIRST.iter() {
-        if rest.contains(word) {
-            rest = rest.replace(word, " ");
-        }
-    }
+    let rest = without_words(text);
     let mut pieces = Vec::new();
     let mut piece = String::new();
     let mut ascii = String::new();
