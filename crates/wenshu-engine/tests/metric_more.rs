@@ -287,3 +287,13 @@ fn english_time_adjectives_and_determiners_after_by() {
     assert_eq!(each.group_by, vec!["科室".to_string()]);
     covered("fee by each ward last month", &each).unwrap();
 }
+
+#[test]
+fn how_much_money_is_the_one_total_in_a_currency() {
+    // 诊费 is the model's one sum in 元; 门诊量 counts visits.
+    let query = build("内科上个月一共收了多少钱").expect("built");
+    let names: Vec<String> = query.measures.iter().map(|m| m.name.clone()).collect();
+    assert_eq!(names, ["诊费"], "{query:?}");
+    // Without a word of money, nothing is chosen for it.
+    assert!(build("内科上个月一共收了多少").is_err());
+}

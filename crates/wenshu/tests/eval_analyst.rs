@@ -91,3 +91,30 @@ fn the_logistics_plan_cases_pass_with_the_lexicon_engine() {
         passed + failed
     );
 }
+
+/// Counts the lines of a jsonl file whose `check` is `check`.
+fn cases_with_check(file: &std::path::Path, check: &str) -> usize {
+    std::fs::read_to_string(file)
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains(&format!("\"check\": \"{check}\"")))
+        .count()
+}
+
+#[test]
+fn a_restriction_the_data_cannot_apply_is_never_answered_and_the_controls_are() {
+    for name in ["unread.jsonl", "unread_more.jsonl"] {
+        let file = eval_dir().join(name);
+        let refusals = cases_with_check(&file, "refuse");
+        let controls = cases_with_check(&file, "all") + cases_with_check(&file, "first");
+        assert!(refusals > 0 && controls > 0, "{name}");
+        let text = eval(&[file.to_str().unwrap()], "unread");
+        let [right, honest, wrong] = counts(&text, "analyst:")[..] else {
+            panic!("{text}");
+        };
+        // Every refusal is honest (an answer to one is wrong); every control is answered right.
+        assert_eq!(wrong, 0, "{name}: {text}");
+        assert_eq!(honest, refusals, "{name}: {text}");
+        assert_eq!(right, controls, "{name}: {text}");
+    }
+}

@@ -107,7 +107,8 @@ pub fn build_query(tool: &Tool, values: &MetricValues, question: &str, today: Da
             .any(|w| text.contains(&canonical(w)))
             || !english::find(&text, &m.name).is_empty()
     }) || !english::tool_words(&text, tool.name()).is_empty()
-        || counts_things(model, &text);
+        || counts_things(model, &text)
+        || asks_money(&text);
     if !named {
         let names: Vec<&str> = model.measures.iter().map(|m| m.label.as_str()).collect();
         return unmet(format!("没有指明要统计的指标（可选：{}）", names.join("、")));
@@ -271,6 +272,18 @@ impl<'a> Builder<'a> {
                 if (asked || counted || ranked) && !picked.contains(&i) {
                     picked.push(i);
                 }
+            }
+        }
+        if picked.is_empty() && asks_money(&canonical(&self.facts.question)) {
+            // 卖了多少钱, how much money: the one total in a currency.
+            let totals: Vec<usize> = (0..self.model.measures.len())
+                .filter(|&i| {
+                    let m = &self.model.measures[i];
+                    is_sum(&m.expr) && m.unit.as_deref().is_some_and(is_currency)
+                })
+                .collect();
+            if let [only] = totals[..] {
+                picked.push(only);
             }
         }
         if picked.is_empty() && self.distinct.is_empty() && !self.about.is_empty() {
@@ -1332,6 +1345,28 @@ fn is_glue(text: &str) -> bool {
 /// Whether a measure is a mean itself (`AVG(amount)`, 客单价).
 fn is_avg(expr: &wenshu_contract::metric::MetricExpr) -> bool {
     matches!(expr, wenshu_contract::metric::MetricExpr::Call { name, .. } if name == "avg")
+}
+
+/// Words asking for an amount of money (多少钱, how much money): general language.
+const MONEY_WORDS: &[&str] = &["多少钱", "几块钱", "how much money"];
+
+/// Units of money: general language.
+const CURRENCY_UNITS: &[&str] = &[
+    "元", "万元", "亿元", "千元", "块", "美元", "欧元", "$", "usd", "cny", "rmb", "yuan", "dollars",
+];
+
+/// Whether a canonical question asks for an amount of money.
+fn asks_money(text: &str) -> bool {
+    MONEY_WORDS.iter().any(|w| text.contains(w))
+}
+
+/// Whether a measure's unit is money.
+fn is_currency(unit: &str) -> bool {
+    CURRENCY_UNITS.contains(&canonical(unit).as_str())
+}
+
+fn is_sum(expr: &wenshu_contract::metric::MetricExpr) -> bool {
+    matches!(expr, wenshu_contract::metric::MetricExpr::Call { name, .. } if name == "sum")
 }
 
 fn is_count(expr: &wenshu_contract::metric::MetricExpr) -> bool {
