@@ -844,14 +844,7 @@ impl<'a> Builder<'a> {
             if self.facts.times.iter().any(|t| t.range.start <= at && at < t.range.end) {
                 return None;
             }
-            match c {
-                '日' | '天' => Some(Grain::Day),
-                '周' => Some(Grain::Week),
-                '月' => Some(Grain::Month),
-                '季' => Some(Grain::Quarter),
-                '年' => Some(Grain::Year),
-                _ => None,
-            }
+            grain_of_char(c)
         })
     }
 
@@ -1082,14 +1075,7 @@ impl<'a> Builder<'a> {
             }
         }
         if let Some(head) = before.strip_suffix('均') {
-            let bucket = head.chars().next_back().and_then(|c| match c {
-                '日' | '天' => Some(Grain::Day),
-                '周' => Some(Grain::Week),
-                '月' => Some(Grain::Month),
-                '季' => Some(Grain::Quarter),
-                '年' => Some(Grain::Year),
-                _ => None,
-            });
+            let bucket = head.chars().next_back().and_then(grain_of_char);
             let said = before[head.len() - head.chars().next_back().map_or(0, char::len_utf8)..].to_string();
             return match bucket {
                 Some(grain) => Prefix::PerBucket(said, grain),
@@ -1363,6 +1349,18 @@ fn asks_money(text: &str) -> bool {
 /// Whether a measure's unit is money.
 fn is_currency(unit: &str) -> bool {
     CURRENCY_UNITS.contains(&canonical(unit).as_str())
+}
+
+/// The grain a character names before 均 or a measure (日均, 月销售额): 日/天, 周, 月, 季, 年.
+fn grain_of_char(c: char) -> Option<Grain> {
+    match c {
+        '日' | '天' => Some(Grain::Day),
+        '周' => Some(Grain::Week),
+        '月' => Some(Grain::Month),
+        '季' => Some(Grain::Quarter),
+        '年' => Some(Grain::Year),
+        _ => None,
+    }
 }
 
 fn is_sum(expr: &wenshu_contract::metric::MetricExpr) -> bool {
