@@ -174,6 +174,11 @@ const WORDS_ZH: &[&str] = &[
     "排名",
     "排序",
     "名次",
+    // Asking the time of day or a moment (几点, 什么时候): the question word, not a restriction.
+    "几点钟",
+    "几点",
+    "什么时候",
+    "何时",
     // The whole of something (全国, 全公司): no restriction.
     "全国",
     "全公司",

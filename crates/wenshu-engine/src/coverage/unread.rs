@@ -161,7 +161,7 @@ fn bound_names(
 }
 
 /// The words of the question that spell a value the call is bound to: a string argument written in the question,
-/// a place whose city or province is an argument (Guangzhou of 广州).
+/// a place whose city or province is an argument (Guangzhou of 广州), a place naming a bound time zone.
 fn bound_values(arguments: &Map<String, Value>, facts: &QuestionFacts) -> Vec<Range<usize>> {
     let question = &facts.question;
     let mut strings: Vec<&str> = Vec::new();
@@ -171,6 +171,10 @@ fn bound_values(arguments: &Map<String, Value>, facts: &QuestionFacts) -> Vec<Ra
         .iter()
         .flat_map(|s| question.match_indices(s).map(|(at, m)| at..at + m.len()))
         .collect();
+    // A place that names a bound time zone (东京 of Asia/Tokyo).
+    for hit in facts.zones.iter().filter(|z| strings.contains(&z.zone)) {
+        out.extend(question.match_indices(hit.place).map(|(at, m)| at..at + m.len()));
+    }
     out.extend(
         facts
             .places
@@ -506,6 +510,32 @@ mod tests {
         assert_eq!(unread("What were visits in Beijing last month?"), ["Beijing"]);
         assert_eq!(unread("长三角本月的门诊量"), ["长三角"]);
         assert_eq!(unread("内科的3D门诊量"), ["3D"]);
+        assert_eq!(unread("东京本月的门诊量"), ["东京"]);
+    }
+
+    #[test]
+    fn a_place_naming_a_bound_time_zone_is_read() {
+        let catalog = Catalog::from_json_str(
+            &json!({"tools": [{
+                "name": "clock",
+                "description": "Get current time in a specific timezone",
+                "inputSchema": {"type": "object", "properties": {
+                    "timezone": {"type": "string", "description": "IANA timezone name"}
+                }, "required": ["timezone"]}
+            }]})
+            .to_string(),
+        )
+        .unwrap();
+        let tool = catalog.get("clock").unwrap();
+        let question = "现在东京几点";
+        let facts = QuestionFacts::new(question, date(2026, 11, 29));
+        let entities = EntityCatalogs::new();
+        let reading = Reading::of(tool, question, &entities);
+        let bound: Map<String, Value> = [("timezone".to_string(), json!("Asia/Tokyo"))].into_iter().collect();
+        assert!(unread_in(tool, &bound, &facts, &reading, &[], &entities, &[]).is_empty());
+        let other: Map<String, Value> = [("timezone".to_string(), json!("Europe/Paris"))].into_iter().collect();
+        let found = unread_in(tool, &other, &facts, &reading, &[], &entities, &[]);
+        assert_eq!(found.iter().map(|u| u.words.as_str()).collect::<Vec<_>>(), ["东京"]);
     }
 
     #[test]
