@@ -179,6 +179,9 @@ const WORDS_ZH: &[&str] = &[
     "几点",
     "什么时候",
     "何时",
+    // How a total spreads over the groups the question names (各地区的销售分布): the grouping is the demand.
+    "分布",
+    "构成",
     // The whole of something (全国, 全公司): no restriction.
     "全国",
     "全公司",
