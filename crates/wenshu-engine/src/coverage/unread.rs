@@ -60,17 +60,22 @@ pub fn unread_in(
             .flat_map(|run| unread_pieces(run))
             .collect()
     };
-    if pieces_of(&ranges).is_empty() {
+    let mut pieces = pieces_of(&ranges);
+    if pieces.is_empty() {
         return Vec::new();
     }
     let vocabulary = Vocabulary::of(tool);
-    ranges.extend(vocabulary.english_spans(tool, question));
+    let english = vocabulary.english_spans(tool, question);
+    if !english.is_empty() {
+        ranges.extend(english);
+        pieces = pieces_of(&ranges);
+    }
     let subject_bound = tool
         .extensions()
         .subject
         .as_ref()
         .is_some_and(|s| arguments.contains_key(&s.param));
-    let mut pieces: Vec<String> = pieces_of(&ranges)
+    let mut pieces: Vec<String> = pieces
         .into_iter()
         // 这部电影 of a call bound to its subject is that subject.
         .filter(|p| !(subject_bound && reference_in(p).is_some_and(|r| p.starts_with(&r))))
@@ -333,24 +338,24 @@ impl Vocabulary {
     /// (on-time → 准时), an identifier of the tool spelled as words with one word between (good review rate →
     /// `good_rate`).
     fn english_spans(&self, tool: &Tool, question: &str) -> Vec<Range<usize>> {
-        if question.is_ascii() || question.chars().any(|c| c.is_ascii_alphabetic()) {
-            let mut out: Vec<Range<usize>> = translations(question)
-                .into_iter()
-                .filter(|t| t.chinese.iter().any(|c| self.text().contains(c)))
-                .map(|t| t.range)
-                .collect();
-            let identifiers = tool
-                .params()
-                .iter()
-                .flat_map(|spec| std::iter::once(spec.name.as_str()).chain(spec.enum_strings()));
-            out.extend(
-                identifiers
-                    .chain([tool.name()])
-                    .filter_map(|id| find_identifier(question, id, 1)),
-            );
-            return out;
+        if !question.chars().any(|c| c.is_ascii_alphabetic()) {
+            return Vec::new();
         }
-        Vec::new()
+        let mut out: Vec<Range<usize>> = translations(question)
+            .into_iter()
+            .filter(|t| t.chinese.iter().any(|c| self.text().contains(c)))
+            .map(|t| t.range)
+            .collect();
+        let identifiers = tool
+            .params()
+            .iter()
+            .flat_map(|spec| std::iter::once(spec.name.as_str()).chain(spec.enum_strings()));
+        out.extend(
+            identifiers
+                .chain([tool.name()])
+                .filter_map(|id| find_identifier(question, id, 1)),
+        );
+        out
     }
 
     /// Whether the vocabulary holds `word` as a whole English word.

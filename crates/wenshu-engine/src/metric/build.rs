@@ -274,7 +274,7 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        if picked.is_empty() && asks_money(&canonical(&self.facts.question)) {
+        if picked.is_empty() && asks_money(&self.facts.canonical) {
             // 卖了多少钱, how much money: the one total in a currency.
             let totals: Vec<usize> = (0..self.model.measures.len())
                 .filter(|&i| {
