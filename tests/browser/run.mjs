@@ -569,6 +569,15 @@ async function main() {
     await page.setViewportSize({ width: 1366, height: 900 });
   });
 
+  await check(page, '流浪地球2最近7天的票房 → the 7 days and their 合计 in the table; the chart draws the 7 days only', 'series-total', async () => {
+    const answer = await askAndWait(page, '流浪地球2最近7天的票房', 2);
+    await expectKind(answer, 'answered');
+    const firsts = await answer.getByTestId('answer-table').locator('tbody tr td:first-child').allTextContents();
+    assert(firsts.length === 8 && firsts[7].includes('合计'), `the table's first cells are ${JSON.stringify(firsts)}, expected 7 days and 合计`);
+    const dots = await answer.getByTestId('chart').locator('svg circle').count();
+    assert(dots === 7, `the chart has ${dots} point(s): the 合计 row must not be drawn as a day`);
+  });
+
   /** The serious and critical axe-core violations of the page as it is now. */
   async function seriousViolations() {
     await page.evaluate(AXE_SOURCE);

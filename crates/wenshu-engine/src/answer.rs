@@ -17,6 +17,7 @@ use crate::plan::{Audience, Plan};
 use crate::resolve::Candidate;
 use crate::resolve::chosen::SubjectIdError;
 use crate::scope::{ScopeRefusal, ScopeRules};
+use crate::series_total::{TOTAL_LABEL, total_row};
 use crate::trace::Trace;
 use crate::understood::{Understood, understood, understood_fallback};
 
@@ -36,6 +37,9 @@ pub enum AskOutcome {
         rows: Vec<Vec<Value>>,
         /// Whether more rows existed than the cap let through.
         truncated: bool,
+        /// Whether the last row is the 合计 of the rows above it (a series asked about as a period).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        totaled: bool,
         /// One sentence about the result.
         summary: String,
         /// The same sentence in English.
@@ -321,13 +325,37 @@ impl Engine {
             scope,
         };
         match self.executors.execute(tool, &call, &ctx).await {
-            Ok(result) => {
+            Ok(mut result) => {
                 let understood = understood(tool, &params, request.today, self.planner.entities());
                 let mut summary = summarize(&understood.zh, &result.columns, &result.rows);
                 summary.push_str(&cut_note(tool, &params, result.rows.len()));
                 let mut summary_en = summarize_en(&understood.en, &result.columns, &result.rows);
                 if !cut_note(tool, &params, result.rows.len()).is_empty() {
                     summary_en.push_str(" (the first rows only: there may be more)");
+                }
+                let catalog = self.planner.catalog();
+                let total = (!result.truncated)
+                    .then(|| {
+                        total_row(
+                            tool,
+                            &params,
+                            catalog,
+                            question,
+                            request.today,
+                            &result.columns,
+                            &result.rows,
+                        )
+                    })
+                    .flatten();
+                let totaled = total.is_some();
+                if let Some(total) = total {
+                    let sums: Vec<String> = (result.columns.iter().zip(&total))
+                        .filter(|(_, sum)| sum.is_number())
+                        .map(|(column, sum)| format!("{column}={}", cell_text(sum)))
+                        .collect();
+                    summary.push_str(&format!("，{TOTAL_LABEL}：{}", sums.join("，")));
+                    summary_en.push_str(&format!("; in all: {}", sums.join(", ")));
+                    result.rows.push(total);
                 }
                 let decision = format!("{} rows", result.rows.len());
                 trace.record(
@@ -343,6 +371,7 @@ impl Engine {
                     columns: result.columns,
                     rows: result.rows,
                     truncated: result.truncated,
+                    totaled,
                     summary,
                     summary_en,
                     fell_back: None,
@@ -493,6 +522,7 @@ impl Engine {
                 columns: rows.columns,
                 rows: rows.rows,
                 truncated: rows.truncated,
+                totaled: false,
                 fell_back: Some(reason),
                 fell_back_message: Some(Box::new(message)),
                 sql: run.final_sql,

@@ -23,6 +23,7 @@ pub mod plan;
 pub mod resolve;
 pub mod route;
 pub mod scope;
+pub mod series_total;
 pub mod sql_guard;
 pub mod trace;
 pub mod understood;

@@ -675,13 +675,15 @@ function answeredBody(round, outcome, a) {
 
   const declared = (presentation && presentation.chart) || outcome.chart;
   const hint = declared && typeof declared === 'object' ? declared.kind || declared.type : declared;
-  const shape = hint === 'number' ? null : shapeOf(columns, rows, typeof hint === 'string' ? hint : null);
+  // The 合计 row under a series is read in the table, never drawn as one more point.
+  const drawn = outcome.totaled ? rows.slice(0, -1) : rows;
+  const shape = hint === 'number' ? null : shapeOf(columns, drawn, typeof hint === 'string' ? hint : null);
   if (shape) {
     const today = todayOf(a.trace);
-    const lastKey = String(rows[shape.order[shape.order.length - 1]][shape.x] ?? '');
+    const lastKey = String(drawn[shape.order[shape.order.length - 1]][shape.x] ?? '');
     const partial = shape.kind === 'line' && partialPeriod(lastKey, today) ? t('upTo', today.slice(5)).replace(/^[（(]|[）)]$/g, '') : null;
     body.append(
-      drawCharts(columns, rows, shape, {
+      drawCharts(columns, drawn, shape, {
         label: (c) => (infos[c].unit ? `${infos[c].label}（${infos[c].unit}）` : infos[c].label),
         format: (c, v) => formatValue(infos[c], v),
         compact: (_, v) => compactNumber(v, locale()),

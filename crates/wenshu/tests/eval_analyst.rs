@@ -46,15 +46,23 @@ fn counts(text: &str, prefix: &str) -> Vec<usize> {
 
 #[test]
 fn no_analyst_question_gets_a_silent_wrong_answer() {
-    let file = eval_dir().join("analyst.jsonl");
-    let text = eval(&[file.to_str().unwrap()], "analyst");
-    let [right, honest, wrong] = counts(&text, "analyst:")[..] else {
-        panic!("{text}");
-    };
-    assert_eq!(wrong, 0, "{text}");
-    assert_eq!(right + honest, 30, "{text}");
-    assert!(right > 0, "nothing answered: {text}");
-    assert!(text.lines().any(|l| l.trim() == "30 passed, 0 failed"), "{text}");
+    for name in ["analyst.jsonl", "analyst_more.jsonl"] {
+        let file = eval_dir().join(name);
+        let cases =
+            cases_with_check(&file, "all") + cases_with_check(&file, "first") + cases_with_check(&file, "ordered");
+        let text = eval(&[file.to_str().unwrap()], "analyst");
+        let [right, honest, wrong] = counts(&text, "analyst:")[..] else {
+            panic!("{text}");
+        };
+        assert_eq!(wrong, 0, "{name}: {text}");
+        assert_eq!(right + honest, cases, "{name}: {text}");
+        assert!(
+            right * 10 >= cases * 9,
+            "{name}: fewer than nine in ten answered right: {text}"
+        );
+        let passed = format!("{cases} passed, 0 failed");
+        assert!(text.lines().any(|l| l.trim() == passed), "{name}: {text}");
+    }
 }
 
 #[test]
