@@ -337,6 +337,45 @@ async fn mysql_rewrite_sees_only_the_viewers_rows_at_every_depth() {
     }
 }
 
+/// Error-oracle probes (issue #24): a predicate that fails only on a row outside the scope (华南) must never run
+/// on such a row, so the scoped statement on the full data ends as it does on the viewer's rows alone — never with
+/// an error that tells a hidden row exists.
+async fn probes_never_see_hidden_rows(pair: &Pair) {
+    let scope = rules().bind(&east());
+    for probe in [
+        // MariaDB/MySQL: "Subquery returns more than 1 row"; PostgreSQL: "more than one row returned by a subquery".
+        "SELECT count(*) FROM sales WHERE CASE WHEN region = '华南' THEN (SELECT 1 FROM regions) ELSE 1 END = 1",
+        "SELECT count(*) FROM sales s JOIN regions r ON r.name = s.region \
+         WHERE CASE WHEN s.amount = 100 THEN (SELECT 1 FROM regions) ELSE 1 END = 1",
+        "SELECT count(*) FROM orders WHERE CASE WHEN tenant_id = 8 THEN (SELECT 1 FROM regions) ELSE 1 END = 1",
+        // PostgreSQL: division by zero at run time.
+        "SELECT count(*) FROM sales WHERE CASE WHEN region = '华南' THEN 1 / (amount - amount) ELSE 1 END = 1",
+        // SQLite: integer overflow.
+        "SELECT count(*) FROM sales WHERE CASE WHEN region = '华南' THEN abs(-9223372036854775807 - 1) ELSE 1 END = 1",
+    ] {
+        pair.same_as_truth(probe, &scope).await;
+    }
+}
+
+#[tokio::test]
+async fn sqlite_error_probes_never_see_hidden_rows() {
+    probes_never_see_hidden_rows(&sqlite_pair("probe").await).await;
+}
+
+#[tokio::test]
+async fn postgres_error_probes_never_see_hidden_rows() {
+    if let Some(pair) = server_pair("WENSHU_TEST_POSTGRES_URL", Dialect::Postgres, "probe").await {
+        probes_never_see_hidden_rows(&pair).await;
+    }
+}
+
+#[tokio::test]
+async fn mysql_error_probes_never_see_hidden_rows() {
+    if let Some(pair) = server_pair("WENSHU_TEST_MYSQL_URL", Dialect::MySql, "probe").await {
+        probes_never_see_hidden_rows(&pair).await;
+    }
+}
+
 fn catalog() -> Catalog {
     Catalog::from_value(&json!({"tools": [
         {

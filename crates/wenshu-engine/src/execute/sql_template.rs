@@ -26,8 +26,8 @@
 //!
 //! Row scope: administrators mark nothing in a template. Under a viewer's scope, wenshu parses the template with
 //! sqlparser and reads every scoped table through a scoped subquery (`(SELECT * FROM sales AS wenshu_scoped WHERE
-//! wenshu_scoped.region = ?) AS sales`), the same rewrite the Text-to-SQL guard makes, with the viewer's values
-//! bound. A parameter compared with a scoped column (`region = :region`, `region IN (:a, :b)`) whose value lies
+//! wenshu_scoped.region = ? OFFSET 0) AS sales`, fenced per dialect so the optimizer never merges it), the same
+//! rewrite the Text-to-SQL guard makes, with the viewer's values bound. A parameter compared with a scoped column (`region = :region`, `region IN (:a, :b)`) whose value lies
 //! outside the viewer's scope refuses the call (`scope.outside`). With row scopes configured, a template that
 //! sqlparser cannot parse fails at load ([`check_scope`]).
 

@@ -1,7 +1,9 @@
 //! Row scope in the rewrite: every reference to a scoped table — at any depth, in CTE bodies, subqueries, joins,
 //! LATERAL, set operations, under any alias, schema-qualified, quoted or in another case — becomes a scoped
-//! subquery `(SELECT * FROM sales AS wenshu_scoped WHERE wenshu_scoped.region = :wenshu_scope_0_0_0) AS sales`
-//! whose values are bound placeholders; names resolve as the guard resolves them (a visible CTE is not the table).
+//! subquery `(SELECT * FROM sales AS wenshu_scoped WHERE wenshu_scoped.region = :wenshu_scope_0_0_0 OFFSET 0) AS
+//! sales` whose values are bound placeholders, materialized (a LIMIT or OFFSET per dialect, see [`skeleton_text`]) so
+//! the optimizer never runs the user's predicates on rows outside the scope; names resolve as the guard resolves
+//! them (a visible CTE is not the table).
 //! [`verify`] re-checks a rewrite: every reference to a scoped table must sit in exactly such a subquery.
 
 use std::collections::{HashMap, HashSet};
@@ -222,7 +224,21 @@ fn predicate(
     (predicate, names)
 }
 
-/// `SELECT * FROM t WHERE 1 = 1`, parsed once per dialect: the skeleton of a scoped subquery.
+/// The skeleton of a scoped subquery in each dialect: `SELECT * FROM t WHERE 1 = 1` with a LIMIT or OFFSET that
+/// changes no row but keeps the optimizer from merging the subquery into the outer query or pushing the outer
+/// query's conditions into it — so the user's predicates never run on rows outside the scope (an error raised by
+/// a hidden row would tell it exists). MySQL/MariaDB: a LIMIT stops the derived-table merge and condition
+/// pushdown; PostgreSQL: `OFFSET 0` stops the subquery pull-up and qual pushdown; SQLite: an OFFSET stops the
+/// query flattener and WHERE-clause pushdown.
+fn skeleton_text(dialect: SqlDialect) -> &'static str {
+    match dialect {
+        SqlDialect::Mysql => "SELECT * FROM t WHERE 1 = 1 LIMIT 18446744073709551615",
+        SqlDialect::Postgres => "SELECT * FROM t WHERE 1 = 1 OFFSET 0",
+        SqlDialect::Sqlite => "SELECT * FROM t WHERE 1 = 1 LIMIT -1 OFFSET 0",
+    }
+}
+
+/// The skeleton of a scoped subquery ([`skeleton_text`]), parsed once per dialect.
 fn skeleton(dialect: SqlDialect) -> Query {
     static SKELETONS: [OnceLock<Query>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     let slot = match dialect {
@@ -235,7 +251,7 @@ fn skeleton(dialect: SqlDialect) -> Query {
 
 fn parse_skeleton(dialect: SqlDialect) -> Query {
     let dialect_box = super::parser_dialect(dialect);
-    let parsed = sqlparser::parser::Parser::parse_sql(dialect_box.as_ref(), "SELECT * FROM t WHERE 1 = 1");
+    let parsed = sqlparser::parser::Parser::parse_sql(dialect_box.as_ref(), skeleton_text(dialect));
     match parsed.ok().and_then(|statements| statements.into_iter().next()) {
         Some(sqlparser::ast::Statement::Query(query)) => *query,
         _ => Query {
@@ -558,6 +574,26 @@ mod tests {
     }
 
     #[test]
+    fn every_dialect_fences_the_scoped_subquery() {
+        let scope = scope();
+        for (dialect, fence, mark) in [
+            (SqlDialect::Mysql, "LIMIT 18446744073709551615", "?"),
+            (SqlDialect::Postgres, "OFFSET 0", "$1"),
+            (SqlDialect::Sqlite, "LIMIT -1 OFFSET 0", "?"),
+        ] {
+            let mut query = super::super::parse_query("SELECT count(*) FROM sales WHERE amount > 1", dialect).unwrap();
+            wrap(&mut query, dialect, &scope).unwrap();
+            let text = query.to_string();
+            assert!(
+                text.contains(&format!("= :wenshu_scope_0_0_0 {fence}) AS sales")),
+                "{dialect:?}: {text}"
+            );
+            let again = super::super::parse_query(&text.replace(":wenshu_scope_0_0_0", mark), dialect).unwrap();
+            assert_eq!(verify(&again, dialect, &scope), Ok(()), "{dialect:?}: {text}");
+        }
+    }
+
+    #[test]
     fn verify_accepts_only_the_exact_scoped_subquery() {
         let scope = scope();
         let mut query = parse("SELECT * FROM sales s JOIN (SELECT * FROM Sales) t ON 1 = 1");
@@ -566,20 +602,24 @@ mod tests {
         assert_eq!(marks.values.len(), 1);
         let text = query.to_string();
         assert_eq!(text.matches(INNER_ALIAS).count(), 4, "{text}");
+        assert_eq!(text.matches("LIMIT -1 OFFSET 0").count(), 2, "{text}");
         assert_eq!(verify(&parse(&text), SqlDialect::Sqlite, &scope), Ok(()));
         for tampered in [
             "SELECT * FROM sales",
-            "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped WHERE wenshu_scoped.\"region\" = ? OR 1 = 1) AS sales",
-            "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped) AS sales",
-            "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped WHERE wenshu_scoped.\"other\" = ?) AS sales",
-            "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped, sales AS x WHERE wenshu_scoped.\"region\" = ?) AS s",
+            "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped WHERE wenshu_scoped.\"region\" = ? OR 1 = 1 LIMIT -1 OFFSET 0) AS sales",
+            "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped LIMIT -1 OFFSET 0) AS sales",
+            "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped WHERE wenshu_scoped.\"other\" = ? LIMIT -1 OFFSET 0) AS sales",
+            "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped, sales AS x WHERE wenshu_scoped.\"region\" = ? LIMIT -1 OFFSET 0) AS s",
+            // The form without its fence, which the optimizer may merge into the outer query.
+            "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped WHERE wenshu_scoped.\"region\" = ?) AS sales",
+            "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped WHERE wenshu_scoped.\"region\" = ? LIMIT 5) AS sales",
         ] {
             assert!(
                 verify(&parse(tampered), SqlDialect::Sqlite, &scope).is_err(),
                 "{tampered}"
             );
         }
-        let ok = "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped WHERE wenshu_scoped.\"region\" = ?) AS sales";
+        let ok = "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped WHERE wenshu_scoped.\"region\" = ? LIMIT -1 OFFSET 0) AS sales";
         assert_eq!(verify(&parse(ok), SqlDialect::Sqlite, &scope), Ok(()));
     }
 }
