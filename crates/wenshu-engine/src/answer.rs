@@ -8,6 +8,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use wenshu_contract::BoundCall;
 
+use crate::db::ByteCaps;
 use crate::execute::{ExecContext, ExecError, Executors};
 use crate::fallback::SqlFallback;
 use crate::message::{Code, Message};
@@ -169,6 +170,7 @@ pub struct Engine {
     fallback: Option<Arc<SqlFallback>>,
     timeout: Duration,
     row_cap: usize,
+    bytes: ByteCaps,
     scope: Arc<ScopeRules>,
     metric_values: Option<SharedValues>,
 }
@@ -182,6 +184,7 @@ impl Engine {
             fallback: None,
             timeout: Duration::from_secs(10),
             row_cap: 1000,
+            bytes: ByteCaps::default(),
             scope: Arc::new(ScopeRules::none()),
             metric_values: None,
         }
@@ -211,6 +214,12 @@ impl Engine {
     pub fn with_limits(mut self, timeout: Duration, row_cap: usize) -> Self {
         self.timeout = timeout;
         self.row_cap = row_cap;
+        self
+    }
+
+    /// Sets the byte caps of tool calls' results (per value and per result).
+    pub fn with_byte_caps(mut self, bytes: ByteCaps) -> Self {
+        self.bytes = bytes;
         self
     }
 
@@ -322,6 +331,7 @@ impl Engine {
             today: request.today,
             timeout: self.timeout,
             row_cap: self.row_cap,
+            bytes: self.bytes,
             scope,
         };
         match self.executors.execute(tool, &call, &ctx).await {

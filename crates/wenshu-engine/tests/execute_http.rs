@@ -12,6 +12,7 @@ use axum::routing::post;
 use jiff::civil::date;
 use serde_json::{Map, Value, json};
 use wenshu_contract::{bind, demo_catalog};
+use wenshu_engine::db::{ByteCap, ByteCaps};
 use wenshu_engine::execute::{ExecContext, ExecError, Executor, Executors, HttpExecutor};
 
 /// What the server saw: path id, raw query, body.
@@ -33,6 +34,16 @@ async fn order(
             Json(json!([])).into_response()
         }
         "one" => Json(json!({"orderId": id, "total": 99.5})).into_response(),
+        // About 2 MB of rows, streamed without a length.
+        "big" => {
+            let row = json!({"orderId": id, "note": "x".repeat(1000)}).to_string();
+            let chunks = (0..2000).map(move |i| {
+                let sep = if i == 0 { "[" } else { "," };
+                Ok::<_, std::convert::Infallible>(format!("{sep}{row}"))
+            });
+            let body = futures_util::stream::iter(chunks.chain(std::iter::once(Ok("]".to_string()))));
+            axum::body::Body::from_stream(body).into_response()
+        }
         _ => Json(json!([
             {"orderId": id, "status": "shipped", "city": body["address"]["city"]},
             {"orderId": format!("{id}-2"), "status": "shipped", "note": "second"}
@@ -199,6 +210,43 @@ async fn executors_route_by_tool_name_and_report_missing_ones() {
         err,
         ExecError::NotConfigured {
             tool: "text_to_sql".into()
+        }
+    );
+}
+
+#[tokio::test]
+async fn a_body_or_a_value_over_its_byte_cap_is_refused_as_too_large() {
+    let (base, _) = serve().await;
+    let catalog = demo_catalog().unwrap();
+    let tool = catalog.get("query_order").unwrap();
+    let executor = HttpExecutor::new(&base).unwrap();
+    let capped = |cell, result| ExecContext {
+        bytes: ByteCaps { cell, result },
+        ..ctx(Duration::from_secs(5))
+    };
+    let big = bind(tool, &raw("big")).unwrap();
+    let error = executor.execute(tool, &big, &capped(2000, 100_000)).await.unwrap_err();
+    assert_eq!(
+        error,
+        ExecError::TooLarge {
+            cap: ByteCap::Result,
+            limit: 100_000
+        }
+    );
+    assert_eq!(error.code(), "too_large");
+    assert!(error.to_string().contains("too large"), "{error}");
+    let read = executor.execute(tool, &big, &capped(2000, 4_000_000)).await.unwrap();
+    assert_eq!(
+        read.rows.len(),
+        1000,
+        "under the caps the rows come back (to the row cap)"
+    );
+    let error = executor.execute(tool, &big, &capped(500, 4_000_000)).await.unwrap_err();
+    assert_eq!(
+        error,
+        ExecError::TooLarge {
+            cap: ByteCap::Cell,
+            limit: 500
         }
     );
 }

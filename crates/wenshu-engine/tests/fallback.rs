@@ -9,7 +9,7 @@ use jiff::civil::date;
 use serde_json::json;
 use wenshu_contract::{Catalog, demo_catalog};
 use wenshu_engine::answer::{Answer, AskOutcome, Engine};
-use wenshu_engine::db::Database;
+use wenshu_engine::db::{ByteCaps, Database, QueryLimits};
 use wenshu_engine::execute::{Executors, SqlTemplateExecutor};
 use wenshu_engine::extract::ModelExtractor;
 use wenshu_engine::fallback::SqlFallback;
@@ -45,14 +45,7 @@ impl Demo {
     /// An engine on the scripted model, `disabled` and every metric tool disabled: these tests exercise the paths
     /// to the fallback, which a metric tool would otherwise answer first (one scripted extraction per metric tool).
     async fn engine(&self, server: &ScriptedChatServer, disabled: &[&str]) -> Engine {
-        let provider = ProviderConfig::new("scripted", server.base_url(), "m").with_timeout(Duration::from_millis(800));
-        let retry = RetryConfig {
-            max_retries: 0,
-            base_delay: Duration::from_millis(1),
-            max_delay: Duration::from_millis(1),
-        };
-        let client = Arc::new(ChatClient::new(vec![provider], retry, BreakerConfig::default()).unwrap());
-        let prompts = Arc::new(PromptTemplates::embedded());
+        let (client, prompts) = model(server);
         let catalog = Arc::new(demo_catalog().unwrap());
         let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).unwrap());
         let planner = Planner::new(
@@ -62,17 +55,40 @@ impl Demo {
             Arc::new(ModelExtractor::new(client.clone(), prompts.clone(), true)),
         )
         .with_disabled(disabled.iter().map(|s| s.to_string()).chain(metric_tools(&catalog)));
-        let db = Database::connect_read_only(&format!("sqlite://{}", self.path.display()))
-            .await
-            .unwrap();
+        let db = self.db().await;
         let mut executors = Executors::new();
         let sql = SqlTemplateExecutor::new(db.clone(), &catalog).unwrap();
         executors.register_sql(Arc::new(sql));
-        let tables: Vec<String> = wenshu_engine::demo::TABLES.iter().map(|t| t.to_string()).collect();
-        let schema = describe_schema(&db, &tables, &SchemaNotes::default()).await.unwrap();
-        let fallback = SqlFallback::new(client, prompts, Arc::new(db), GuardPolicy::new(&tables), schema);
+        let fallback = self.fallback(server, db).await;
         Engine::new(planner, Arc::new(executors)).with_fallback(Arc::new(fallback))
     }
+
+    /// The demo database, read-only.
+    async fn db(&self) -> Database {
+        Database::connect_read_only(&format!("sqlite://{}", self.path.display()))
+            .await
+            .unwrap()
+    }
+
+    /// The fallback on the scripted model over `db`, reading the demo's tables.
+    async fn fallback(&self, server: &ScriptedChatServer, db: Database) -> SqlFallback {
+        let (client, prompts) = model(server);
+        let tables: Vec<String> = wenshu_engine::demo::TABLES.iter().map(|t| t.to_string()).collect();
+        let schema = describe_schema(&db, &tables, &SchemaNotes::default()).await.unwrap();
+        SqlFallback::new(client, prompts, Arc::new(db), GuardPolicy::new(&tables), schema)
+    }
+}
+
+/// A client of the scripted model (no retries) and the embedded prompts.
+fn model(server: &ScriptedChatServer) -> (Arc<ChatClient>, Arc<PromptTemplates>) {
+    let provider = ProviderConfig::new("scripted", server.base_url(), "m").with_timeout(Duration::from_millis(800));
+    let retry = RetryConfig {
+        max_retries: 0,
+        base_delay: Duration::from_millis(1),
+        max_delay: Duration::from_millis(1),
+    };
+    let client = Arc::new(ChatClient::new(vec![provider], retry, BreakerConfig::default()).unwrap());
+    (client, Arc::new(PromptTemplates::embedded()))
 }
 
 impl Drop for Demo {
@@ -117,7 +133,7 @@ async fn ask(engine: &Engine, question: &str) -> Answer {
 }
 
 fn attempts(answer: &Answer) -> usize {
-    answer.trace.step("fallback").unwrap().output["attempts"]
+    answer.trace.step("fallback").unwrap().output_value()["attempts"]
         .as_array()
         .unwrap()
         .len()
@@ -188,7 +204,7 @@ async fn a_guard_refusal_is_corrected_once() {
     .await;
     let answer = ask(&demo.engine(&server, &[]).await, "删掉所有销售数据").await;
     assert_eq!(answer.outcome.kind(), "answered");
-    let step = &answer.trace.step("fallback").unwrap().output;
+    let step = &answer.trace.step("fallback").unwrap().output_value();
     assert_eq!(step["attempts"][0]["verdict"]["allowed"], false);
     assert!(step["attempts"][0]["error"].as_str().unwrap().contains("guard"));
     assert_eq!(step["final_sql"], "SELECT COUNT(*) AS n FROM sales LIMIT 1000");
@@ -312,4 +328,29 @@ async fn a_dead_model_during_the_fallback_stops_for_the_admin() {
     };
     assert_eq!(*audience, Audience::Admin);
     assert_eq!(attempts(&answer), 1, "a service failure is not corrected");
+}
+
+#[tokio::test]
+async fn a_result_over_a_byte_cap_is_not_corrected() {
+    let demo = Demo::new("too-large").await;
+    let server = ScriptedChatServer::start(vec![
+        sql("SELECT name FROM movies"),
+        sql("SELECT COUNT(*) AS n FROM movies"),
+    ])
+    .await;
+    let small = QueryLimits {
+        bytes: ByteCaps { cell: 1000, result: 20 },
+        ..QueryLimits::default()
+    };
+    let fallback = demo.fallback(&server, demo.db().await).await.with_limits(small);
+    let run = fallback.run("有哪些电影", date(2026, 11, 29)).await;
+    assert_eq!(run.attempts.len(), 1, "{run:?}");
+    assert!(run.attempts[0].over_limit);
+    assert!(run.rows.is_none());
+    assert!(
+        run.reasons[0].contains("too large") && run.reasons[0].contains("max_result_bytes"),
+        "{:?}",
+        run.reasons
+    );
+    assert_eq!(server.requests().len(), 1, "no correction is asked for");
 }

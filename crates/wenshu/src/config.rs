@@ -6,6 +6,7 @@
 
 pub mod audit;
 pub mod auth;
+pub mod limits;
 pub mod scope;
 
 use std::path::{Path, PathBuf};
@@ -70,6 +71,9 @@ pub struct Config {
     /// `[audit]`: how long the audit log keeps its entries (see [`audit`]).
     #[serde(default)]
     pub audit: audit::AuditSection,
+    /// `[limits]`: the time, rows and bytes of one tool call or fallback query (see [`limits`]).
+    #[serde(default)]
+    pub limits: limits::LimitsSection,
     /// `[scope]`: the row scope of each table (`sales = "region = :user.region"`, see [`scope`]).
     #[serde(default)]
     pub scope: std::collections::BTreeMap<String, String>,

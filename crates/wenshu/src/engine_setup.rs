@@ -7,7 +7,7 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use wenshu_contract::Catalog;
 use wenshu_engine::answer::Engine;
-use wenshu_engine::db::{Database, DbOptions};
+use wenshu_engine::db::{Database, DbOptions, QueryLimits};
 use wenshu_engine::execute::{Executors, HttpExecutor, SqlTemplateExecutor};
 use wenshu_engine::extract::{Extractor, ModelExtractor};
 use wenshu_engine::fallback::SqlFallback;
@@ -201,13 +201,21 @@ pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> 
         Arc::new(McpExecutor::new(hub.clone())).register_all(&mut executors);
     }
     register_http(&parts, &mut executors)?;
+    let limits = parts.config.limits.query_limits()?;
     let mut engine = Engine::new(parts.planner, Arc::new(executors))
+        .with_limits(limits.timeout, limits.row_cap)
+        .with_byte_caps(limits.bytes)
         .with_scope(scope)
         .with_metric_values(parts.metric_values.clone());
     if let Some(client) = parts.client {
         let tables = parts.config.fallback_tables();
         let schema = describe_schema(&db, &tables, &SchemaNotes::default()).await?;
         let policy = GuardPolicy::new(&tables);
+        // The guard's LIMIT is the fallback's row cap.
+        let fallback_limits = QueryLimits {
+            row_cap: usize::try_from(policy.max_rows).unwrap_or(usize::MAX),
+            ..limits
+        };
         let fallback_db = fallback_database(&parts.config, database_url, &policy).await?;
         let fallback = SqlFallback::new(
             client,
@@ -216,7 +224,8 @@ pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> 
             policy,
             schema,
         )
-        .with_timezone(parts.config.timezone());
+        .with_timezone(parts.config.timezone())
+        .with_limits(fallback_limits);
         engine = engine.with_fallback(Arc::new(fallback));
     }
     Ok(engine)

@@ -1,5 +1,6 @@
-//! Reading a row stream under a row cap (stop at the cap, note whether more rows existed), each row's columns as
-//! JSON.
+//! Reading a row stream under a row cap (stop at the cap, note whether more rows existed) and byte caps (each
+//! value's raw size checked before it is converted, each converted row counted; over a cap the stream is dropped
+//! and the result refused), each row's columns as JSON.
 
 use futures_util::StreamExt;
 use futures_util::stream::BoxStream;
@@ -7,8 +8,9 @@ use serde_json::Value;
 use sqlx::error::BoxDynError;
 use sqlx::{Column, ColumnIndex, Database, Row, TypeInfo, ValueRef};
 
+use super::bytes::ByteBudget;
 use super::error::DbError;
-use super::rows::Rows;
+use super::rows::{QueryLimits, Rows};
 
 /// The rows read: column names (from the first row), the values, and whether more rows existed.
 pub(crate) struct Collected {
@@ -20,19 +22,24 @@ pub(crate) struct Collected {
     pub truncated: bool,
 }
 
-/// Reads at most `row_cap` rows from `stream` (and one more to learn whether the result is truncated), converting
-/// each with `convert`; driver errors become [`DbError`] through `map_err`.
-pub(crate) async fn collect_rows<R, C, M>(
+/// Reads at most the row cap of `limits` from `stream` (and one more to learn whether the result is truncated),
+/// converting each row with `convert` under the byte caps of `limits`: `raw_len` tells a value's raw size before
+/// it is converted (where the driver knows it); a value or a result over its cap is [`DbError::TooLarge`], and the
+/// rest of the stream is never read. Driver errors become [`DbError`] through `map_err`.
+pub(crate) async fn collect_rows<R, L, C, M>(
     mut stream: BoxStream<'_, Result<R, sqlx::Error>>,
-    row_cap: usize,
+    limits: QueryLimits,
+    raw_len: L,
     convert: C,
     map_err: M,
 ) -> Result<Collected, DbError>
 where
     R: Row,
+    L: Fn(&R, usize) -> Option<usize>,
     C: Fn(&R) -> Result<Vec<Value>, DbError>,
     M: Fn(sqlx::Error) -> DbError,
 {
+    let mut budget = ByteBudget::new(limits.bytes);
     let mut collected = Collected {
         columns: Vec::new(),
         rows: Vec::new(),
@@ -43,11 +50,14 @@ where
         if collected.rows.is_empty() && collected.columns.is_empty() {
             collected.columns = row.columns().iter().map(|c| c.name().to_string()).collect();
         }
-        if collected.rows.len() >= row_cap {
+        if collected.rows.len() >= limits.row_cap {
             collected.truncated = true;
             break;
         }
-        collected.rows.push(convert(&row)?);
+        (0..row.len()).try_for_each(|i| raw_len(&row, i).map_or(Ok(()), |len| budget.check_raw(len)))?;
+        let converted = convert(&row)?;
+        budget.add_row(&converted)?;
+        collected.rows.push(converted);
     }
     Ok(collected)
 }

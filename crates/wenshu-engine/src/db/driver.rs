@@ -23,6 +23,10 @@ pub(crate) trait Driver: sqlx::Database {
     /// Every column of a row as JSON, by its type.
     fn convert_row(row: &Self::Row) -> Result<Vec<Value>, DbError>;
 
+    /// The raw size in bytes of column `index` of `row`, when the driver holds it as bytes (checked against the
+    /// cap per value before the value is converted).
+    fn raw_len(row: &Self::Row, index: usize) -> Option<usize>;
+
     /// A driver error as a [`DbError`]: a refused write, a statement stopped at its time limit, or a failure.
     fn map_error(error: sqlx::Error, limits: QueryLimits) -> DbError;
 

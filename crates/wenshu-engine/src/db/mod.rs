@@ -5,11 +5,14 @@
 //!   `PRAGMA query_only = ON`; PostgreSQL and MySQL run every query in a read-only transaction that is rolled back.
 //! - [`Database::query`] binds JSON values (never concatenates them), stops the statement at its timeout (on the
 //!   client, and on the server where it can: `statement_timeout`, `max_execution_time`/`max_statement_time`, a
-//!   SQLite progress handler), reads at most the row cap and converts every column to JSON by its type.
+//!   SQLite progress handler), reads at most the row cap and converts every column to JSON by its type, counting
+//!   the bytes as rows come in ([`bytes`]): over the cap per value or per result ([`ByteCaps`]) the statement is
+//!   cancelled (its connection closed) and the query fails with [`DbError::TooLarge`].
 //! - [`Database::connect`] is writable, for making the demo ([`Database::execute_all`], [`Database::execute_batch`]).
 //! - [`rewrite_named`] turns `:name` placeholders into the dialect's positional ones.
 
 mod authorizer;
+pub mod bytes;
 mod collect;
 pub mod convert;
 mod driver;
@@ -33,10 +36,10 @@ use sqlx::postgres::PgPool;
 use sqlx::sqlite::SqlitePool;
 
 pub use authorizer::ReadScope;
-pub use error::DbError;
+pub use error::{ByteCap, DbError};
 pub use placeholder::{PlaceholderError, Positional, placeholder_names, rewrite_named};
 pub use privileges::tables_beyond;
-pub use rows::{QueryLimits, Rows};
+pub use rows::{ByteCaps, QueryLimits, Rows};
 pub use server::ensure_database;
 pub use url::{ALLOWED_SCHEMES, Dialect, dialect_of, redact};
 

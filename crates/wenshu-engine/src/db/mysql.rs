@@ -11,7 +11,7 @@ use sqlx::mysql::{
     MySqlArguments, MySqlConnectOptions, MySqlDatabaseError, MySqlPool, MySqlPoolOptions, MySqlQueryResult, MySqlRow,
     MySqlValueRef,
 };
-use sqlx::{Decode, Executor, MySql};
+use sqlx::{Decode, Executor, MySql, Row, ValueRef};
 
 use super::collect::convert_columns;
 use super::convert::{decimal_text_to_json, float_to_json, hex, mysql_datetime_to_text};
@@ -116,6 +116,14 @@ impl Driver for MySql {
 
     fn convert_row(row: &MySqlRow) -> Result<Vec<Value>, DbError> {
         convert_columns(row, convert_value)
+    }
+
+    fn raw_len(row: &MySqlRow, index: usize) -> Option<usize> {
+        let raw = row.try_get_raw(index).ok()?;
+        if raw.is_null() {
+            return None;
+        }
+        <&[u8] as Decode<MySql>>::decode(raw).ok().map(<[u8]>::len)
     }
 
     fn map_error(error: sqlx::Error, limits: QueryLimits) -> DbError {

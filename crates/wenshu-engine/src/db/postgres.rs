@@ -1,5 +1,5 @@
 //! PostgreSQL: every query runs in its own transaction (read-only on a read-only connection) with a server-side
-//! `statement_timeout`, and is rolled back after.
+//! `statement_timeout` and `work_mem` (the result's byte cap), and is rolled back after.
 
 use std::str::FromStr;
 
@@ -9,7 +9,7 @@ use sqlx::postgres::types::Oid;
 use sqlx::postgres::{
     PgArguments, PgConnectOptions, PgPool, PgPoolOptions, PgQueryResult, PgRow, PgValueFormat, PgValueRef,
 };
-use sqlx::{Decode, Postgres, TypeInfo, ValueRef};
+use sqlx::{Decode, Postgres, Row, TypeInfo, ValueRef};
 
 use super::collect::convert_columns;
 use super::convert::{
@@ -55,6 +55,7 @@ pub(crate) async fn query(
     let mut setup = vec![
         begin.to_string(),
         format!("SET LOCAL statement_timeout = {}", limits.timeout_ms()),
+        format!("SET LOCAL work_mem = '{}kB'", work_mem_kb(limits)),
     ];
     if read_only {
         // The server lexes string literals as the guard did: a backslash is a character, never an escape.
@@ -64,6 +65,12 @@ pub(crate) async fn query(
         setup.push(format!("SET LOCAL ROLE \"{}\"", role.replace('"', "\"\"")));
     }
     run::in_transaction(pool, &setup, sql, binds, limits, read_only).await
+}
+
+/// The memory one sort or hash of a query may take before it spills to disk, in kB: the result's byte cap,
+/// within PostgreSQL's bounds (64 kB to 2 GB).
+fn work_mem_kb(limits: QueryLimits) -> usize {
+    (limits.bytes.result / 1024).clamp(64, 2 * 1024 * 1024)
 }
 
 /// A query being bound.
@@ -92,6 +99,11 @@ impl Driver for Postgres {
 
     fn convert_row(row: &PgRow) -> Result<Vec<Value>, DbError> {
         convert_columns(row, |raw, _| convert_value(raw))
+    }
+
+    fn raw_len(row: &PgRow, index: usize) -> Option<usize> {
+        let raw = row.try_get_raw(index).ok()?;
+        raw.as_bytes().ok().map(<[u8]>::len)
     }
 
     fn map_error(error: sqlx::Error, limits: QueryLimits) -> DbError {

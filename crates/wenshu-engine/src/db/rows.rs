@@ -5,13 +5,41 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::Value;
 
-/// The limits of one query: how many rows come back, how long it may run.
+/// The most bytes a result may hold: per value and in all. Over either, the query is stopped and the result
+/// refused as too large (never cut silently).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ByteCaps {
+    /// The most bytes of one value (a cell).
+    pub cell: usize,
+    /// The most bytes of the whole result (every cell of every row).
+    pub result: usize,
+}
+
+impl ByteCaps {
+    /// The default cap of one value: 1 MiB.
+    pub const DEFAULT_CELL: usize = 1024 * 1024;
+    /// The default cap of a whole result: 8 MiB.
+    pub const DEFAULT_RESULT: usize = 8 * 1024 * 1024;
+}
+
+impl Default for ByteCaps {
+    fn default() -> Self {
+        Self {
+            cell: Self::DEFAULT_CELL,
+            result: Self::DEFAULT_RESULT,
+        }
+    }
+}
+
+/// The limits of one query: how many rows come back, how long it may run, how many bytes it may return.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct QueryLimits {
     /// The most rows returned; more are not fetched and the result is marked truncated.
     pub row_cap: usize,
     /// The longest the statement may run.
     pub timeout: Duration,
+    /// The most bytes per value and per result; over either the query is cancelled.
+    pub bytes: ByteCaps,
 }
 
 impl QueryLimits {
@@ -31,6 +59,7 @@ impl Default for QueryLimits {
         Self {
             row_cap: Self::DEFAULT_ROW_CAP,
             timeout: Self::DEFAULT_TIMEOUT,
+            bytes: ByteCaps::default(),
         }
     }
 }

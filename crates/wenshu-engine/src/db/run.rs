@@ -25,7 +25,7 @@ where
 {
     let map_err = |e: sqlx::Error| DB::map_error(e, limits);
     let query = DB::bind_all(sqlx::query(AssertSqlSafe(sql)), binds);
-    let mut collected = collect_rows(conn.fetch(query), limits.row_cap, DB::convert_row, map_err).await?;
+    let mut collected = collect_rows(conn.fetch(query), limits, DB::raw_len, DB::convert_row, map_err).await?;
     if collected.columns.is_empty()
         && let Ok(statement) = conn.prepare(AssertSqlSafe(sql).into_sql_str()).await
     {
@@ -59,6 +59,9 @@ where
         }
         let collected = match fetch(conn, sql, binds, limits).await {
             Ok(collected) => collected,
+            // The rest of an oversized result is never read: the connection is closed (below), which ends the
+            // statement and its transaction on the server.
+            Err(error @ DbError::TooLarge { .. }) => return Err(error),
             Err(error) => {
                 conn.execute("ROLLBACK").await.map_err(map_err)?;
                 return Err(error);
@@ -70,6 +73,10 @@ where
     };
     match tokio::time::timeout(limits.timeout, run).await {
         Err(_) => Err(timed_out(&mut pooled, limits)),
+        Ok(Err(error @ DbError::TooLarge { .. })) => {
+            pooled.close_on_drop();
+            Err(error)
+        }
         Ok(result) => result.map(Rows::from),
     }
 }

@@ -1,5 +1,6 @@
 //! SQLite: pools by URL (read-only with `query_only`; scoped by an authorizer when asked), queries interrupted at
-//! their deadline by a progress handler.
+//! their deadline by a progress handler, every string or BLOB a query builds bounded by `SQLITE_LIMIT_LENGTH` (the
+//! cap per value).
 
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -14,7 +15,7 @@ use super::authorizer::{self, ReadScope};
 use super::collect::convert_columns;
 use super::convert::{float_to_json, hex};
 use super::driver::{Driver, bind_values};
-use super::error::DbError;
+use super::error::{ByteCap, DbError};
 use super::rows::{QueryLimits, Rows};
 use super::run;
 use super::url::{redact, scrub};
@@ -66,16 +67,23 @@ pub(crate) async fn query(pool: &SqlitePool, sql: &str, binds: &[Bind], limits: 
     let map_err = |e: sqlx::Error| Sqlite::map_error(e, limits);
     let mut conn = pool.acquire().await.map_err(map_err)?;
     let deadline = Instant::now() + limits.timeout;
-    conn.lock_handle()
-        .await
-        .map_err(map_err)?
-        .set_progress_handler(PROGRESS_STEPS, move || Instant::now() < deadline);
+    let previous_length = {
+        let mut handle = conn.lock_handle().await.map_err(map_err)?;
+        handle.set_progress_handler(PROGRESS_STEPS, move || Instant::now() < deadline);
+        set_length_limit(handle.as_raw_handle(), length_limit(limits))
+    };
     let run = run::fetch::<Sqlite>(&mut conn, sql, binds, limits);
-    let Ok(result) = tokio::time::timeout(limits.timeout, run).await else {
+    let result = tokio::time::timeout(limits.timeout, run).await;
+    let Ok(result) = result else {
         return Err(run::timed_out(&mut conn, limits));
     };
     if let Ok(mut handle) = conn.lock_handle().await {
         handle.remove_progress_handler();
+        set_length_limit(handle.as_raw_handle(), previous_length);
+    }
+    if matches!(result, Err(DbError::TooLarge { .. })) {
+        // The statement is left unfinished: the connection is not handed to another query.
+        conn.close_on_drop();
     }
     result.map(Rows::from).map_err(|e| match e {
         DbError::Query { .. } if Instant::now() >= deadline => DbError::Timeout {
@@ -83,6 +91,18 @@ pub(crate) async fn query(pool: &SqlitePool, sql: &str, binds: &[Bind], limits: 
         },
         other => other,
     })
+}
+
+/// The longest string or BLOB a statement may build or read: the cap per value (SQLite refuses longer ones with
+/// SQLITE_TOOBIG before allocating them).
+fn length_limit(limits: QueryLimits) -> i32 {
+    i32::try_from(limits.bytes.cell).unwrap_or(i32::MAX).max(1)
+}
+
+/// Sets the connection's `SQLITE_LIMIT_LENGTH`; returns the limit it had.
+fn set_length_limit(handle: std::ptr::NonNull<libsqlite3_sys::sqlite3>, limit: i32) -> i32 {
+    // SAFETY: the handle is the live connection locked by the caller; sqlite3_limit only reads and sets an int.
+    unsafe { libsqlite3_sys::sqlite3_limit(handle.as_ptr(), libsqlite3_sys::SQLITE_LIMIT_LENGTH, limit) }
 }
 
 /// A query being bound.
@@ -114,6 +134,11 @@ impl Driver for Sqlite {
         })
     }
 
+    fn raw_len(_: &SqliteRow, _: usize) -> Option<usize> {
+        // SQLITE_LIMIT_LENGTH (see `length_limit`) bounds every value the statement makes or reads.
+        None
+    }
+
     fn map_error(error: sqlx::Error, limits: QueryLimits) -> DbError {
         if let sqlx::Error::Database(db) = &error {
             let message = db.message().to_string();
@@ -122,6 +147,13 @@ impl Driver for Sqlite {
             if code == "8" || code.parse::<u32>().is_ok_and(|c| c & 0xff == 8) || message.contains("readonly database")
             {
                 return DbError::ReadOnly { message };
+            }
+            // SQLITE_TOOBIG (18): a string or BLOB longer than SQLITE_LIMIT_LENGTH, the cap per value.
+            if code == "18" || message.contains("string or blob too big") {
+                return DbError::TooLarge {
+                    cap: ByteCap::Cell,
+                    limit: limits.bytes.cell,
+                };
             }
             // SQLITE_INTERRUPT (9): the progress handler stopped the statement at its deadline.
             if code == "9" || message == "interrupted" {

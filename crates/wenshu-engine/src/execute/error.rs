@@ -1,6 +1,6 @@
 //! Why a tool call could not be executed.
 
-use crate::db::DbError;
+use crate::db::{ByteCap, DbError};
 
 /// A failed execution: no executor, a template or call that does not fit, or the database/endpoint failing.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -37,6 +37,14 @@ pub enum ExecError {
         /// The limit, in milliseconds.
         after_ms: u64,
     },
+    /// The result was larger than a byte cap allows; it was not read further.
+    #[error("the result was too large: {} (the cap is {limit} bytes, `{}`)", cap.what(), cap.key())]
+    TooLarge {
+        /// Which cap was passed.
+        cap: ByteCap,
+        /// The cap, in bytes.
+        limit: usize,
+    },
     /// The viewer's row scope refuses the call (a denied table, a value outside the scope): the question stops,
     /// it never degrades to another path.
     #[error("{0}")]
@@ -45,7 +53,7 @@ pub enum ExecError {
 
 impl ExecError {
     /// A stable code for the error (`not_configured`, `invalid`, `database`, `read_only`, `http`, `timeout`,
-    /// `scope.denied`, `scope.outside`).
+    /// `too_large`, `scope.denied`, `scope.outside`).
     pub fn code(&self) -> &'static str {
         match self {
             Self::NotConfigured { .. } => "not_configured",
@@ -54,16 +62,19 @@ impl ExecError {
             Self::Database(_) => "database",
             Self::Http { .. } => "http",
             Self::Timeout { .. } => "timeout",
+            Self::TooLarge { .. } => "too_large",
             Self::Scope(refusal) => refusal.code,
         }
     }
 }
 
 impl From<DbError> for ExecError {
-    /// A database timeout becomes [`ExecError::Timeout`]; everything else stays a database error.
+    /// A database timeout becomes [`ExecError::Timeout`], a result over a byte cap [`ExecError::TooLarge`];
+    /// everything else stays a database error.
     fn from(error: DbError) -> Self {
         match error {
             DbError::Timeout { after_ms } => Self::Timeout { after_ms },
+            DbError::TooLarge { cap, limit } => Self::TooLarge { cap, limit },
             other => Self::Database(other),
         }
     }

@@ -1,5 +1,5 @@
 //! The HTTP executor: the request a tool's `x-http` describes, built by the contract, sent with a time limit;
-//! the JSON answer becomes rows. Credentials a tool declares in `x-http-auth` (`[{"header", "prefix", "env"}]`)
+//! the JSON answer (its body read under the cap per result, its values under the cap per value) becomes rows. Credentials a tool declares in `x-http-auth` (`[{"header", "prefix", "env"}]`)
 //! are read from the environment (never from the question) and sent as sensitive headers, never shown.
 
 use std::collections::HashMap;
@@ -12,6 +12,8 @@ use wenshu_contract::{BoundCall, Tool};
 
 use super::error::ExecError;
 use super::{ExecContext, ExecFuture, Executor, ToolResult, check_call, elapsed_ms};
+use crate::db::ByteCap;
+use crate::db::bytes::check_rows;
 
 /// The most characters of an error response's body kept in the message.
 const ERROR_BODY_CHARS: usize = 200;
@@ -128,9 +130,15 @@ impl HttpExecutor {
                 }
             }
         };
-        let response = builder.send().await.map_err(transport)?;
+        let mut response = builder.send().await.map_err(transport)?;
         let status = response.status();
-        let bytes = response.bytes().await.map_err(transport)?;
+        let bytes = read_body(&mut response, ctx.bytes.result).await.map_err(|e| match e {
+            BodyError::Transport(e) => transport(e),
+            BodyError::TooLarge => ExecError::TooLarge {
+                cap: ByteCap::Result,
+                limit: ctx.bytes.result,
+            },
+        })?;
         if !status.is_success() {
             return Err(ExecError::Http {
                 status: Some(status.as_u16()),
@@ -142,6 +150,7 @@ impl HttpExecutor {
             message: format!("the response is not JSON ({e}): {}", short_text(&bytes)),
         })?;
         let (columns, rows, truncated) = json_to_rows(value, ctx.row_cap);
+        check_rows(&rows, ctx.bytes)?;
         Ok(ToolResult {
             columns,
             rows,
@@ -156,6 +165,33 @@ impl HttpExecutor {
             duration_ms: elapsed_ms(start),
         })
     }
+}
+
+/// Why a response body was not read whole.
+enum BodyError {
+    /// The connection failed or timed out.
+    Transport(reqwest::Error),
+    /// The body is longer than the cap.
+    TooLarge,
+}
+
+/// Reads the body chunk by chunk, at most `cap` bytes: a longer body (by its `Content-Length`, or as it arrives) is
+/// refused and the rest never read.
+async fn read_body(response: &mut reqwest::Response, cap: usize) -> Result<Vec<u8>, BodyError> {
+    if response
+        .content_length()
+        .is_some_and(|len| usize::try_from(len).map_or(true, |len| len > cap))
+    {
+        return Err(BodyError::TooLarge);
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(BodyError::Transport)? {
+        if body.len().saturating_add(chunk.len()) > cap {
+            return Err(BodyError::TooLarge);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
 }
 
 impl Executor for HttpExecutor {

@@ -18,6 +18,7 @@ use serde::Serialize;
 use serde_json::Value;
 use wenshu_contract::{BoundCall, Tool};
 
+use crate::db::{ByteCaps, QueryLimits};
 use crate::scope::BoundScope;
 
 pub use error::ExecError;
@@ -27,7 +28,7 @@ pub use sql::SqlTemplateExecutor;
 pub use sql_template::{SqlTemplate, read_sql_templates};
 
 /// What every execution needs besides the call: the day (for periods such as 本月), the time limit, the row cap,
-/// and the asking viewer's row scope.
+/// the byte caps, and the asking viewer's row scope.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExecContext {
     /// Today, for the periods of enum parameters (`:period_start`, `:period_end`).
@@ -36,6 +37,8 @@ pub struct ExecContext {
     pub timeout: Duration,
     /// The most rows returned.
     pub row_cap: usize,
+    /// The most bytes per value and per result: over either the call is stopped and refused as too large.
+    pub bytes: ByteCaps,
     /// The row scope bound to the viewer: SQL templates read scoped tables through scoped subqueries, metric
     /// queries add its conditions to WHERE (empty: every row).
     pub scope: Arc<BoundScope>,
@@ -48,6 +51,7 @@ impl ExecContext {
             today,
             timeout: crate::db::QueryLimits::DEFAULT_TIMEOUT,
             row_cap: crate::db::QueryLimits::DEFAULT_ROW_CAP,
+            bytes: ByteCaps::default(),
             scope: Arc::new(BoundScope::unscoped()),
         }
     }
@@ -61,6 +65,15 @@ impl ExecContext {
     /// The time limit in whole milliseconds.
     pub fn timeout_ms(&self) -> u64 {
         u64::try_from(self.timeout.as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// The limits of a database query made for this call.
+    pub fn query_limits(&self) -> QueryLimits {
+        QueryLimits {
+            row_cap: self.row_cap,
+            timeout: self.timeout,
+            bytes: self.bytes,
+        }
     }
 }
 

@@ -10,7 +10,7 @@ use wenshu_contract::{BoundCall, Catalog, Tool};
 use super::error::ExecError;
 use super::sql_template::{SqlTemplate, check_scope, guard_dialect, read_sql_templates};
 use super::{ExecContext, ExecFuture, Executor, ToolResult, check_call, elapsed_ms};
-use crate::db::{Bind, Database, NullType, QueryLimits, rewrite_named};
+use crate::db::{Bind, Database, NullType, rewrite_named};
 use wenshu_contract::ParamType;
 
 /// Runs the `x-sql` templates of a catalog's tools on one database (open it read-only).
@@ -144,11 +144,7 @@ impl SqlTemplateExecutor {
             .iter()
             .map(|(name, value)| Bind::typed(value.clone(), null_type_of(tool, name)))
             .collect();
-        let limits = QueryLimits {
-            row_cap: ctx.row_cap,
-            timeout: ctx.timeout,
-        };
-        let rows = self.db.query_binds(&sql, &values, limits).await?;
+        let rows = self.db.query_binds(&sql, &values, ctx.query_limits()).await?;
         let binds: Vec<Value> = named
             .into_iter()
             .map(|(name, value)| json!({ "name": name, "value": value }))

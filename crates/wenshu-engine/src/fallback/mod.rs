@@ -1,6 +1,7 @@
 //! Degrade once (seed 003 §四): when no fixed tool can answer, one Text-to-SQL call writes a query, the SQL guard
-//! checks it, and it runs on a read-only connection with a timeout and a row cap. An execution error or a guard
-//! refusal goes back to the model once, with the error; the corrected SQL passes the guard again; then stop.
+//! checks it, and it runs on a read-only connection with a timeout, a row cap and byte caps. An execution error or a
+//! guard refusal goes back to the model once, with the error; the corrected SQL passes the guard again; then stop.
+//! A statement stopped at the timeout or a byte cap is not corrected: the run stops there.
 //! Under a viewer's row scope ([`SqlFallback::run_scoped`]) the guard's rewrite reads every scoped table through a
 //! scoped subquery, and the scope's values are bound when it runs: whatever the model writes, it sees only the
 //! viewer's rows.
@@ -23,7 +24,7 @@ use wenshu_llm::prompt::{PromptTemplates, SqlContext};
 
 use self::schema::{DescribedColumn, described_columns};
 use self::verify::{Mismatch, verify};
-use crate::db::{Database, Dialect, QueryLimits, ReadScope, Rows};
+use crate::db::{Database, DbError, Dialect, QueryLimits, ReadScope, Rows};
 use crate::extract::{ModelCall, chinese_weekday};
 use crate::facts::QuestionFacts;
 use crate::scope::BoundScope;
@@ -48,6 +49,10 @@ pub struct SqlAttempt {
     /// How the guarded SQL differs from the user's question (it did not run).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub mismatches: Vec<Mismatch>,
+    /// The statement ran past a limit (the timeout, a byte cap): no correction is asked for, since another
+    /// statement for the same question would most likely do the same.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub over_limit: bool,
 }
 
 /// The whole fallback run.
@@ -112,7 +117,7 @@ impl SqlFallback {
         self
     }
 
-    /// Sets the statement timeout and row cap.
+    /// Sets the statement timeout, the row cap and the byte caps.
     pub fn with_limits(mut self, limits: QueryLimits) -> Self {
         self.limits = limits;
         self
@@ -149,7 +154,7 @@ impl SqlFallback {
             }
             let failed = attempt.error.clone();
             let sql = attempt.sql.clone();
-            let service_down = attempt.call.service_failed();
+            let final_failure = attempt.call.service_failed() || attempt.over_limit;
             let denied = attempt.verdict.as_ref().and_then(|v| v.scope_refusal.clone());
             run.attempts.push(attempt);
             if denied.is_some() {
@@ -161,7 +166,7 @@ impl SqlFallback {
                 None => break,
                 Some(reason) => {
                     run.reasons.push(reason.clone());
-                    if service_down {
+                    if final_failure {
                         break;
                     }
                     previous = Some((sql.unwrap_or_default(), reason));
@@ -238,7 +243,11 @@ impl SqlFallback {
         match self.db.query(&guarded, &verdict.binds, self.limits).await {
             Ok(rows) => (attempt, Some(rows)),
             Err(e) => {
-                attempt.error = Some(format!("the database refused it: {e}"));
+                attempt.over_limit = matches!(e, DbError::Timeout { .. } | DbError::TooLarge { .. });
+                attempt.error = Some(match e {
+                    DbError::TooLarge { .. } => e.to_string(),
+                    _ => format!("the database refused it: {e}"),
+                });
                 (attempt, None)
             }
         }

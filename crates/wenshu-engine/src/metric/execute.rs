@@ -14,7 +14,8 @@ use super::dates::{bucket_count, other_range};
 use super::present::{self, ColumnInfo, ColumnKind, Presentation};
 use super::sql::{CompiledStatement, ModelScope, OutputColumn, compile_scoped};
 use super::values::{MetricValues, SharedValues};
-use crate::db::{Database, Dialect, QueryLimits};
+use crate::db::bytes::value_bytes;
+use crate::db::{Database, Dialect};
 use crate::execute::{ExecContext, ExecError, ExecFuture, Executor, Executors, ToolResult, check_call, elapsed_ms};
 use crate::scope::BoundScope;
 use crate::sql_guard::{GuardPolicy, SqlDialect, check_sql};
@@ -199,10 +200,7 @@ impl MetricExecutor {
         let prepared = prepare_scoped(tool.name(), model, &self.values.get(), &query, dialect, &ctx.scope)?;
         let mut policy = GuardPolicy::new(&model.table_names());
         policy.max_rows = u64::try_from(ctx.row_cap).unwrap_or(u64::MAX);
-        let limits = QueryLimits {
-            row_cap: ctx.row_cap,
-            timeout: ctx.timeout,
-        };
+        let mut limits = ctx.query_limits();
         let mut results = Vec::new();
         let mut sent = Vec::new();
         for (period, compiled) in &prepared.statements {
@@ -218,6 +216,9 @@ impl MetricExecutor {
                 }
             };
             let rows = self.db.query(&sql, &statement.binds, limits).await?;
+            // The call's statements share the cap per result: the next one gets what this one left.
+            let used: usize = rows.rows.iter().flatten().map(value_bytes).sum();
+            limits.bytes.result = limits.bytes.result.saturating_sub(used);
             sent.push(json!({"period": period, "sql": sql, "binds": statement.binds}));
             results.push(rows);
         }

@@ -16,6 +16,11 @@ pub async fn load_entities(db: &Database, entity_type: &str, query: &str) -> Res
     let limits = QueryLimits {
         row_cap: MAX_ENTITY_ROWS,
         timeout: std::time::Duration::from_secs(120),
+        // A catalog of millions of entities is read whole; each value still under the cap per value.
+        bytes: crate::db::ByteCaps {
+            result: usize::MAX,
+            ..crate::db::ByteCaps::default()
+        },
     };
     let rows = db.query(query, &[], limits).await.map_err(|e| ResolveError::Query {
         entity_type: entity_type.to_string(),

@@ -226,6 +226,7 @@ async fn check_row_cap(demo: &Demo) {
     let limits = QueryLimits {
         row_cap: 10,
         timeout: Duration::from_secs(10),
+        ..QueryLimits::default()
     };
     let capped = demo.db.query("SELECT * FROM sales", &[], limits).await.expect("rows");
     assert_eq!(capped.rows.len(), 10);
@@ -258,6 +259,7 @@ async fn check_timeout(demo: &Demo, slow_sql: &str) {
     let limits = QueryLimits {
         row_cap: 10,
         timeout: Duration::from_millis(300),
+        ..QueryLimits::default()
     };
     let started = std::time::Instant::now();
     let slow = demo.db.query(slow_sql, &[], limits).await;

@@ -42,6 +42,7 @@ async fn rows(db: &Database, sql: &str) -> anyhow::Result<Vec<Vec<Value>>> {
     let limits = QueryLimits {
         row_cap: VALUE_CAP + 1,
         timeout: std::time::Duration::from_secs(60),
+        ..QueryLimits::default()
     };
     Ok(db
         .query(sql, &[], limits)

@@ -97,6 +97,11 @@ async fn rows(db: &Database, sql: &str, binds: &[Value]) -> anyhow::Result<Vec<V
     let limits = QueryLimits {
         row_cap: 1_000_000,
         timeout: std::time::Duration::from_secs(60),
+        // A large schema is read whole; each value still under the cap per value.
+        bytes: wenshu_engine::db::ByteCaps {
+            result: usize::MAX,
+            ..wenshu_engine::db::ByteCaps::default()
+        },
     };
     let rows = db
         .query(sql, binds, limits)
