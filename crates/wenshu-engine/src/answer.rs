@@ -373,7 +373,7 @@ impl Engine {
                     started,
                     decision,
                     json!({"tool": tool_name, "params": params}),
-                    json!(result),
+                    &result,
                 );
                 AskOutcome::Answered {
                     tool: tool_name,
@@ -396,7 +396,7 @@ impl Engine {
                     started,
                     format!("stop: {}", refusal.code),
                     json!({"tool": tool_name, "params": params}),
-                    json!(refusal),
+                    &refusal,
                 );
                 scope_stop(refusal)
             }
@@ -517,7 +517,7 @@ impl Engine {
             started,
             decision,
             input,
-            json!(run),
+            &run,
             (tokens > 0).then_some(tokens),
         );
         if let Some(refusal) = run.scope_refusal {

@@ -4,6 +4,9 @@
 //! - [`fill`]: parameters code fills (subject IDs, date ranges), never the model.
 //! - [`extract`]: parameters the question states directly — by a chat model, checked and grounded in the question.
 
+// The answer step's async body nests deeply (plan, execute, fallback): its layout needs more than the default 128.
+#![recursion_limit = "256"]
+
 pub mod answer;
 pub mod check;
 pub mod coverage;

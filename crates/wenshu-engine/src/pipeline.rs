@@ -210,7 +210,7 @@ impl Planner {
             .as_ref()
             .and_then(|c| c.usage.as_ref())
             .map(|u| u.total_tokens);
-        trace.record_with_tokens("route", started, decision_text, route_input, json!(routed), tokens);
+        trace.record_with_tokens("route", started, decision_text, route_input, &routed, tokens);
         let Some(decision) = routed.decision else {
             let reason = routed.error.unwrap_or_else(|| "the router gave no decision".into());
             let message = Message::detail(
@@ -249,7 +249,7 @@ impl Planner {
         } else {
             checked.notes.join("; ")
         };
-        trace.record("check", started, summary, json!(decision), json!(checked));
+        trace.record("check", started, summary, &decision, &checked);
         let rewritten = checked.rewritten_question.clone();
         let plan = self.plan_tool(request, &checked, Map::new(), &mut trace).await;
         let plan = self.cover(request, &checked, plan, &mut trace).await;
@@ -289,7 +289,7 @@ impl Planner {
                     (Some(r), false) => format!("the routed dates {r}"),
                     (None, false) => "no dates were asked: the tool's default range".to_string(),
                 };
-                trace.record("fill", started, why, json!({"dates": checked.dates}), json!(dates));
+                trace.record("fill", started, why, json!({"dates": checked.dates}), &dates);
                 fixed.extend(dates);
             }
             Err(e) => return stopped("fill", catalog_invalid(&e.to_string()), Audience::Admin),
@@ -329,11 +329,11 @@ impl Planner {
             return match check_chosen_id(tool, subject, index, id, name, MAX_CANDIDATES) {
                 Ok(chosen) => {
                     let why = format!("the caller chose {} {id}: {}", subject.entity_type, chosen.entity.name);
-                    trace.record("resolve", started, why, input, json!(chosen.params));
+                    trace.record("resolve", started, why, input, &chosen.params);
                     Ok(chosen.params)
                 }
                 Err(error) => {
-                    trace.record("resolve", started, error.to_string(), input, json!(error));
+                    trace.record("resolve", started, error.to_string(), input, &error);
                     let tool = tool.name().to_string();
                     Err(Plan::Rejected { tool, error })
                 }
@@ -415,7 +415,7 @@ impl Planner {
                 let id_text = id.as_str().map_or_else(|| id.to_string(), str::to_string);
                 let fixed = subject_param(tool, &id_text)
                     .map_err(|e| stopped("resolve", catalog_invalid(&e.to_string()), Audience::Admin))?;
-                trace.record("resolve", started, why, input, json!(resolution));
+                trace.record("resolve", started, why, input, &resolution);
                 Ok(fixed)
             }
             Err(plan) => {
@@ -424,7 +424,7 @@ impl Planner {
                     started,
                     format!("stop: {}", plan.status()),
                     input,
-                    json!(resolution),
+                    &resolution,
                 );
                 Err(plan)
             }
@@ -488,7 +488,7 @@ impl Planner {
             started,
             plan.status(),
             input,
-            json!(extraction),
+            &extraction,
             (tokens > 0).then_some(tokens),
         );
         plan

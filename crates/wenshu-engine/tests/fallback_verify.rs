@@ -164,7 +164,7 @@ async fn an_unknown_measure_aliased_as_another_column_is_not_answered_as_that_me
         correction.contains("gross_profit") && correction.contains("「毛利」") && correction.contains("没有"),
         "the correction names the mismatch: {correction}"
     );
-    let step = &answer.trace.step("fallback").unwrap().output;
+    let step = &answer.trace.step("fallback").unwrap().output_value();
     assert_eq!(step["attempts"][0]["mismatches"][0]["kind"], "alias", "{step:#}");
     assert_eq!(step["attempts"][1]["mismatches"][0]["kind"], "measure", "{step:#}");
     assert!(step["rows"].is_null(), "nothing ran: {step:#}");

@@ -106,7 +106,7 @@ async fn after_a_choice_the_follow_up_uses_that_id_on_the_model_engine() {
     let planned = model(&server).plan(&request("那它的评分呢", history, None)).await;
     assert_eq!(movie_id(&planned.plan), Some(json!(21)), "{:?}", planned.plan);
     let resolve = planned.trace.step("resolve").unwrap();
-    assert_eq!(resolve.input["chosenEarlier"], 21);
+    assert_eq!(resolve.input_value()["chosenEarlier"], 21);
 }
 
 #[tokio::test]

@@ -43,11 +43,13 @@ fn params(planned: &Planned) -> &Map<String, Value> {
 }
 
 /// The grounding check of `param` in the extract step's trace.
-fn check<'a>(planned: &'a Planned, param: &str) -> &'a Value {
-    let grounding = &planned.trace.step("extract").unwrap().output["trace"]["grounding"];
+fn check(planned: &Planned, param: &str) -> Value {
+    let extract = planned.trace.step("extract").unwrap().output_value();
+    let grounding = &extract["trace"]["grounding"];
     grounding
         .as_array()
         .and_then(|checks| checks.iter().find(|c| c["param"] == param))
+        .cloned()
         .unwrap_or_else(|| panic!("no check of {param}: {grounding:#}"))
 }
 

@@ -34,9 +34,9 @@ async fn plan(replies: Vec<Reply>, question: &str) -> Planned {
 }
 
 /// The extract step of the routed tool (the first one): its decision and its extraction.
-fn extract_step(planned: &Planned) -> (&str, &Value) {
+fn extract_step(planned: &Planned) -> (&str, Value) {
     let step = planned.trace.step("extract").expect("an extract step");
-    (step.decision.as_str(), &step.output)
+    (step.decision.as_str(), step.output_value())
 }
 
 /// The routed tool's call, with its extraction in the panic message.

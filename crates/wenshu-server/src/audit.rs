@@ -76,9 +76,12 @@ fn call_of(answer: &Answer) -> (Option<String>, Value, Option<u64>, Option<Strin
             (Some(tool.clone()), Value::Null, None, None)
         }
         AskOutcome::Stopped { step, .. } => {
-            let executed = answer.trace.step("execute").map(|s| &s.input);
-            let tool = executed.and_then(|input| input.get("tool")).and_then(Value::as_str);
-            let params = executed.and_then(|input| input.get("params")).cloned();
+            let executed = answer.trace.step("execute").map(|s| s.input_value());
+            let tool = executed
+                .as_ref()
+                .and_then(|input| input.get("tool"))
+                .and_then(Value::as_str);
+            let params = executed.as_ref().and_then(|input| input.get("params")).cloned();
             (
                 tool.map(str::to_string),
                 params.unwrap_or(Value::Null),
@@ -94,7 +97,8 @@ fn call_of(answer: &Answer) -> (Option<String>, Value, Option<u64>, Option<Strin
 /// why.
 pub fn statements(trace: &Trace) -> Vec<Value> {
     let mut sql = Vec::new();
-    if let Some(detail) = trace.step("execute").and_then(|s| s.output.get("detail")) {
+    let executed = trace.step("execute").map(|s| s.output_value());
+    if let Some(detail) = executed.as_ref().and_then(|output| output.get("detail")) {
         match detail.get("kind").and_then(Value::as_str) {
             Some("sql") => sql.push(json!({
                 "sql": detail.get("sql").cloned().unwrap_or(Value::Null),
@@ -113,7 +117,8 @@ pub fn statements(trace: &Trace) -> Vec<Value> {
             _ => {}
         }
     }
-    if let Some(run) = trace.step("fallback").map(|s| &s.output) {
+    let fallback = trace.step("fallback").map(|s| s.output_value());
+    if let Some(run) = fallback.as_ref() {
         match run.get("final_sql").and_then(Value::as_str) {
             Some(ran) => sql.push(json!({"sql": ran, "binds": fallback_binds(run, ran)})),
             None => {

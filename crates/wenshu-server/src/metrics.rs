@@ -45,10 +45,11 @@ pub fn record(answer: &Answer, seconds: f64) {
 /// How many model calls a step that used tokens made: one per SQL attempt of the fallback (`attempts`), one per
 /// recorded call of an extraction (`calls`, also under `trace`), else one.
 pub fn model_calls(step: &TraceStep) -> u64 {
+    let output = step.output_value();
     let count = |value: Option<&Value>| value.and_then(Value::as_array).map(|items| items.len() as u64);
-    count(step.output.get("attempts"))
-        .or_else(|| count(step.output.get("calls")))
-        .or_else(|| count(step.output.pointer("/trace/calls")))
+    count(output.get("attempts"))
+        .or_else(|| count(output.get("calls")))
+        .or_else(|| count(output.pointer("/trace/calls")))
         .filter(|n| *n > 0)
         .unwrap_or(1)
 }
@@ -65,12 +66,9 @@ mod tests {
 
     fn step(output: Value) -> TraceStep {
         TraceStep {
-            step: "fallback",
-            decision: String::new(),
-            input: Value::Null,
-            output,
             duration_ms: 1.0,
             tokens: Some(8),
+            ..TraceStep::new("fallback", String::new(), Value::Null, output)
         }
     }
 

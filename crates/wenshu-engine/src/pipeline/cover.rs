@@ -45,16 +45,10 @@ impl Planner {
             } else {
                 format!("every value and demand is met by {}", first.offer.source)
             };
-            trace.record("coverage", started, why, input, json!(first));
+            trace.record("coverage", started, why, input, &first);
             return plan;
         }
-        trace.record(
-            "coverage",
-            started,
-            format!("unmet: {}", first.reason()),
-            input,
-            json!(first),
-        );
+        trace.record("coverage", started, format!("unmet: {}", first.reason()), input, &first);
         if let Some(found) = self
             .other_modes(request, checked, routed, params, &facts, &demands, trace)
             .await
@@ -221,7 +215,7 @@ impl Planner {
             started,
             why,
             json!({"tool": tool, "params": params}),
-            json!(coverage),
+            &coverage,
         );
         met
     }
