@@ -233,8 +233,17 @@ impl Engine {
         &self.planner
     }
 
-    /// Answers one question.
+    /// Answers one question (reading the metric values its viewer's row scope sees, when the engine has them).
     pub async fn ask(&self, request: &AskRequest) -> Answer {
+        // Boxed: the answer's future is deep, and the server's futures hold this one.
+        let answer = Box::pin(self.answer(request));
+        match &self.metric_values {
+            Some(values) => values.within(&self.scope.bind(&request.viewer), answer).await,
+            None => answer.await,
+        }
+    }
+
+    async fn answer(&self, request: &AskRequest) -> Answer {
         let planned = self.planner.plan(request).await;
         let mut trace = planned.trace;
         let question = planned.rewritten_question.clone();

@@ -11,9 +11,9 @@ use wenshu_engine::db::{Database, DbOptions, QueryLimits};
 use wenshu_engine::execute::{Executors, HttpExecutor, SqlTemplateExecutor};
 use wenshu_engine::extract::{Extractor, ModelExtractor};
 use wenshu_engine::fallback::SqlFallback;
-use wenshu_engine::fallback::schema::{SchemaNotes, describe_schema};
+use wenshu_engine::fallback::schema::{SchemaNotes, ScopedSchema};
 use wenshu_engine::lexicon::{LexiconExtractor, LexiconRouter};
-use wenshu_engine::metric::{MetricExecutor, MetricValues, SharedValues};
+use wenshu_engine::metric::{MetricExecutor, SharedValues};
 use wenshu_engine::pipeline::Planner;
 use wenshu_engine::resolve::EntityCatalogs;
 use wenshu_engine::resolve::sql::load_entities;
@@ -194,8 +194,10 @@ pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> 
     let sql = SqlTemplateExecutor::new(db.clone(), &parts.catalog)?;
     sql.check_scope(&scope)?;
     executors.register_sql(Arc::new(sql));
-    let values = MetricValues::load(&db, &parts.catalog, parts.planner.entities()).await?;
-    parts.metric_values.set(values);
+    parts
+        .metric_values
+        .load(&db, parts.catalog.clone(), parts.planner.entities())
+        .await?;
     Arc::new(MetricExecutor::new(db.clone(), parts.metric_values.clone())).register_all(&parts.catalog, &mut executors);
     if let Some(hub) = &parts.mcp {
         Arc::new(McpExecutor::new(hub.clone())).register_all(&mut executors);
@@ -209,7 +211,9 @@ pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> 
         .with_metric_values(parts.metric_values.clone());
     if let Some(client) = parts.client {
         let tables = parts.config.fallback_tables();
-        let schema = describe_schema(&db, &tables, &SchemaNotes::default()).await?;
+        // Sample values are read per viewer, through its row scope; every row's once here (a broken database fails now).
+        let schema = ScopedSchema::new(Arc::new(db.clone()), tables.clone(), SchemaNotes::default());
+        schema.describe(&wenshu_engine::scope::BoundScope::unscoped()).await?;
         let policy = GuardPolicy::new(&tables);
         // The guard's LIMIT is the fallback's row cap.
         let fallback_limits = QueryLimits {
@@ -222,8 +226,9 @@ pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> 
             Arc::new(prompts(&parts.config)?),
             Arc::new(fallback_db),
             policy,
-            schema,
+            String::new(),
         )
+        .with_scoped_schema(schema)
         .with_timezone(parts.config.timezone())
         .with_limits(fallback_limits);
         engine = engine.with_fallback(Arc::new(fallback));

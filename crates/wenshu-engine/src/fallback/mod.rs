@@ -22,7 +22,7 @@ use wenshu_llm::answer::extract_json_object;
 use wenshu_llm::client::{ChatClient, ChatRequest, Message};
 use wenshu_llm::prompt::{PromptTemplates, SqlContext};
 
-use self::schema::{DescribedColumn, described_columns};
+use self::schema::{SchemaSource, ScopedSchema};
 use self::verify::{Mismatch, verify};
 use crate::db::{Database, DbError, Dialect, QueryLimits, ReadScope, Rows};
 use crate::extract::{ModelCall, chinese_weekday};
@@ -79,8 +79,7 @@ pub struct SqlFallback {
     prompts: Arc<PromptTemplates>,
     db: Arc<Database>,
     policy: GuardPolicy,
-    schema: String,
-    columns: Vec<DescribedColumn>,
+    schema: SchemaSource,
     timezone: String,
     limits: QueryLimits,
 }
@@ -104,11 +103,16 @@ impl SqlFallback {
             prompts,
             db,
             policy,
-            columns: described_columns(&schema),
-            schema,
+            schema: SchemaSource::fixed(schema),
             timezone: "Asia/Shanghai".into(),
             limits,
         }
+    }
+
+    /// Describes the schema to each viewer as its row scope sees it (sample values of its rows only).
+    pub fn with_scoped_schema(mut self, schema: ScopedSchema) -> Self {
+        self.schema = SchemaSource::Scoped(schema);
+        self
     }
 
     /// Reckons dates in this time zone.
@@ -193,12 +197,19 @@ impl SqlFallback {
         facts: &QuestionFacts,
     ) -> (SqlAttempt, Option<Rows>) {
         let mut attempt = SqlAttempt::default();
+        let described = match self.schema.describe(scope).await {
+            Ok(described) => described,
+            Err(e) => {
+                attempt.error = Some(format!("the schema could not be read: {e}"));
+                return (attempt, None);
+            }
+        };
         let context = SqlContext {
             today: today.to_string(),
             weekday: chinese_weekday(today).to_string(),
             timezone: self.timezone.clone(),
             dialect: self.dialect().name().to_string(),
-            schema: self.schema.clone(),
+            schema: described.text.clone(),
             max_rows: self.policy.max_rows,
             question: question.to_string(),
             previous_sql: previous.map(|(sql, _)| sql.clone()),
@@ -233,7 +244,7 @@ impl SqlFallback {
             attempt.error = Some(format!("the SQL guard refused it: {}", verdict.reasons.join("; ")));
             return (attempt, None);
         };
-        let mismatches = verify(&guarded, self.dialect(), facts, &self.columns);
+        let mismatches = verify(&guarded, self.dialect(), facts, &described.columns);
         if !mismatches.is_empty() {
             let reasons: Vec<String> = mismatches.iter().map(ToString::to_string).collect();
             attempt.error = Some(format!("SQL 与问题不符：{}", reasons.join("；")));

@@ -1,10 +1,16 @@
 //! The schema description the Text-to-SQL model reads: each allowed table's columns and types, column comments,
-//! a few sample values of enum-like text columns, and the configured join paths.
+//! a few sample values of enum-like text columns, and the configured join paths. The sample values are read through
+//! the viewer's row scope ([`ScopedSchema`], one description per scope): a description, and the trace that keeps
+//! the prompt, never holds another scope's values.
+
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::db::{Database, DbError, Dialect, QueryLimits};
+use crate::scope::BoundScope;
+use crate::scope::read::{ScopeCache, scope_key, scoped_statement};
 
 /// How many distinct values make a text column enum-like (its values are listed).
 pub const ENUM_LIKE_MAX: usize = 8;
@@ -70,6 +76,83 @@ pub fn described_columns(description: &str) -> Vec<DescribedColumn> {
     columns
 }
 
+/// A schema description and its columns read back.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Described {
+    /// The text the model reads.
+    pub text: String,
+    /// Its columns ([`described_columns`] of the text).
+    pub columns: Vec<DescribedColumn>,
+}
+
+impl Described {
+    /// A description from its text.
+    pub fn new(text: String) -> Self {
+        Self {
+            columns: described_columns(&text),
+            text,
+        }
+    }
+}
+
+/// The description of some tables per viewer scope, each scope's read once and kept (see
+/// [`crate::scope::read::ScopeCache`]); unscoped viewers share one.
+#[derive(Debug)]
+pub struct ScopedSchema {
+    db: Arc<Database>,
+    tables: Vec<String>,
+    notes: SchemaNotes,
+    cache: ScopeCache<Described>,
+}
+
+impl ScopedSchema {
+    /// Describes `tables` of `db` (read-only) with `notes`, per scope.
+    pub fn new(db: Arc<Database>, tables: Vec<String>, notes: SchemaNotes) -> Self {
+        Self {
+            db,
+            tables,
+            notes,
+            cache: ScopeCache::default(),
+        }
+    }
+
+    /// The description as `scope` sees it: sample values only of the viewer's rows.
+    pub async fn describe(&self, scope: &BoundScope) -> Result<Arc<Described>, DbError> {
+        let key = scope_key(scope);
+        if let Some(described) = self.cache.get(&key) {
+            return Ok(described);
+        }
+        let text = describe_schema_scoped(&self.db, &self.tables, &self.notes, scope).await?;
+        let described = Arc::new(Described::new(text));
+        self.cache.insert(key, described.clone());
+        Ok(described)
+    }
+}
+
+/// Where a fallback's schema description comes from: a fixed text, or read per scope.
+#[derive(Debug)]
+pub enum SchemaSource {
+    /// The same text for every viewer (written without the data's values of scoped tables, or for one scope).
+    Fixed(Arc<Described>),
+    /// Read through each viewer's scope.
+    Scoped(ScopedSchema),
+}
+
+impl SchemaSource {
+    /// A fixed description.
+    pub fn fixed(text: String) -> Self {
+        Self::Fixed(Arc::new(Described::new(text)))
+    }
+
+    /// The description `scope`'s viewer reads.
+    pub async fn describe(&self, scope: &BoundScope) -> Result<Arc<Described>, DbError> {
+        match self {
+            Self::Fixed(described) => Ok(described.clone()),
+            Self::Scoped(schema) => schema.describe(scope).await,
+        }
+    }
+}
+
 /// One column as introspected.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Column {
@@ -77,8 +160,19 @@ struct Column {
     ty: String,
 }
 
-/// Describes `tables` of `db` for a prompt.
+/// Describes `tables` of `db` for a prompt, for a viewer who sees every row.
 pub async fn describe_schema(db: &Database, tables: &[String], notes: &SchemaNotes) -> Result<String, DbError> {
+    describe_schema_scoped(db, tables, notes, &BoundScope::unscoped()).await
+}
+
+/// Describes `tables` of `db` for a prompt as `scope`'s viewer sees them: sample values are read through the
+/// viewer's row scope (none of a table the viewer is denied).
+pub async fn describe_schema_scoped(
+    db: &Database,
+    tables: &[String],
+    notes: &SchemaNotes,
+    scope: &BoundScope,
+) -> Result<String, DbError> {
     let mut out = String::new();
     for table in tables {
         let columns = columns_of(db, table).await?;
@@ -90,7 +184,7 @@ pub async fn describe_schema(db: &Database, tables: &[String], notes: &SchemaNot
                 line.push_str(&format!(" -- {comment}"));
             }
             if is_text(&column.ty)
-                && let Some(values) = sample_values(db, table, &column.name).await?
+                && let Some(values) = sample_values(db, table, &column.name, scope).await?
             {
                 line.push_str(&format!(" 取值: {}", values.join(", ")));
             }
@@ -144,8 +238,14 @@ fn is_text(ty: &str) -> bool {
         .any(|t| ty.contains(t))
 }
 
-/// The distinct values of an enum-like column, or `None` when it has more than [`ENUM_LIKE_MAX`].
-async fn sample_values(db: &Database, table: &str, column: &str) -> Result<Option<Vec<String>>, DbError> {
+/// The distinct values of an enum-like column in the rows `scope` lets through, or `None` when it has more than
+/// [`ENUM_LIKE_MAX`] (or the viewer may read none of the table).
+async fn sample_values(
+    db: &Database,
+    table: &str,
+    column: &str,
+    scope: &BoundScope,
+) -> Result<Option<Vec<String>>, DbError> {
     let quote = |ident: &str| match db.dialect() {
         Dialect::MySql => format!("`{}`", ident.replace('`', "``")),
         _ => format!("\"{}\"", ident.replace('"', "\"\"")),
@@ -156,7 +256,10 @@ async fn sample_values(db: &Database, table: &str, column: &str) -> Result<Optio
         table = quote(table),
         limit = ENUM_LIKE_MAX + 1
     );
-    let rows = db.query(&sql, &[], QueryLimits::default()).await?;
+    let Ok((sql, binds)) = scoped_statement(&sql, db.dialect(), scope) else {
+        return Ok(None);
+    };
+    let rows = db.query(&sql, &binds, QueryLimits::default()).await?;
     if rows.rows.len() > ENUM_LIKE_MAX || rows.rows.is_empty() {
         return Ok(None);
     }

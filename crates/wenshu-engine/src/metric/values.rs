@@ -1,7 +1,11 @@
 //! The values of metric dimensions — read from the data at start, from an entity catalog, or listed in the
-//! catalog — and where a question names them.
+//! catalog — and where a question names them. Under a viewer's row scope the `data` values of scoped tables are
+//! read through the scope ([`MetricValues::load_scoped`], kept per scope by [`SharedValues`]): a value only other
+//! scopes' rows hold is unknown to the viewer, exactly like a value no row holds.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, RwLock};
 
 use serde_json::Value;
 use wenshu_contract::metric::{DimensionValues, MetricModel};
@@ -12,6 +16,8 @@ use super::sql::distinct_values_sql;
 use crate::db::{Database, QueryLimits};
 use crate::execute::ExecError;
 use crate::resolve::EntityCatalogs;
+use crate::scope::BoundScope;
+use crate::scope::read::{ScopeCache, scope_key, scoped_statement};
 
 /// The most distinct values read for one dimension.
 pub const MAX_VALUES: usize = 10_000;
@@ -94,6 +100,54 @@ impl MetricValues {
         Ok(out)
     }
 
+    /// `base` (the values every row gives) as `scope`'s viewer sees them: the `data` values of a dimension over a
+    /// scoped table read again through the viewer's scope on `db` (none of a table the viewer is denied), except a
+    /// column the scope's rules compare — its values are the scope's own vocabulary, and asking for another one is
+    /// refused as outside the scope —; every other dimension as `base` has it.
+    pub async fn load_scoped(
+        db: &Database,
+        catalog: &Catalog,
+        base: &MetricValues,
+        scope: &BoundScope,
+    ) -> Result<Self, ExecError> {
+        let mut out = base.clone();
+        for tool in catalog.tools() {
+            let Some(model) = tool.extensions().metrics.as_deref() else {
+                continue;
+            };
+            for (index, dim) in model.dimensions.iter().enumerate() {
+                if dim.values != DimensionValues::Data {
+                    continue;
+                }
+                let table = model
+                    .tables
+                    .iter()
+                    .find(|t| t.alias == dim.column.table)
+                    .map_or(dim.column.table.as_str(), |t| t.name.as_str());
+                let raw = match scope.conditions(table) {
+                    Ok(None) => continue,
+                    Ok(Some(conditions))
+                        if conditions
+                            .iter()
+                            .any(|c| c.column.eq_ignore_ascii_case(&dim.column.column)) =>
+                    {
+                        continue;
+                    }
+                    Ok(Some(_)) => scoped_data_values(db, model, index, scope).await?,
+                    Err(_) => Vec::new(),
+                };
+                let dims = out
+                    .by_tool
+                    .entry(tool.name().to_string())
+                    .or_insert_with(|| vec![Vec::new(); model.dimensions.len()]);
+                if let Some(slot) = dims.get_mut(index) {
+                    *slot = known_values(model, index, raw);
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// Sets the values of one dimension of a tool (for tests and for values from elsewhere).
     pub fn insert(&mut self, tool: &Tool, dimension: usize, values: Vec<Value>) {
         let Some(model) = tool.extensions().metrics.as_deref() else {
@@ -168,6 +222,28 @@ impl MetricValues {
     }
 }
 
+/// The distinct values of dimension `index` of `model` in the rows `scope` lets through (none when the rewrite
+/// refuses the statement).
+async fn scoped_data_values(
+    db: &Database,
+    model: &MetricModel,
+    index: usize,
+    scope: &BoundScope,
+) -> Result<Vec<(Value, Vec<String>)>, ExecError> {
+    let sql = distinct_values_sql(model, index, db.dialect(), MAX_VALUES);
+    let Ok((sql, binds)) = scoped_statement(&sql, db.dialect(), scope) else {
+        return Ok(Vec::new());
+    };
+    let rows = db.query(&sql, &binds, QueryLimits::default()).await?;
+    Ok(rows
+        .rows
+        .into_iter()
+        .filter_map(|row| row.into_iter().next())
+        .filter(|v| !v.is_null())
+        .map(|v| (v, Vec::new()))
+        .collect())
+}
+
 /// Whether `range` of `text` stands as a whole word where its edge is a letter or digit of English (MA is not
 /// inside "many"; 华东 inside 华东区 is, as Chinese is written without spaces).
 fn whole_word(text: &str, range: std::ops::Range<usize>) -> bool {
@@ -223,24 +299,95 @@ fn known_values(model: &MetricModel, dimension: usize, raw: Vec<(Value, Vec<Stri
     out
 }
 
-/// The dimension values shared by the extractor and the executor, set once the database is open.
+tokio::task_local! {
+    /// The values of the question being answered, as its viewer's scope sees them, with the [`SharedValues`] they
+    /// belong to (see [`SharedValues::within`]).
+    static ASKED: (usize, Arc<MetricValues>);
+}
+
+/// The dimension values shared by the extractor and the executor, set once the database is open; per viewer scope
+/// once [`SharedValues::load`] gave them the database to read a scope's values from.
 #[derive(Debug, Clone, Default)]
-pub struct SharedValues(std::sync::Arc<std::sync::RwLock<std::sync::Arc<MetricValues>>>);
+pub struct SharedValues(Arc<Shared>);
+
+/// What [`SharedValues`] holds.
+#[derive(Debug, Default)]
+struct Shared {
+    /// The values of every row.
+    all: RwLock<Arc<MetricValues>>,
+    /// Where a scope's values are read: the database and the catalog.
+    source: RwLock<Option<(Database, Arc<Catalog>)>>,
+    /// The values per scope already read.
+    scoped: ScopeCache<MetricValues>,
+}
 
 impl SharedValues {
-    /// Values that are empty until [`SharedValues::set`].
+    /// Values that are empty until [`SharedValues::set`] or [`SharedValues::load`].
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// The values now.
-    pub fn get(&self) -> std::sync::Arc<MetricValues> {
-        self.0.read().unwrap_or_else(|p| p.into_inner()).clone()
+    /// The values now: those of the question being answered when [`SharedValues::within`] runs it, else every row's.
+    pub fn get(&self) -> Arc<MetricValues> {
+        ASKED
+            .try_with(|(owner, values)| (*owner == self.id()).then(|| values.clone()))
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| self.all())
     }
 
-    /// Replaces the values.
+    /// Replaces the values of every row (the values read per scope are forgotten).
     pub fn set(&self, values: MetricValues) {
-        *self.0.write().unwrap_or_else(|p| p.into_inner()) = std::sync::Arc::new(values);
+        *self.0.all.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(values);
+        self.0.scoped.clear();
+    }
+
+    /// Reads the values of every row of `catalog`'s metric tools from `db` (read-only), and keeps both to read a
+    /// viewer's scope's values when one asks.
+    pub async fn load(&self, db: &Database, catalog: Arc<Catalog>, entities: &EntityCatalogs) -> Result<(), ExecError> {
+        let values = MetricValues::load(db, &catalog, entities).await?;
+        *self.0.source.write().unwrap_or_else(|p| p.into_inner()) = Some((db.clone(), catalog));
+        self.set(values);
+        Ok(())
+    }
+
+    /// The values as `scope`'s viewer sees them, read once per scope: every row's for an unscoped viewer; none
+    /// when they cannot be read (no database was given, or it failed) — never every row's.
+    pub async fn for_scope(&self, scope: &BoundScope) -> Arc<MetricValues> {
+        let key = scope_key(scope);
+        if key.is_empty() {
+            return self.all();
+        }
+        if let Some(values) = self.0.scoped.get(&key) {
+            return values;
+        }
+        let source = self.0.source.read().unwrap_or_else(|p| p.into_inner()).clone();
+        let Some((db, catalog)) = source else {
+            return Arc::new(MetricValues::new());
+        };
+        match MetricValues::load_scoped(&db, &catalog, &self.all(), scope).await {
+            Ok(values) => {
+                let values = Arc::new(values);
+                self.0.scoped.insert(key, values.clone());
+                values
+            }
+            Err(_) => Arc::new(MetricValues::new()),
+        }
+    }
+
+    /// Runs `future` (answering one question) with [`SharedValues::get`] giving the values `scope`'s viewer sees.
+    pub async fn within<F: Future>(&self, scope: &BoundScope, future: F) -> F::Output {
+        let values = self.for_scope(scope).await;
+        ASKED.scope((self.id(), values), future).await
+    }
+
+    fn all(&self) -> Arc<MetricValues> {
+        self.0.all.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Which shared values these are (clones are the same).
+    fn id(&self) -> usize {
+        Arc::as_ptr(&self.0) as usize
     }
 }
 

@@ -7,12 +7,37 @@ use super::catalog::parse_entity;
 use super::entity::Entity;
 use super::error::ResolveError;
 use crate::db::{Database, QueryLimits};
+use crate::scope::BoundScope;
+use crate::scope::read::scoped_statement;
+use crate::sql_guard::row_scope::ScopeRewriteError;
 
 /// The most rows one entity query may return.
 pub const MAX_ENTITY_ROWS: usize = 5_000_000;
 
 /// Runs `query` on `db` (a read-only connection) and reads every row as an entity of `entity_type`.
 pub async fn load_entities(db: &Database, entity_type: &str, query: &str) -> Result<Vec<Entity>, ResolveError> {
+    load_entities_scoped(db, entity_type, query, &BoundScope::unscoped()).await
+}
+
+/// [`load_entities`] as `scope`'s viewer sees them: every scoped table `query` reads is read through the viewer's
+/// row scope, so an entity only other scopes' rows hold is not in the catalog; a table the viewer is denied gives
+/// no entity.
+pub async fn load_entities_scoped(
+    db: &Database,
+    entity_type: &str,
+    query: &str,
+    scope: &BoundScope,
+) -> Result<Vec<Entity>, ResolveError> {
+    let (query, binds) = match scoped_statement(query, db.dialect(), scope) {
+        Ok(scoped) => scoped,
+        Err(ScopeRewriteError::Denied(_)) => return Ok(Vec::new()),
+        Err(ScopeRewriteError::Refused(why)) => {
+            return Err(ResolveError::Query {
+                entity_type: entity_type.to_string(),
+                message: why,
+            });
+        }
+    };
     let limits = QueryLimits {
         row_cap: MAX_ENTITY_ROWS,
         timeout: std::time::Duration::from_secs(120),
@@ -22,10 +47,13 @@ pub async fn load_entities(db: &Database, entity_type: &str, query: &str) -> Res
             ..crate::db::ByteCaps::default()
         },
     };
-    let rows = db.query(query, &[], limits).await.map_err(|e| ResolveError::Query {
-        entity_type: entity_type.to_string(),
-        message: e.to_string(),
-    })?;
+    let rows = db
+        .query(&query, &binds, limits)
+        .await
+        .map_err(|e| ResolveError::Query {
+            entity_type: entity_type.to_string(),
+            message: e.to_string(),
+        })?;
     rows.rows
         .into_iter()
         .enumerate()

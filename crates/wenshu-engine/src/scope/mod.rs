@@ -6,6 +6,7 @@
 //! - [`bound`]: the rules bound to a viewer ([`BoundScope`]): the values each scoped table's rows must have, or
 //!   the table denied; the refusals (`scope.denied`, `scope.outside`).
 //! - [`principal`]: parameters filled from the viewer's attributes (`x-principal`).
+//! - [`read`]: values of the data read through the viewer's scope, and a cache of them per scope.
 //!
 //! Where the scope is enforced: the SQL guard's rewrite wraps every scoped table of generated SQL and of `x-sql`
 //! templates in a scoped subquery (`sql_guard::row_scope`); the metric compiler adds the conditions to WHERE.
@@ -13,6 +14,7 @@
 pub mod bound;
 pub mod named;
 pub mod principal;
+pub mod read;
 pub mod rule;
 
 pub use bound::{BoundCondition, BoundScope, BoundTable, ScopeRefusal, TableAccess};
