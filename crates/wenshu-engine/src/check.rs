@@ -14,7 +14,7 @@
 use jiff::civil::Date;
 use serde::Serialize;
 use wenshu_lexicon::canonical::{canonical, strip_name_decorations};
-use wenshu_lexicon::time::{DateRange, parse_date_range, scan_times};
+use wenshu_lexicon::time::{DateRange, parse_date_range};
 
 use crate::route::{MAX_HISTORY, RouteDecision, Turn};
 
@@ -181,8 +181,8 @@ fn question_dates(
     routed: Option<DateRange>,
     notes: &mut Vec<String>,
 ) -> Option<DateRange> {
-    let spans = scan_times(question, today);
-    let [span] = spans.as_slice() else {
+    let facts = crate::facts::QuestionFacts::shared(question, today);
+    let [span] = facts.times.as_slice() else {
         return routed;
     };
     let words = question.get(span.range.clone()).unwrap_or_default();

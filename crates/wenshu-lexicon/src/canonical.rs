@@ -5,10 +5,20 @@ use std::sync::OnceLock;
 /// The traditional → simplified table, one `繁简` pair per whitespace-separated token.
 const T2S_DATA: &str = include_str!("../data/t2s.txt");
 
-/// Sorted (traditional, simplified) pairs, built once from [`T2S_DATA`].
-fn t2s_table() -> &'static [(char, char)] {
-    static TABLE: OnceLock<Vec<(char, char)>> = OnceLock::new();
+/// The first and last character of the dense part of the table (CJK Extension A and the unified ideographs).
+const DENSE: std::ops::RangeInclusive<u32> = 0x3400..=0x9FFF;
+
+/// The traditional → simplified table, built once from [`T2S_DATA`]: one slot per character of [`DENSE`] (a
+/// character maps to itself when it has no simplified form), sorted pairs for the few outside it.
+struct T2s {
+    dense: Vec<char>,
+    sparse: Vec<(char, char)>,
+}
+
+fn t2s_table() -> &'static T2s {
+    static TABLE: OnceLock<T2s> = OnceLock::new();
     TABLE.get_or_init(|| {
+        let mut dense: Vec<char> = DENSE.clone().map(|u| char::from_u32(u).unwrap_or(' ')).collect();
         let mut pairs: Vec<(char, char)> = T2S_DATA
             .lines()
             .filter(|line| !line.starts_with('#'))
@@ -23,8 +33,21 @@ fn t2s_table() -> &'static [(char, char)] {
             .collect();
         pairs.sort_unstable();
         pairs.dedup_by_key(|pair| pair.0);
-        pairs
+        let mut sparse: Vec<(char, char)> = Vec::new();
+        for (t, s) in pairs {
+            match dense_index(t) {
+                Some(i) => dense[i] = s,
+                None => sparse.push((t, s)),
+            }
+        }
+        T2s { dense, sparse }
     })
+}
+
+/// The slot of `c` in the dense table, when it has one.
+fn dense_index(c: char) -> Option<usize> {
+    let u = c as u32;
+    DENSE.contains(&u).then(|| (u - DENSE.start()) as usize)
 }
 
 /// Folds full-width characters to half-width, traditional to simplified, lowercases, and trims.
@@ -66,8 +89,11 @@ pub fn simplify_char(c: char) -> char {
         return c;
     }
     let table = t2s_table();
-    match table.binary_search_by_key(&c, |pair| pair.0) {
-        Ok(i) => table.get(i).map_or(c, |pair| pair.1),
+    if let Some(i) = dense_index(c) {
+        return table.dense.get(i).copied().unwrap_or(c);
+    }
+    match table.sparse.binary_search_by_key(&c, |pair| pair.0) {
+        Ok(i) => table.sparse.get(i).map_or(c, |pair| pair.1),
         Err(_) => c,
     }
 }
@@ -140,10 +166,19 @@ mod tests {
     #[test]
     fn table_is_well_formed() {
         let table = t2s_table();
-        assert!(table.len() > 500, "{}", table.len());
-        for &(t, s) in table {
+        let dense = DENSE
+            .clone()
+            .zip(&table.dense)
+            .filter_map(|(u, &s)| Some((char::from_u32(u)?, s)));
+        let pairs: Vec<(char, char)> = dense
+            .filter(|(t, s)| t != s)
+            .chain(table.sparse.iter().copied())
+            .collect();
+        assert!(pairs.len() > 500, "{}", pairs.len());
+        for (t, s) in pairs {
             assert_ne!(t, s);
-            assert!(table.binary_search_by_key(&s, |p| p.0).is_err(), "{s} is itself mapped");
+            assert_eq!(simplify_char(t), s);
+            assert_eq!(simplify_char(s), s, "{s} is itself mapped");
         }
     }
 

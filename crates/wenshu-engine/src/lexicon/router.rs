@@ -9,7 +9,6 @@ use serde_json::json;
 use wenshu_contract::{ParamType, Tool};
 use wenshu_lexicon::place::scan_places;
 use wenshu_lexicon::scan;
-use wenshu_lexicon::time::scan_times;
 
 use super::flags::flag_words;
 use super::history::{EarlierRange, last_subject, newest_first, previous_range};
@@ -113,7 +112,10 @@ impl LexiconRouter {
             .map(str::to_string)
             .or_else(|| earlier.as_ref().map(|e| e.name.clone()));
         let follow_up = !recent.is_empty() && (cued || settled.inherited.is_some() || earlier.is_some());
-        let own_time = scan_times(input.question, input.today).into_iter().next();
+        let own_time = crate::facts::QuestionFacts::shared(input.question, input.today)
+            .times
+            .first()
+            .cloned();
         let inherited_range: Option<EarlierRange> = match (&own_time, follow_up, &tool.extensions().date_range) {
             (None, true, Some(_)) => previous_range(recent, input.today),
             _ => None,

@@ -232,18 +232,27 @@ impl ToolIndex {
     /// Each tool's BM25 score for a query text, with the terms that matched it, in index order.
     pub fn score(&self, query: &str) -> Vec<(String, f64, Vec<String>)> {
         let unique: HashSet<String> = terms(query).into_iter().collect();
-        let mut query_terms: Vec<String> = unique.into_iter().collect();
-        query_terms.sort();
+        // Only terms some tool has can score; each one's weight and idf is the same for every tool.
+        let mut query_terms: Vec<(String, f64, bool)> = unique
+            .into_iter()
+            .filter(|term| self.document_frequency.contains_key(term))
+            .map(|term| {
+                let weight = term_weight(&term) * self.idf(&term);
+                let shown = term.chars().count() > 1 || term.is_ascii();
+                (term, weight, shown)
+            })
+            .collect();
+        query_terms.sort_by(|a, b| a.0.cmp(&b.0));
         self.documents
             .iter()
             .map(|doc| {
                 let mut score = 0.0;
                 let mut matched = Vec::new();
-                for term in &query_terms {
+                for (term, weight, shown) in &query_terms {
                     let Some(&tf) = doc.counts.get(term) else { continue };
                     let norm = tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * doc.length / self.average_length));
-                    score += term_weight(term) * self.idf(term) * norm;
-                    if term.chars().count() > 1 || term.is_ascii() {
+                    score += weight * norm;
+                    if *shown {
                         matched.push(term.clone());
                     }
                 }
