@@ -104,6 +104,9 @@ pub struct HistoryRound {
     pub question: String,
     /// The turn's conclusion.
     pub conclusion: String,
+    /// How the turn ended: `answered`, `choose`, `need` or `stopped`.
+    #[serde(default)]
+    pub kind: String,
     /// The subject the turn was about, resolved to its ID, when it had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subject: Option<SubjectRef>,

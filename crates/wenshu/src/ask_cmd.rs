@@ -72,6 +72,7 @@ async fn ask(mut args: AskArgs) -> anyhow::Result<ExitCode> {
                 question: args.question.clone(),
                 answer: answer.conclusion(),
                 subject: subject_of_answer(engine.planner(), &answer.outcome),
+                stopped: answer.outcome.kind() == "stopped",
             },
         )?;
     }

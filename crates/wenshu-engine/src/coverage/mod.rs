@@ -166,6 +166,26 @@ pub fn check_with(
     }
 }
 
+/// What the user's own words of a follow-up leave unread in a call bound from the conversation (that
+/// [`check_with`] judged on the rewrite carrying the earlier rounds): a value named but not bound, a word shaped
+/// like a parameter's values that is none of them, and every word nothing reads (那京津冀呢, 那马晓东呢, 那佣金呢
+/// — a rewrite that dropped the word must not answer the earlier question again).
+pub fn unread_own_words(
+    tool: &Tool,
+    arguments: &Map<String, Value>,
+    facts: &QuestionFacts,
+    entities: &EntityCatalogs,
+) -> Vec<Unmet> {
+    let reading = values::Reading::of(tool, &facts.question, entities);
+    let named = values::named_in(tool, &reading, entities);
+    let mut unmet = values::unmet_named(tool, arguments, &named);
+    unmet.extend(unknown::unknown_in(tool, &reading));
+    let demands = question_demands(facts);
+    let unread = unread::unread_in(tool, arguments, facts, &reading, &demands, entities, &unmet);
+    unmet.extend(unread);
+    unmet
+}
+
 /// The mode values of `tool` whose answer meets every demand (for a call that fits once its mode is set), in
 /// order: the declared mode's values, or — for a tool without `x-answers` — any enum value whose spellings make
 /// the call answer (detail for 列出来, ranking for 前五); `arguments` are the call's other parameters.

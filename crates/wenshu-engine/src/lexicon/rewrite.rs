@@ -4,8 +4,11 @@
 //! yes/no flag the follow-up states (其中超时的) is added to the previous question, or replaces what it said; so
 //! are its counts (那前五呢) and places (那广州呢).
 
+use std::ops::Range;
+
 use jiff::civil::Date;
 use wenshu_contract::{ParamType, Tool};
+use wenshu_lexicon::filler::unread_pieces;
 use wenshu_lexicon::numeral::NumeralKind;
 use wenshu_lexicon::place::scan_places;
 use wenshu_lexicon::time::scan_times;
@@ -14,7 +17,7 @@ use wenshu_lexicon::{SpanKind, scan};
 use super::flags::flag_words;
 use super::params::stated_params;
 use super::text::{Sentence, is_cjk};
-use super::words::{find_reference, opener_len};
+use super::words::{find_reference, opener_len, without_opener};
 use crate::param_kinds::is_period_param;
 use crate::resolve::EntityCatalogs;
 
@@ -61,10 +64,19 @@ fn replace_or_prefix(text: &str, old: Option<&str>, new: &str) -> String {
 /// The template with the parts the question changes replaced: subject, time words, enum values.
 fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
     let mut text = template.to_string();
+    // The parts of the question placed in the template; the rest is carried in front of it (see `unplaced`).
+    let mut used: Vec<Range<usize>> = Vec::new();
+    let used_words = |words: &str, used: &mut Vec<Range<usize>>| {
+        if let Some(at) = input.question.find(words).filter(|_| !words.is_empty()) {
+            used.push(at..at + words.len());
+        }
+    };
     if let (Some(subject), false) = (input.subject, input.subject_from_history) {
         text = replace_or_prefix(&text, input.template_subject, subject);
+        used_words(subject, &mut used);
     }
     if let Some(span) = scan_times(input.question, input.today).first() {
+        used.push(span.range.clone());
         let words = input.question.get(span.range.clone()).unwrap_or_default();
         let old = scan_times(&text, input.today)
             .first()
@@ -80,6 +92,7 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
                 .map(|s| s.text)
         };
         if let Some(words) = numeral(input.question) {
+            used_words(&words, &mut used);
             text = match numeral(&text) {
                 Some(old) => replace_or_prefix(&text, Some(&old), &words),
                 None => format!("{text}，{words}"),
@@ -94,6 +107,7 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
             .find(|words| outside(name, words))
     };
     if let Some(words) = place_of(input.question, input.subject) {
+        used_words(&words, &mut used);
         let old = place_of(&text, input.subject.or(input.template_subject));
         if old.as_deref() != Some(words.as_str()) {
             text = replace_or_prefix(&text, old.as_deref(), &words);
@@ -110,6 +124,7 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
         };
         let (value, words) = match index.matcher().find_all(input.question).into_iter().next() {
             Some(hit) => {
+                used.push(hit.range.clone());
                 let words = input.question.get(hit.range.clone()).unwrap_or_default().to_string();
                 (hit.value, words)
             }
@@ -118,7 +133,16 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
                 .find(|s| s.param == spec.name)
                 .and_then(|s| s.value.as_str())
             {
-                Some(value) => (value.to_string(), value.to_string()),
+                Some(value) => {
+                    used_words(value, &mut used);
+                    // The evidence quotes the words that state it (「repeat customer share」).
+                    let stated_words = stated.iter().find(|s| s.param == spec.name).and_then(|s| {
+                        let (_, rest) = s.evidence.split_once('「')?;
+                        rest.split_once('」').map(|(words, _)| words)
+                    });
+                    used_words(stated_words.unwrap_or_default(), &mut used);
+                    (value.to_string(), value.to_string())
+                }
                 None => continue,
             },
         };
@@ -136,6 +160,7 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
         let Some(stated) = flag_words(spec, input.question) else {
             continue;
         };
+        used.push(stated.range.clone());
         let words = input.question.get(stated.range.clone()).unwrap_or_default();
         match flag_words(spec, &text) {
             Some(old) if old.value == stated.value => {}
@@ -151,7 +176,29 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
             }
         }
     }
-    text
+    match unplaced(input.question, &used) {
+        carried if carried.is_empty() => text,
+        carried => format!("{carried}{text}"),
+    }
+}
+
+/// The words of a follow-up the template has no place for (那京津冀呢 after 上个月华东区的销售额, 那各产品呢):
+/// what is left of the question after its opener, the `used` parts and the filler. They are carried in front of
+/// the template, so that what reads the rewrite reads them too — a word dropped here would answer the earlier
+/// question again.
+fn unplaced(question: &str, used: &[Range<usize>]) -> String {
+    let start = question.len() - without_opener(question).len();
+    let mut pieces: Vec<String> = Vec::new();
+    let mut run = String::new();
+    for (at, c) in question.char_indices().filter(|(at, _)| *at >= start) {
+        if used.iter().any(|r| r.contains(&at)) {
+            pieces.extend(unread_pieces(&std::mem::take(&mut run)));
+        } else {
+            run.push(c);
+        }
+    }
+    pieces.extend(unread_pieces(&run));
+    pieces.concat()
 }
 
 /// The question without its opener, the reference replaced by the subject, inherited time words added.

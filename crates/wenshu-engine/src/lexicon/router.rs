@@ -78,6 +78,15 @@ impl LexiconRouter {
 
     /// Routes one question (synchronously; [`Router::route`] wraps this).
     pub fn route_now(&self, input: &RouteInput<'_>) -> RouteResult {
+        // A round that stopped answered nothing: a follow-up continues the rounds before it (那华南呢 after a
+        // refused 那京津冀呢 is about the question that was answered).
+        if input.history.iter().any(|turn| turn.stopped) {
+            let answered: Vec<Turn> = input.history.iter().filter(|turn| !turn.stopped).cloned().collect();
+            return self.route_now(&RouteInput {
+                history: &answered,
+                ..input.clone()
+            });
+        }
         let entities = self.entities.as_ref();
         let tools = &input.tools;
         let index = self.index_for(tools, input.today);

@@ -380,6 +380,13 @@ pub fn opener_len(chars: &[char]) -> usize {
         .map_or(0, |w| w.chars().count())
 }
 
+/// `question` without the follow-up opener it starts with (那华南呢 → 华南呢).
+pub fn without_opener(question: &str) -> &str {
+    let skip = opener_len(&super::text::Sentence::new(question).chars);
+    let start = question.char_indices().nth(skip).map_or(question.len(), |(at, _)| at);
+    &question[start..]
+}
+
 /// The aggregate cues of a folded question: (a ranking or superlative word, a word naming many subjects).
 pub fn aggregate_cues(folded: &str, has_count_or_top: bool) -> (Option<&'static str>, Option<&'static str>) {
     let ranking = RANKING_CUES.iter().find(|w| folded.contains(*w)).copied();

@@ -1,6 +1,7 @@
 //! The coverage stage of the planner: a bound call that does not answer everything the question asks is not
 //! run as if it did — another mode of the tool, then another tool that may answer, then the fallback.
 
+use std::borrow::Cow;
 use std::time::Instant;
 
 use serde_json::{Map, Value, json};
@@ -9,10 +10,13 @@ use wenshu_lexicon::demand::Demand;
 
 use super::{AskRequest, Planner};
 use crate::check::CheckedRoute;
-use crate::coverage::{Coverage, check_with, fitting_modes, question_demands, values};
+use crate::coverage::{Coverage, check_with, fitting_modes, question_demands, unread_own_words, values};
 use crate::facts::QuestionFacts;
+use crate::lexicon::LexiconRouter;
+use crate::lexicon::words::without_opener;
 use crate::metric::measures::unshown_measures;
 use crate::plan::Plan;
+use crate::route::RouteInput;
 use crate::trace::Trace;
 
 impl Planner {
@@ -31,13 +35,11 @@ impl Planner {
             return plan;
         };
         let started = Instant::now();
-        let question = read_question(request, checked);
+        let read = self.read_question(request, checked);
+        let question = read.as_ref();
         let facts = QuestionFacts::shared(question, request.today);
         let demands = question_demands(&facts);
-        let mut first = check_with(routed, params, &facts, demands.clone(), &self.entities);
-        first
-            .unmet
-            .extend(unshown_measures(&self.catalog, &first.offer, question));
+        let first = self.judge(request, routed, params, &facts, &demands);
         let input = json!({"tool": tool, "params": params, "question": question});
         if first.is_met() {
             let why = if demands.is_empty() {
@@ -99,7 +101,7 @@ impl Planner {
             let mut extra = Map::new();
             extra.insert(param, Value::String(value));
             let plan = self.plan_tool(request, checked, extra, trace).await;
-            if self.covered(&plan, facts, demands, trace) {
+            if self.covered(request, &plan, facts, demands, trace) {
                 return Some(plan);
             }
         }
@@ -139,7 +141,7 @@ impl Planner {
             }
             let plan = self.plan_tool(request, &other, extra, trace).await;
             let takes_named = matches!(&plan, Plan::Ok { params, .. } if values::takes_all(params, named));
-            if takes_named && self.covered(&plan, facts, demands, trace) {
+            if takes_named && self.covered(request, &plan, facts, demands, trace) {
                 return Some(plan);
             }
         }
@@ -156,7 +158,8 @@ impl Planner {
         plan: Plan,
         trace: &mut Trace,
     ) -> Plan {
-        let question = read_question(request, checked);
+        let read = self.read_question(request, checked);
+        let question = read.as_ref();
         let facts = QuestionFacts::shared(question, request.today);
         let demands = question_demands(&facts);
         let worth = match &plan {
@@ -184,15 +187,47 @@ impl Planner {
             other.subject_type = None;
             other.subject_name = None;
             let found = self.plan_tool(request, &other, Map::new(), trace).await;
-            if self.covered(&found, &facts, &demands, trace) {
+            if self.covered(request, &found, &facts, &demands, trace) {
                 return found;
             }
         }
         plan
     }
 
+    /// The coverage of one call of `tool`: the question read (`facts`, with `demands`), the measures it names,
+    /// and — when that reading is a rewrite carrying earlier rounds — every word the user wrote this round.
+    fn judge(
+        &self,
+        request: &AskRequest,
+        tool: &Tool,
+        params: &Map<String, Value>,
+        facts: &QuestionFacts,
+        demands: &[Demand],
+    ) -> Coverage {
+        let mut coverage = check_with(tool, params, facts, demands.to_vec(), &self.entities);
+        if facts.question != request.question {
+            let own = QuestionFacts::shared(without_opener(&request.question), request.today);
+            for unmet in unread_own_words(tool, params, &own, &self.entities) {
+                if !coverage.unmet.iter().any(|u| u.words == unmet.words) {
+                    coverage.unmet.push(unmet);
+                }
+            }
+        }
+        coverage
+            .unmet
+            .extend(unshown_measures(&self.catalog, &coverage.offer, &facts.question));
+        coverage
+    }
+
     /// Whether a plan is `ok` and its call meets every value and demand (recorded as a coverage step).
-    fn covered(&self, plan: &Plan, facts: &QuestionFacts, demands: &[Demand], trace: &mut Trace) -> bool {
+    fn covered(
+        &self,
+        request: &AskRequest,
+        plan: &Plan,
+        facts: &QuestionFacts,
+        demands: &[Demand],
+        trace: &mut Trace,
+    ) -> bool {
         let Plan::Ok { tool, params } = plan else {
             return false;
         };
@@ -200,10 +235,7 @@ impl Planner {
             return false;
         };
         let started = Instant::now();
-        let mut coverage: Coverage = check_with(t, params, facts, demands.to_vec(), &self.entities);
-        coverage
-            .unmet
-            .extend(unshown_measures(&self.catalog, &coverage.offer, &facts.question));
+        let coverage = self.judge(request, t, params, facts, demands);
         let met = coverage.is_met();
         let why = if met {
             format!("{tool} meets every value and demand")
@@ -221,14 +253,34 @@ impl Planner {
     }
 }
 
-/// The question coverage reads: the user's own words when there is no history — a model's rewrite is what the
-/// model understood, never evidence — else the rewrite that carries the earlier rounds into the question (the
-/// lexicon engine's, made by code from the user's rounds).
-fn read_question<'a>(request: &'a AskRequest, checked: &'a CheckedRoute) -> &'a str {
-    if request.history.is_empty() {
-        &request.question
-    } else {
-        &checked.rewritten_question
+impl Planner {
+    /// The question coverage reads: the user's own words when there is no history — a model's rewrite is what the
+    /// model understood, never evidence. With history, the rewrite that carries the earlier rounds into the
+    /// question as code makes it from the user's rounds (the lexicon engine's): the lexicon engine's own route has
+    /// it; on the model engine the lexicon router reads the rounds again, and where it routes elsewhere the user's
+    /// words alone are read.
+    fn read_question<'a>(&self, request: &'a AskRequest, checked: &'a CheckedRoute) -> Cow<'a, str> {
+        if request.history.is_empty() {
+            return Cow::Borrowed(&request.question);
+        }
+        if self.router.engine() == "lexicon" {
+            return Cow::Borrowed(&checked.rewritten_question);
+        }
+        let input = RouteInput {
+            question: &request.question,
+            history: &request.history,
+            today: request.today,
+            timezone: &self.timezone,
+            tools: self.routable_tools(),
+            subject_types: self.entities.types().into_iter().map(str::to_string).collect(),
+        };
+        let code = LexiconRouter::new(self.entities.clone()).route_now(&input);
+        match code.decision {
+            Some(decision) if decision.tool_code.is_some() && decision.tool_code == checked.tool => decision
+                .rewritten_question
+                .map_or(Cow::Borrowed(request.question.as_str()), Cow::Owned),
+            _ => Cow::Borrowed(&request.question),
+        }
     }
 }
 

@@ -27,6 +27,9 @@ pub struct Turn {
     /// The subject the round was about, resolved to its ID (a follow-up keeps what the user chose).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subject: Option<TurnSubject>,
+    /// Whether the round ended in a stop (nothing answered): a follow-up never continues it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stopped: bool,
 }
 
 impl Turn {
@@ -36,6 +39,7 @@ impl Turn {
             question: question.into(),
             answer: answer.into(),
             subject: None,
+            stopped: false,
         }
     }
 }

@@ -129,6 +129,7 @@ async fn prepare(
             let history: Vec<Turn> = rounds
                 .into_iter()
                 .map(|r| Turn {
+                    stopped: r.kind == "stopped",
                     question: r.question,
                     answer: r.conclusion,
                     subject: r.subject.map(|s| TurnSubject {

@@ -18,8 +18,8 @@ impl Backend for Postgres {
         insert_conversation: "INSERT INTO conversations (id, created_at) VALUES ($1, $2)",
         select_conversation: "SELECT id, created_at FROM conversations WHERE id = $1",
         turns_of_conversation: "FROM turns WHERE conversation_id = $1 ORDER BY seq",
-        select_history: "SELECT question, conclusion, subject_type, subject_id, subject_name FROM (SELECT seq, \
-                         question, conclusion, subject_type, subject_id, subject_name FROM turns \
+        select_history: "SELECT question, conclusion, kind, subject_type, subject_id, subject_name FROM (SELECT seq, \
+                         question, conclusion, kind, subject_type, subject_id, subject_name FROM turns \
                          WHERE conversation_id = $1 ORDER BY seq DESC LIMIT $2) AS recent ORDER BY seq",
         // The conversation row stays locked until the append commits, so turns number one after another.
         lock_conversation: "SELECT id FROM conversations WHERE id = $1 FOR UPDATE",

@@ -197,6 +197,7 @@ on_every_backend! {
                         Ok(HistoryRound {
                             question: get(row, "question")?,
                             conclusion: get(row, "conclusion")?,
+                            kind: get(row, "kind")?,
                             subject: subject_from_row::<DB>(row)?,
                         })
                     })

@@ -19,8 +19,8 @@ impl Backend for Sqlite {
         insert_conversation: "INSERT INTO conversations (id, created_at) VALUES (?, ?)",
         select_conversation: "SELECT id, created_at FROM conversations WHERE id = ?",
         turns_of_conversation: "FROM turns WHERE conversation_id = ? ORDER BY seq",
-        select_history: "SELECT question, conclusion, subject_type, subject_id, subject_name FROM (SELECT seq, \
-                         question, conclusion, subject_type, subject_id, subject_name FROM turns \
+        select_history: "SELECT question, conclusion, kind, subject_type, subject_id, subject_name FROM (SELECT seq, \
+                         question, conclusion, kind, subject_type, subject_id, subject_name FROM turns \
                          WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
         lock_conversation: "SELECT 1 FROM conversations WHERE id = ?",
         next_seq: "SELECT COALESCE(MAX(seq), 0) + 1 FROM turns WHERE conversation_id = ?",

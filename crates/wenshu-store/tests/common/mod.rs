@@ -130,6 +130,7 @@ pub async fn history_is_last_rounds_oldest_first(store: Arc<dyn Store>) {
     let round = |n: usize| HistoryRound {
         question: format!("question {n}"),
         conclusion: format!("conclusion {n}"),
+        kind: "answered".to_string(),
         subject: None,
     };
     assert_eq!(

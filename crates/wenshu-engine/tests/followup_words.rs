@@ -1,0 +1,125 @@
+//! A follow-up is read in full, on both engines: the words the user writes this round that the earlier question
+//! has no place for — a value the data does not hold, a name nobody has, a measure no tool declares — are carried
+//! into the rewrite and judged, never dropped so that the earlier question is answered again; a round that
+//! stopped is not continued; a follow-up that only swaps a value still plans.
+
+mod model_support;
+
+use std::sync::Arc;
+
+use jiff::civil::date;
+use model_support::{demo_entities, model_planner};
+use serde_json::{Value, json};
+use wenshu_contract::demo_catalog;
+use wenshu_engine::lexicon::{LexiconExtractor, LexiconRouter};
+use wenshu_engine::pipeline::{AskRequest, Planned, Planner};
+use wenshu_engine::plan::Plan;
+use wenshu_engine::route::Turn;
+use wenshu_testkit::{Reply, ScriptedChatServer};
+
+const FIRST: &str = "本月华南区的销量";
+
+fn lexicon() -> Planner {
+    let entities = demo_entities();
+    Planner::new(
+        Arc::new(demo_catalog().unwrap()),
+        entities.clone(),
+        Arc::new(LexiconRouter::new(entities.clone())),
+        Arc::new(LexiconExtractor::new(entities)),
+    )
+}
+
+fn request(question: &str, history: Vec<Turn>) -> AskRequest {
+    let mut request = AskRequest::new(question, date(2026, 11, 29));
+    request.history = history;
+    request
+}
+
+fn answered_first() -> Vec<Turn> {
+    vec![Turn::new(FIRST, "本月华南的销量 120 套")]
+}
+
+/// The region an `ok` plan filters on, when it is one.
+fn region_of(planned: &Planned) -> Option<String> {
+    let Plan::Ok { params, .. } = &planned.plan else {
+        return None;
+    };
+    let region = params.get("region").and_then(Value::as_str).map(str::to_string);
+    let filtered = params
+        .get("filters")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .find(|f| f["dimension"] == "地区" || f["dimension"] == "region")
+        .and_then(|f| {
+            f["values"]
+                .get(0)
+                .or(f.get("value"))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        });
+    region.or(filtered)
+}
+
+#[tokio::test]
+async fn words_the_earlier_question_has_no_place_for_are_never_dropped_on_the_lexicon_engine() {
+    let planner = lexicon();
+    for follow_up in ["那东三省呢", "那王小明呢", "那净利润呢"] {
+        let planned = planner.plan(&request(follow_up, answered_first())).await;
+        assert!(
+            !matches!(planned.plan, Plan::Ok { .. }),
+            "{follow_up} after {FIRST} answered {:?} (rewritten {})",
+            planned.plan,
+            planned.rewritten_question
+        );
+        let carried = follow_up.trim_start_matches('那').trim_end_matches('呢');
+        assert!(
+            planned.rewritten_question.contains(carried),
+            "the rewrite drops 「{carried}」: {}",
+            planned.rewritten_question
+        );
+    }
+    let swapped = planner.plan(&request("那华北呢", answered_first())).await;
+    assert_eq!(region_of(&swapped).as_deref(), Some("华北"), "{:?}", swapped.plan);
+}
+
+#[tokio::test]
+async fn a_round_that_stopped_is_not_continued() {
+    let planner = lexicon();
+    let mut history = answered_first();
+    let mut stopped = Turn::new("那东三省呢", "没有「东三省」这个地区");
+    stopped.stopped = true;
+    history.push(stopped);
+    let planned = planner.plan(&request("那华北呢", history)).await;
+    assert_eq!(region_of(&planned).as_deref(), Some("华北"), "{:?}", planned.plan);
+    assert!(
+        !planned.rewritten_question.contains("东三省"),
+        "the stopped round's words came back: {}",
+        planned.rewritten_question
+    );
+}
+
+#[tokio::test]
+async fn a_model_rewrite_that_drops_the_new_word_is_not_trusted() {
+    // The model carries the earlier question over whole and drops 东三省: its call is the earlier one.
+    let route = json!({"toolCode": "sales_query", "subjectType": null, "subjectName": null,
+        "startDate": "2026-11-01", "endDate": "2026-11-30", "rewrittenQuestion": FIRST})
+    .to_string();
+    let extract = json!({"region": "华南", "queryType": "summary"}).to_string();
+    let server = ScriptedChatServer::start(vec![
+        Reply::content(route.clone()),
+        Reply::content(extract.clone()),
+        Reply::content(route),
+        Reply::content(extract),
+    ])
+    .await;
+    let planner = model_planner(&server, Arc::new(demo_catalog().unwrap()), demo_entities());
+    let planned = planner.plan(&request("那东三省呢", answered_first())).await;
+    assert_ne!(
+        region_of(&planned).as_deref(),
+        Some("华南"),
+        "the earlier question was answered again: {:?}",
+        planned.plan
+    );
+    assert!(!matches!(planned.plan, Plan::Ok { .. }), "{:?}", planned.plan);
+}
