@@ -1,9 +1,10 @@
 //! Degrade once: every path to the Text-to-SQL fallback against a loopback model server and a real SQLite demo
 //! database, and every way it stops.
 
+mod model_support;
+
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use jiff::civil::date;
 use serde_json::json;
@@ -21,7 +22,6 @@ use wenshu_engine::resolve::EntityCatalogs;
 use wenshu_engine::route::model::ModelRouter;
 use wenshu_engine::sql_guard::GuardPolicy;
 use wenshu_llm::client::ChatClient;
-use wenshu_llm::config::{BreakerConfig, ProviderConfig, RetryConfig};
 use wenshu_llm::prompt::PromptTemplates;
 use wenshu_testkit::{Reply, ScriptedChatServer};
 
@@ -81,13 +81,7 @@ impl Demo {
 
 /// A client of the scripted model (no retries) and the embedded prompts.
 fn model(server: &ScriptedChatServer) -> (Arc<ChatClient>, Arc<PromptTemplates>) {
-    let provider = ProviderConfig::new("scripted", server.base_url(), "m").with_timeout(Duration::from_millis(800));
-    let retry = RetryConfig {
-        max_retries: 0,
-        base_delay: Duration::from_millis(1),
-        max_delay: Duration::from_millis(1),
-    };
-    let client = Arc::new(ChatClient::new(vec![provider], retry, BreakerConfig::default()).unwrap());
+    let client = model_support::client_with(server, None);
     (client, Arc::new(PromptTemplates::embedded()))
 }
 

@@ -3,9 +3,10 @@
 //! question's. A mismatch gets the one correction, naming it; a corrected statement that still mismatches stops.
 //! The model is a scripted chat server on loopback; the SQL runs on the demo's SQLite data.
 
+mod model_support;
+
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use jiff::civil::date;
 use serde_json::json;
@@ -21,8 +22,6 @@ use wenshu_engine::plan::Audience;
 use wenshu_engine::resolve::EntityCatalogs;
 use wenshu_engine::route::model::ModelRouter;
 use wenshu_engine::sql_guard::GuardPolicy;
-use wenshu_llm::client::ChatClient;
-use wenshu_llm::config::{BreakerConfig, ProviderConfig, RetryConfig};
 use wenshu_llm::prompt::PromptTemplates;
 use wenshu_testkit::{Reply, ScriptedChatServer};
 
@@ -49,13 +48,7 @@ impl Demo {
 
     /// An engine whose every tool is disabled but the fallback: each question goes to Text-to-SQL.
     async fn engine(&self, server: &ScriptedChatServer) -> Engine {
-        let provider = ProviderConfig::new("scripted", server.base_url(), "m").with_timeout(Duration::from_millis(800));
-        let retry = RetryConfig {
-            max_retries: 0,
-            base_delay: Duration::from_millis(1),
-            max_delay: Duration::from_millis(1),
-        };
-        let client = Arc::new(ChatClient::new(vec![provider], retry, BreakerConfig::default()).unwrap());
+        let client = model_support::client_with(server, None);
         let prompts = Arc::new(PromptTemplates::embedded());
         let catalog = Arc::new(demo_catalog().unwrap());
         let fallback_tool = catalog.fallback().map(|t| t.name().to_string());

@@ -11,7 +11,6 @@ use jiff::civil::date;
 use model_support::{demo_entities, model_planner};
 use serde_json::{Value, json};
 use wenshu_contract::demo_catalog;
-use wenshu_engine::lexicon::{LexiconExtractor, LexiconRouter};
 use wenshu_engine::pipeline::{AskRequest, Planned, Planner};
 use wenshu_engine::plan::Plan;
 use wenshu_engine::route::Turn;
@@ -20,13 +19,7 @@ use wenshu_testkit::{Reply, ScriptedChatServer};
 const FIRST: &str = "本月华南区的销量";
 
 fn lexicon() -> Planner {
-    let entities = demo_entities();
-    Planner::new(
-        Arc::new(demo_catalog().unwrap()),
-        entities.clone(),
-        Arc::new(LexiconRouter::new(entities.clone())),
-        Arc::new(LexiconExtractor::new(entities)),
-    )
+    model_support::lexicon_planner()
 }
 
 fn request(question: &str, history: Vec<Turn>) -> AskRequest {

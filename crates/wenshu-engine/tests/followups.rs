@@ -12,7 +12,6 @@ use serde_json::{Value, json};
 use wenshu_contract::demo_catalog;
 use wenshu_engine::answer::{AskOutcome, Engine};
 use wenshu_engine::execute::Executors;
-use wenshu_engine::lexicon::{LexiconExtractor, LexiconRouter};
 use wenshu_engine::pipeline::{AskRequest, Planner};
 use wenshu_engine::plan::Plan;
 use wenshu_engine::resolve::EntityCatalogs;
@@ -25,13 +24,7 @@ fn entities() -> Arc<EntityCatalogs> {
 }
 
 fn lexicon() -> Planner {
-    let entities = entities();
-    Planner::new(
-        Arc::new(demo_catalog().unwrap()),
-        entities.clone(),
-        Arc::new(LexiconRouter::new(entities.clone())),
-        Arc::new(LexiconExtractor::new(entities)),
-    )
+    model_support::lexicon_planner()
 }
 
 fn model(server: &ScriptedChatServer) -> Planner {

@@ -7,6 +7,8 @@
 //! list, EXISTS, IN, joins, LATERAL) and generated nestings are checked that way; SQL templates, metric queries
 //! and the fallback see only the viewer's rows; asking outside the scope is refused.
 
+mod model_support;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -671,9 +673,6 @@ async fn a_question_outside_the_scope_is_refused_and_asking_to_lift_it_changes_n
 
 #[tokio::test]
 async fn the_fallback_sees_only_the_viewers_rows_whatever_the_model_writes() {
-    use std::time::Duration;
-    use wenshu_llm::client::ChatClient;
-    use wenshu_llm::config::{BreakerConfig, ProviderConfig, RetryConfig};
     use wenshu_testkit::{Reply, ScriptedChatServer};
     let pair = sqlite_pair("fallback").await;
     let sql = |text: &str| Reply::content(json!({"sql": text, "explanation": "全国"}).to_string());
@@ -685,13 +684,7 @@ async fn the_fallback_sees_only_the_viewers_rows_whatever_the_model_writes() {
         sql("SELECT o.id, s.amount FROM orders o JOIN sales s ON s.id = o.id"),
     ])
     .await;
-    let provider = ProviderConfig::new("scripted", server.base_url(), "m").with_timeout(Duration::from_millis(800));
-    let retry = RetryConfig {
-        max_retries: 0,
-        base_delay: Duration::from_millis(1),
-        max_delay: Duration::from_millis(1),
-    };
-    let client = Arc::new(ChatClient::new(vec![provider], retry, BreakerConfig::default()).unwrap());
+    let client = model_support::client_with(&server, None);
     let fallback = wenshu_engine::fallback::SqlFallback::new(
         client,
         Arc::new(wenshu_llm::prompt::PromptTemplates::embedded()),

@@ -6,9 +6,10 @@
 //! dimension values, the fallback's schema description (and the prompt its trace keeps) and an entity query read
 //! only the viewer's rows; an unscoped viewer still reads every row.
 
+mod model_support;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 use jiff::civil::{Date, date};
 use serde_json::json;
@@ -25,8 +26,6 @@ use wenshu_engine::resolve::EntityCatalogs;
 use wenshu_engine::resolve::sql::load_entities_scoped;
 use wenshu_engine::scope::{BoundScope, ScopeRules, Viewer};
 use wenshu_engine::sql_guard::GuardPolicy;
-use wenshu_llm::client::ChatClient;
-use wenshu_llm::config::{BreakerConfig, ProviderConfig, RetryConfig};
 use wenshu_llm::prompt::PromptTemplates;
 use wenshu_testkit::{Reply, ScriptedChatServer};
 
@@ -214,13 +213,7 @@ async fn schema_and_fallback_trace_are_the_viewers(db: &Database) {
     let sql = "SELECT product, SUM(amount) AS total FROM sales GROUP BY product ORDER BY product";
     let reply = || Reply::content(json!({"sql": sql, "explanation": "各产品"}).to_string());
     let server = ScriptedChatServer::start(vec![reply(), reply()]).await;
-    let provider = ProviderConfig::new("scripted", server.base_url(), "m").with_timeout(Duration::from_millis(800));
-    let retry = RetryConfig {
-        max_retries: 0,
-        base_delay: Duration::from_millis(1),
-        max_delay: Duration::from_millis(1),
-    };
-    let client = Arc::new(ChatClient::new(vec![provider], retry, BreakerConfig::default()).unwrap());
+    let client = model_support::client_with(&server, None);
     let fallback = SqlFallback::new(
         client,
         Arc::new(PromptTemplates::embedded()),

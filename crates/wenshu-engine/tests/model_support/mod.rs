@@ -12,6 +12,7 @@ use wenshu_contract::{Catalog, demo_catalog};
 use wenshu_engine::db::Database;
 use wenshu_engine::extract::grounding::Verdict;
 use wenshu_engine::extract::{ExtractRequest, Extraction, ModelExtractor};
+use wenshu_engine::lexicon::{LexiconExtractor, LexiconRouter};
 use wenshu_engine::metric::{MetricExecutor, MetricValues, SharedValues};
 use wenshu_engine::pipeline::Planner;
 use wenshu_engine::resolve::EntityCatalogs;
@@ -61,6 +62,17 @@ pub fn model_planner(server: &ScriptedChatServer, catalog: Arc<Catalog>, entitie
         entities,
         Arc::new(ModelRouter::new(client.clone(), prompts.clone())),
         Arc::new(ModelExtractor::new(client, prompts, true)),
+    )
+}
+
+/// A planner of the lexicon engine over the demo catalog and entities.
+pub fn lexicon_planner() -> Planner {
+    let entities = demo_entities();
+    Planner::new(
+        Arc::new(demo_catalog().expect("demo catalog")),
+        entities.clone(),
+        Arc::new(LexiconRouter::new(entities.clone())),
+        Arc::new(LexiconExtractor::new(entities)),
     )
 }
 
