@@ -139,6 +139,19 @@ pub struct Answer {
 }
 
 impl Answer {
+    /// The round this answer makes in a conversation's history: the question as asked, the conclusion, the
+    /// subject the call settled and whether it stopped.
+    pub fn turn(&self, question: &str, planner: &Planner) -> crate::route::Turn {
+        crate::route::Turn {
+            question: question.to_string(),
+            answer: self.conclusion(),
+            subject: crate::resolve::chosen::subject_of_answer(planner, &self.outcome),
+            stopped: self.outcome.kind() == "stopped",
+        }
+    }
+}
+
+impl Answer {
     /// The conclusion this round leaves in a conversation's history: what was answered, or why not.
     pub fn conclusion(&self) -> String {
         match &self.outcome {
@@ -330,6 +343,12 @@ impl Engine {
         if let Err(refusal) = crate::scope::apply_principal(tool, &request.viewer, &mut params) {
             return scope_stop(refusal);
         }
+        let same_days = tool
+            .extensions()
+            .metrics
+            .is_some()
+            .then(|| crate::metric::running::same_days(&mut params, request.today))
+            .flatten();
         let call = BoundCall {
             tool: tool_name.clone(),
             arguments: params.clone(),
@@ -366,6 +385,10 @@ impl Engine {
                         )
                     })
                     .flatten();
+                if let Some(same_days) = &same_days {
+                    summary.push_str(&format!("（{}）", same_days.zh()));
+                    summary_en.push_str(&format!(" ({})", same_days.en()));
+                }
                 let totaled = total.is_some();
                 if let Some(total) = total {
                     let sums: Vec<String> = (result.columns.iter().zip(&total))

@@ -5,8 +5,6 @@ use std::process::ExitCode;
 use serde_json::{Value, json};
 use wenshu_engine::answer::{Answer, AskOutcome};
 use wenshu_engine::pipeline::AskRequest;
-use wenshu_engine::resolve::chosen::subject_of_answer;
-use wenshu_engine::route::Turn;
 
 use crate::config::Config;
 use crate::data_dir::{append_history, load_history};
@@ -66,15 +64,7 @@ async fn ask(mut args: AskArgs) -> anyhow::Result<ExitCode> {
     };
     let answer = engine.ask(&request).await;
     if let Some(id) = &args.conversation {
-        append_history(
-            id,
-            Turn {
-                question: args.question.clone(),
-                answer: answer.conclusion(),
-                subject: subject_of_answer(engine.planner(), &answer.outcome),
-                stopped: answer.outcome.kind() == "stopped",
-            },
-        )?;
+        append_history(id, answer.turn(&args.question, engine.planner()))?;
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&json_of(&answer))?);

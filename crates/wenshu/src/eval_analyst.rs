@@ -82,7 +82,18 @@ impl AnalystRunner {
         let Some(runtime) = self.runtime.as_ref() else {
             return Verdict::Fail(label, "a runtime".into(), "none".into());
         };
-        let result = runtime.block_on(ask_case(&self.args, &mut self.engines, today, &question, &sql, &check));
+        let history: Vec<String> = case["history"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|earlier| earlier.as_str().map(str::to_string))
+            .collect();
+        let asked = Asked {
+            today,
+            history: &history,
+            question: &question,
+        };
+        let result = runtime.block_on(ask_case(&self.args, &mut self.engines, &asked, &sql, &check));
         match result {
             Ok((Class::Right, _)) => {
                 self.counts[0] += 1;
@@ -101,15 +112,23 @@ impl AnalystRunner {
     }
 }
 
-/// Asks one case and classifies the answer; the text says what was answered when wrong.
+/// One question of a case: the day, the earlier questions asked first in the same conversation, the question.
+struct Asked<'a> {
+    today: Date,
+    history: &'a [String],
+    question: &'a str,
+}
+
+/// Asks one case — its earlier questions first, each answer a round of the history — and classifies the answer;
+/// the text says what was answered when wrong.
 async fn ask_case(
     args: &PipelineArgs,
     engines: &mut HashMap<Date, (Engine, String)>,
-    today: Date,
-    question: &str,
+    asked: &Asked<'_>,
     truth_sql: &str,
     check: &str,
 ) -> anyhow::Result<(Class, String)> {
+    let (today, question) = (asked.today, asked.question);
     let (engine, url) = match engines.entry(today) {
         std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
         std::collections::hash_map::Entry::Vacant(entry) => {
@@ -119,7 +138,16 @@ async fn ask_case(
             entry.insert((built, url))
         }
     };
-    let answer = engine.ask(&AskRequest::new(question, today)).await;
+    let mut history = Vec::new();
+    for earlier in asked.history {
+        let mut request = AskRequest::new(earlier.as_str(), today);
+        request.history = history.clone();
+        let answer = engine.ask(&request).await;
+        history.push(answer.turn(earlier, engine.planner()));
+    }
+    let mut request = AskRequest::new(question, today);
+    request.history = history;
+    let answer = engine.ask(&request).await;
     let AskOutcome::Answered { rows, understood, .. } = &answer.outcome else {
         return Ok((Class::Honest, answer.outcome.kind().to_string()));
     };

@@ -46,7 +46,7 @@ fn counts(text: &str, prefix: &str) -> Vec<usize> {
 
 #[test]
 fn no_analyst_question_gets_a_silent_wrong_answer() {
-    for name in ["analyst.jsonl", "analyst_more.jsonl"] {
+    for name in ["analyst.jsonl", "analyst_more.jsonl", "conversations.jsonl"] {
         let file = eval_dir().join(name);
         let cases =
             cases_with_check(&file, "all") + cases_with_check(&file, "first") + cases_with_check(&file, "ordered");
