@@ -116,3 +116,64 @@ async fn a_model_rewrite_that_drops_the_new_word_is_not_trusted() {
     );
     assert!(!matches!(planned.plan, Plan::Ok { .. }), "{:?}", planned.plan);
 }
+
+/// The history of one answered round.
+fn answered(question: &str) -> Vec<Turn> {
+    vec![Turn::new(question, "已回答")]
+}
+
+#[tokio::test]
+async fn a_question_that_names_its_measure_is_new_and_inherits_no_filter() {
+    let planner = lexicon();
+    let planned = planner
+        .plan(&request("本月专业版的销量", answered("上个月华北区的销量")))
+        .await;
+    assert!(matches!(planned.plan, Plan::Ok { .. }), "{:?}", planned.plan);
+    assert_eq!(
+        region_of(&planned),
+        None,
+        "华北 leaked into a new question: {:?}",
+        planned.plan
+    );
+    assert!(
+        !planned.rewritten_question.contains("华北"),
+        "{}",
+        planned.rewritten_question
+    );
+}
+
+#[tokio::test]
+async fn a_ranking_or_grouping_after_a_subject_is_about_every_subject() {
+    let planner = lexicon();
+    let planned = planner
+        .plan(&request("本月各类型影片的票房", answered("长津湖最近7天的票房")))
+        .await;
+    let Plan::Ok { params, .. } = &planned.plan else {
+        panic!("{:?}", planned.plan);
+    };
+    let text = serde_json::to_string(params).unwrap_or_default();
+    assert!(
+        !text.contains("长津湖") && !text.contains("movieId"),
+        "the earlier subject leaked: {text}"
+    );
+    assert!(
+        !planned.rewritten_question.contains("长津湖"),
+        "{}",
+        planned.rewritten_question
+    );
+}
+
+#[tokio::test]
+async fn a_follow_up_naming_another_person_replaces_the_earlier_one() {
+    let planner = lexicon();
+    let planned = planner.plan(&request("那黄强呢", answered("李娜上个月的销售额"))).await;
+    let Plan::Ok { params, .. } = &planned.plan else {
+        panic!("{:?}", planned.plan);
+    };
+    let text = serde_json::to_string(params).unwrap_or_default();
+    assert!(
+        text.contains("黄强") && !text.contains("李娜"),
+        "{text} (rewritten {})",
+        planned.rewritten_question
+    );
+}

@@ -38,6 +38,9 @@ pub struct RewriteInput<'a> {
     pub template: Option<&'a str>,
     /// The subject the template names, as written there.
     pub template_subject: Option<&'a str>,
+    /// Names of entities the tool takes as parameters (not its subject): (as the template writes one, as the
+    /// question writes another of the same type) — 王芳 → 赵敏 in 那赵敏呢.
+    pub entity_swaps: Vec<(String, String)>,
     /// The day the question is asked.
     pub today: Date,
 }
@@ -74,6 +77,10 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
     if let (Some(subject), false) = (input.subject, input.subject_from_history) {
         text = replace_or_prefix(&text, input.template_subject, subject);
         used_words(subject, &mut used);
+    }
+    for (old, new) in &input.entity_swaps {
+        text = replace_or_prefix(&text, Some(old), new);
+        used_words(new, &mut used);
     }
     if let Some(span) = scan_times(input.question, input.today).first() {
         used.push(span.range.clone());
@@ -241,6 +248,7 @@ mod tests {
             inherited_time: None,
             template: None,
             template_subject: None,
+            entity_swaps: Vec::new(),
             today: date(2026, 11, 29),
         }
     }

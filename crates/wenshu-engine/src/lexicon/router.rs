@@ -7,6 +7,8 @@ use jiff::civil::Date;
 
 use serde_json::json;
 use wenshu_contract::{ParamType, Tool};
+use wenshu_lexicon::canonical::canonical;
+use wenshu_lexicon::demand::DemandKind;
 use wenshu_lexicon::place::scan_places;
 use wenshu_lexicon::scan;
 
@@ -21,6 +23,7 @@ use super::tool_choice::NamedEntity;
 use super::tool_choice::{THRESHOLD, ToolChoice, entity_mentions};
 use super::tool_index::ToolIndex;
 use super::words::{has_reference, looks_like_follow_up, opener_len, trim_function_words};
+use crate::facts::QuestionFacts;
 use crate::param_kinds::is_place_param;
 use crate::resolve::EntityCatalogs;
 use crate::route::{BoxFuture, MAX_HISTORY, RouteDecision, RouteInput, RouteResult, Router, Turn};
@@ -110,8 +113,19 @@ impl LexiconRouter {
         let tool = settled.tool;
         let subject_type = tool.extensions().subject.as_ref().map(|s| s.entity_type.clone());
         let finding = find_subject(tool, &index, &choice.mentions, input.question, input.today);
+        // A question that ranks or groups (最近30天票房前五的电影) is about many subjects: it names none and
+        // inherits none; a reference (它的评分) or a bare change (那上周呢) is about the earlier one.
+        let about_many = || {
+            QuestionFacts::shared(input.question, input.today)
+                .demands
+                .iter()
+                .any(|d| matches!(d.kind, DemandKind::Rank { .. } | DemandKind::Group { .. }))
+        };
         let earlier = match (&subject_type, &finding) {
-            (Some(entity_type), SubjectFinding::Reference | SubjectFinding::Nothing) => {
+            (Some(entity_type), SubjectFinding::Reference) => {
+                last_subject(recent, entity_type, tools, &index, entities, input.today)
+            }
+            (Some(entity_type), SubjectFinding::Nothing) if !about_many() => {
                 last_subject(recent, entity_type, tools, &index, entities, input.today)
             }
             _ => None,
@@ -138,12 +152,13 @@ impl LexiconRouter {
                 .inherited
                 .map(|(question, rounds_back)| self.understood(input, question, rounds_back));
             let template = understood.as_deref();
+            let template_mentions = template.map(|t| entity_mentions(entities, t)).unwrap_or_default();
             let template_subject = template.and_then(|t| {
-                let mentions = entity_mentions(entities, t);
-                find_subject(tool, &index, &mentions, t, input.today)
+                find_subject(tool, &index, &template_mentions, t, input.today)
                     .name()
                     .map(str::to_string)
             });
+            let entity_swaps = entity_swaps(tool, &template_mentions, &choice.mentions);
             rewrite(&RewriteInput {
                 question: input.question,
                 tool,
@@ -152,6 +167,7 @@ impl LexiconRouter {
                 inherited_time: inherited_range.as_ref().map(|r| r.words.as_str()),
                 template,
                 template_subject: template_subject.as_deref(),
+                entity_swaps,
                 today: input.today,
             })
         } else {
@@ -252,7 +268,9 @@ fn settle_tool<'a>(
         .then(|| previous.clone())
         .flatten()
         .and_then(|(name, rounds_back)| find(&name).map(|tool| (tool, rounds_back)))
-        .filter(|(tool, _)| changes_only_values(tool, input.question, &choice.mentions, input.today));
+        .filter(|(tool, _)| changes_only_values(tool, input.question, &choice.mentions, input.today))
+        // Without a cue, a question that names what it measures (本月西南区的销售额) is complete: a new question.
+        .filter(|(tool, _)| cued || !names_a_measure(tool, input.question));
     if let Some((tool, rounds_back)) = swap {
         let question = round_back(recent, rounds_back).map_or("", |t| t.question.as_str());
         return Some(Settled {
@@ -335,6 +353,36 @@ fn changes_only_values(tool: &Tool, question: &str, mentions: &[NamedEntity], to
             .into_iter()
             .map(|run| trim_function_words(&sentence, run))
             .all(|run| run.is_empty())
+}
+
+/// The names a follow-up changes among the entities `tool` takes as parameters (not its subject): for each type,
+/// the template's name and the question's, when both name one and they differ.
+fn entity_swaps(tool: &Tool, template: &[NamedEntity], question: &[NamedEntity]) -> Vec<(String, String)> {
+    let subject = tool.extensions().subject.as_ref().map(|s| s.entity_type.as_str());
+    tool.params()
+        .iter()
+        .filter_map(|p| p.entity.as_deref())
+        .filter(|entity_type| Some(*entity_type) != subject)
+        .filter_map(|entity_type| {
+            let old = template.iter().find(|m| m.entity_type == entity_type)?;
+            let new = question.iter().find(|m| m.entity_type == entity_type)?;
+            (old.surface != new.surface).then(|| (old.surface.clone(), new.surface.clone()))
+        })
+        .collect()
+}
+
+/// Whether `question` names one of the measures `tool` declares it answers (`x-answers`), two characters or more.
+fn names_a_measure(tool: &Tool, question: &str) -> bool {
+    let Some(answers) = &tool.extensions().answers else {
+        return false;
+    };
+    let folded = canonical(question);
+    answers
+        .all()
+        .iter()
+        .flat_map(|(_, answer)| answer.measures.iter())
+        .map(|word| canonical(word))
+        .any(|word| word.chars().count() >= 2 && folded.contains(word.as_str()))
 }
 
 /// Whether a tool takes an entity of this type (as its subject or as an `x-entity` parameter).

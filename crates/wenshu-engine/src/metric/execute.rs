@@ -194,7 +194,11 @@ impl MetricExecutor {
             .ok_or_else(|| ExecError::NotConfigured {
                 tool: tool.name().to_string(),
             })?;
-        let query: MetricQuery = serde_json::from_value(Value::Object(call.arguments.clone()))
+        // A comparison of a running period compares the same days, whoever made the call (the answer step has
+        // already cut its own calls; this is then a no-op).
+        let mut arguments = call.arguments.clone();
+        super::running::same_days(&mut arguments, ctx.today);
+        let query: MetricQuery = serde_json::from_value(Value::Object(arguments))
             .map_err(|e| invalid(format!("not a metric query: {e}")))?;
         let dialect = self.db.dialect();
         let prepared = prepare_scoped(tool.name(), model, &self.values.get(), &query, dialect, &ctx.scope)?;
