@@ -22,9 +22,17 @@ pub fn describe(tool: &Tool, arguments: &Map<String, Value>) -> Option<(String, 
         zh.push(format!("{label}：{}", values.join("、")));
         en.push(format!("{label}: {}", values.join(", ")));
     }
-    if let Some((start, end)) = &q.range {
-        zh.push(format!("{start}～{end}"));
-        en.push(format!("{start}..{end}"));
+    match &q.range {
+        Some((start, end)) => {
+            zh.push(format!("{start}～{end}"));
+            en.push(format!("{start}..{end}"));
+        }
+        // The period used is always said: a question that names none is answered over every day of the data.
+        None if model.time.is_some() => {
+            zh.push("全部日期（问题未限定时间）".into());
+            en.push("every day of the data (no period asked)".into());
+        }
+        None => {}
     }
     if let Some((measure, op, value)) = q.each {
         let label = &model.measures[measure].label;
