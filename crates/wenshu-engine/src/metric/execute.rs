@@ -198,6 +198,7 @@ impl MetricExecutor {
         // already cut its own calls; this is then a no-op).
         let mut arguments = call.arguments.clone();
         super::running::same_days(&mut arguments, ctx.today);
+        let through = super::running::compared_through(&arguments, ctx.today);
         let query: MetricQuery = serde_json::from_value(Value::Object(arguments))
             .map_err(|e| invalid(format!("not a metric query: {e}")))?;
         let dialect = self.db.dialect();
@@ -235,9 +236,12 @@ impl MetricExecutor {
             _ => (Vec::new(), Vec::new()),
         };
         let truncated = results.iter().any(|r| r.truncated);
-        let period = prepared.statements[0].0.as_deref();
+        let period = match (prepared.statements[0].0.as_deref(), through) {
+            (Some(period), Some(through)) => Some(format!("{period}（{}）", through.zh())),
+            (period, _) => period.map(str::to_string),
+        };
         let presentation = Presentation {
-            headline: present::headline(&columns, &rows, period),
+            headline: present::headline(&columns, &rows, period.as_deref()),
             chart: present::chart(&columns, rows.len()),
             columns: columns.clone(),
         };

@@ -51,6 +51,14 @@ pub fn same_days(arguments: &mut Map<String, Value>, today: Date) -> Option<Same
     Some(SameDays { through: today })
 }
 
+/// Whether a call compares a period cut at `today` (by [`same_days`], or so written) with another one: the note
+/// its answer carries.
+pub fn compared_through(arguments: &Map<String, Value>, today: Date) -> Option<SameDays> {
+    arguments.get("compare")?;
+    let end = arguments.get("timeRange")?.get("end")?.as_str()?;
+    (parse_day(end)? == today).then_some(SameDays { through: today })
+}
+
 #[cfg(test)]
 mod tests {
     use jiff::civil::date;
@@ -88,6 +96,19 @@ mod tests {
         assert_eq!(
             quarter.map(|(_, other)| other),
             Some(json!({"start": "2026-07-01", "end": "2026-08-29"}))
+        );
+    }
+
+    #[test]
+    fn a_comparison_cut_at_today_carries_its_note() {
+        let today = date(2026, 11, 29);
+        let mut args = call("2026-11-01", "2026-11-30", "previous_period");
+        assert_eq!(compared_through(&args, today), None);
+        same_days(&mut args, today);
+        assert_eq!(compared_through(&args, today), Some(SameDays { through: today }));
+        assert_eq!(
+            compared_through(&call("2026-10-01", "2026-10-31", "year_over_year"), today),
+            None
         );
     }
 
