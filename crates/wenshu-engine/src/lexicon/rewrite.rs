@@ -18,8 +18,10 @@ use super::flags::flag_words;
 use super::params::stated_params;
 use super::text::{Sentence, is_cjk};
 use super::words::{find_reference, opener_len, without_opener};
+use crate::facts::QuestionFacts;
 use crate::param_kinds::is_period_param;
 use crate::resolve::EntityCatalogs;
+use wenshu_lexicon::demand::DemandKind;
 
 /// What a rewrite starts from.
 #[derive(Debug, Clone)]
@@ -81,6 +83,14 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
     for (old, new) in &input.entity_swaps {
         text = replace_or_prefix(&text, Some(old), new);
         used_words(new, &mut used);
+    }
+    if let Some((old, new, at)) = grouping_swap(input.question, &text, input.today) {
+        text = replace_or_prefix(&text, Some(&old), &new);
+        used.push(at);
+    }
+    if let Some((old, new)) = measure_swap(input.tool, input.question, &text) {
+        text = replace_or_prefix(&text, Some(&old), &new);
+        used_words(&new, &mut used);
     }
     if let Some(span) = scan_times(input.question, input.today).first() {
         used.push(span.range.clone());
@@ -187,6 +197,38 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
         carried if carried.is_empty() => text,
         carried => format!("{carried}{text}"),
     }
+}
+
+/// A grouping the follow-up states (按产品, 各销售) in place of the template's (各地区): (the template's words, the
+/// question's, their range in the question).
+fn grouping_swap(question: &str, template: &str, today: Date) -> Option<(String, String, Range<usize>)> {
+    let grouping = |text: &str| {
+        QuestionFacts::shared(text, today)
+            .demands
+            .iter()
+            .find(|d| matches!(d.kind, DemandKind::Group { grain: None }) && d.target.is_some())
+            .map(|d| d.range.clone())
+    };
+    let (asked, had) = (grouping(question)?, grouping(template)?);
+    let new = question.get(asked.clone())?.to_string();
+    let old = template.get(had)?.to_string();
+    (old != new).then_some((old, new, asked))
+}
+
+/// A measure the follow-up names (那销量呢) in place of the one the template names (销售额): the measure words the
+/// tool declares it answers (`x-answers`), the longest found in each.
+fn measure_swap(tool: &Tool, question: &str, template: &str) -> Option<(String, String)> {
+    let answers = tool.extensions().answers.as_ref()?;
+    let mut words: Vec<&str> = answers
+        .all()
+        .into_iter()
+        .flat_map(|(_, answer)| answer.measures.iter().map(String::as_str))
+        .filter(|w| w.chars().count() >= 2)
+        .collect();
+    words.sort_by_key(|w| std::cmp::Reverse(w.len()));
+    let new = words.iter().find(|w| question.contains(**w))?;
+    let old = words.iter().find(|w| template.contains(**w))?;
+    (old != new).then(|| (old.to_string(), new.to_string()))
 }
 
 /// The words of a follow-up the template has no place for (那京津冀呢 after 上个月华东区的销售额, 那各产品呢):
@@ -331,6 +373,35 @@ mod tests {
         let mut i = input("what about repeat customer share?", tool);
         i.template = Some("top 5 stores by sales_amount this month");
         assert_eq!(rewrite(&i), "top 5 stores by repeat_share this month");
+    }
+
+    /// A tool of another domain: clinic visits by department, answering 门诊量 or 诊费.
+    fn clinic() -> wenshu_contract::Catalog {
+        let tool = serde_json::json!({"name": "clinic_visits", "description": "门诊统计",
+            "inputSchema": {"type": "object", "properties": {
+                "department": {"type": "string", "enum": ["内科", "外科", "儿科"]},
+                "period": {"type": "string", "enum": ["本月", "上月"], "default": "本月"}}},
+            "x-answers": {"shape": "totals", "measures": ["门诊量", "诊费"]}});
+        wenshu_contract::Catalog::from_value(&serde_json::json!({"tools": [tool]})).unwrap()
+    }
+
+    #[test]
+    fn a_follow_up_swaps_the_measure_and_carries_what_it_cannot_place() {
+        let catalog = clinic();
+        let tool = &catalog.tools()[0];
+        let mut i = input("那诊费呢", tool);
+        i.template = Some("上月内科的门诊量");
+        assert_eq!(rewrite(&i), "上月内科的诊费");
+        let mut i = input("那按科室看呢", tool);
+        i.template = Some("上月各医生的门诊量");
+        assert_eq!(rewrite(&i), "上月按科室的门诊量");
+        let mut i = input("那急诊呢", tool);
+        i.template = Some("上月内科的门诊量");
+        assert_eq!(
+            rewrite(&i),
+            "急诊上月内科的门诊量",
+            "急诊 is no department: it must stay to be judged"
+        );
     }
 
     #[test]
