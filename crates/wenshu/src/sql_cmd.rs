@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 
 use serde_json::json;
-use wenshu_engine::sql_guard::{GuardPolicy, SqlDialect, check_sql};
+use wenshu_engine::sql_guard::{GuardPolicy, MAX_SQL_BYTES, SqlDialect, check_sql};
 
 /// What `wenshu sql` can do.
 #[derive(Debug, clap::Subcommand)]
@@ -68,11 +68,13 @@ fn statement_text(words: &[String]) -> anyhow::Result<String> {
     if let [only] = words
         && only == "-"
     {
-        let mut text = String::new();
+        // One byte past the guard's bound is enough for it to refuse the statement by its size.
+        let mut bytes = Vec::new();
         std::io::stdin()
-            .read_to_string(&mut text)
+            .take(MAX_SQL_BYTES as u64 + 1)
+            .read_to_end(&mut bytes)
             .context("cannot read the SQL from standard input")?;
-        return Ok(text);
+        return Ok(String::from_utf8_lossy(&bytes).into_owned());
     }
     let text = words.join(" ");
     if text.trim().is_empty() {

@@ -71,3 +71,49 @@ fn json_shows_each_resolution_and_why_it_is_refused() {
     );
     assert!(verdict["reasons"][0].as_str().unwrap().contains("users"));
 }
+
+/// A statement of `terms` terms joined by `operator`, in a SELECT (or a chain of query blocks for set operators).
+fn chain(operator: &str, terms: usize) -> String {
+    if operator.starts_with("UNION") {
+        return vec!["SELECT 1"; terms].join(&format!(" {operator} "));
+    }
+    format!("SELECT {} FROM sales", vec!["1"; terms].join(&format!(" {operator} ")))
+}
+
+#[test]
+fn long_and_deep_statements_are_refused_never_a_crash() {
+    for dialect in ["sqlite", "postgres", "mysql"] {
+        for (operator, terms) in [
+            ("+", 60_000),
+            ("OR", 40_000),
+            ("||", 60_000),
+            ("UNION ALL", 20_000),
+            ("*", 3_000),
+        ] {
+            let sql = chain(operator, terms);
+            let mut child = Command::new(env!("CARGO_BIN_EXE_wenshu"))
+                .args(["sql", "check", "--dialect", dialect, "--tables", "sales", "-"])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("wenshu runs");
+            let mut input = child.stdin.take().unwrap();
+            // The command stops reading past its bound: a write it no longer reads may fail.
+            let _ = input.write_all(sql.as_bytes());
+            drop(input);
+            let out = child.wait_with_output().unwrap();
+            let said = stdout(&out);
+            assert_eq!(
+                out.status.code(),
+                Some(1),
+                "{dialect} {operator}×{terms}: {said} {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(
+                said.starts_with("refused:") && (said.contains("at most") || said.contains("recursion limit")),
+                "{dialect} {operator}×{terms}: {said}"
+            );
+        }
+    }
+}

@@ -2,6 +2,7 @@
 //! it is exactly one read-only query over allowed tables, calling allowed functions, with a LIMIT added or capped.
 //! String matching is not a guard; the read-only connection under it is the second layer.
 
+mod bounds;
 mod comments;
 mod limit;
 mod names;
@@ -10,6 +11,7 @@ mod render;
 pub mod row_scope;
 mod scope;
 
+pub use bounds::{MAX_DEPTH, MAX_SQL_BYTES, MAX_TOKENS, on_guard_stack};
 pub use policy::{
     DEFAULT_ALLOWED_FUNCTIONS, DEFAULT_DENIED_FUNCTIONS, GuardPolicy, SYSTEM_SCHEMAS, SqlDialect,
     default_table_functions,
@@ -72,6 +74,7 @@ pub fn check_sql_scoped(
     check(sql, dialect, policy, Some(scope))
 }
 
+/// [`checked`] on the guard's own stack ([`on_guard_stack`]): no statement overflows the caller's.
 fn check(
     sql: &str,
     dialect: SqlDialect,
@@ -81,6 +84,15 @@ fn check(
     if let Some(reason) = comments::refusal(sql) {
         return refused(vec![reason]);
     }
+    on_guard_stack(|| checked(sql, dialect, policy, scope)).unwrap_or_else(|reason| refused(vec![reason]))
+}
+
+fn checked(
+    sql: &str,
+    dialect: SqlDialect,
+    policy: &GuardPolicy,
+    scope: Option<&crate::scope::BoundScope>,
+) -> GuardVerdict {
     let mut query = match parse_one_query(sql, dialect) {
         Ok(query) => query,
         Err(reason) => match table_statement(sql, dialect).map(|wrapped| parse_one_query(&wrapped, dialect)) {
@@ -171,7 +183,8 @@ pub fn scope_query(
     Ok(Some((text, binds)))
 }
 
-/// Parses `sql` as one query in `dialect` (named placeholders are values), or says why not.
+/// Parses `sql` as one query in `dialect` (named placeholders are values), or says why not; a statement over the
+/// [`bounds`] is refused before it is parsed. Walk a tree that came from outside on [`on_guard_stack`].
 pub fn parse_query(sql: &str, dialect: SqlDialect) -> Result<Query, String> {
     parse_one_query(sql, dialect)
 }
@@ -213,8 +226,11 @@ fn parser_dialect(dialect: SqlDialect) -> Box<dyn Dialect> {
     }
 }
 
-/// The one query `sql` holds, or why it is not one query.
+/// The one query `sql` holds, or why it is not one query (or is too big or deep to parse: [`bounds`]).
 fn parse_one_query(sql: &str, dialect: SqlDialect) -> Result<Query, String> {
+    if let Some(reason) = bounds::refusal(sql, dialect) {
+        return Err(reason);
+    }
     let statements = Parser::parse_sql(parser_dialect(dialect).as_ref(), sql)
         .map_err(|e| format!("the SQL does not parse as {}: {e}", dialect.name()))?;
     if statements.len() != 1 {
