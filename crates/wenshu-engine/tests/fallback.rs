@@ -348,3 +348,27 @@ async fn a_result_over_a_byte_cap_is_not_corrected() {
     );
     assert_eq!(server.requests().len(), 1, "no correction is asked for");
 }
+
+#[tokio::test]
+async fn a_model_sql_too_deep_to_walk_is_refused_and_the_engine_lives_on() {
+    // 6,000 `+` terms (12 KB) once overflowed the guard's walk and aborted the server; 60,000 on the correction.
+    let deep = |terms: usize| format!("SELECT {} AS n FROM sales", vec!["amount"; terms].join("+"));
+    let demo = Demo::new("deep").await;
+    let server = ScriptedChatServer::start(vec![
+        route(None, None, "今年票房最高的十部电影是哪些"),
+        sql(&deep(6_000)),
+        sql(&deep(60_000)),
+        route(None, None, "今年票房最高的十部电影是哪些"),
+        sql(TOP_TEN),
+    ])
+    .await;
+    let engine = demo.engine(&server, &[]).await;
+    let answer = ask(&engine, "今年票房最高的十部电影是哪些").await;
+    let AskOutcome::Stopped { reasons, .. } = &answer.outcome else {
+        panic!("{:?}", answer.outcome)
+    };
+    assert!(reasons[1].contains("levels deep"), "{reasons:?}");
+    assert!(reasons[2].contains("bytes long"), "{reasons:?}");
+    let next = ask(&engine, "今年票房最高的十部电影是哪些").await;
+    assert_eq!(next.outcome.kind(), "answered", "{:?}", next.outcome);
+}
