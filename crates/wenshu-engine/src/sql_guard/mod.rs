@@ -7,6 +7,7 @@ mod comments;
 mod limit;
 mod names;
 mod policy;
+mod recursion;
 mod render;
 pub mod row_scope;
 mod scope;

@@ -1,6 +1,6 @@
 //! How each dialect folds names: what a table or CTE name written in a statement refers to.
 
-use sqlparser::ast::Ident;
+use sqlparser::ast::{DataType, Ident};
 
 use super::policy::{SYSTEM_SCHEMAS, SqlDialect};
 
@@ -51,5 +51,57 @@ pub(super) fn is_session_keyword(lower: &str, dialect: SqlDialect) -> bool {
         ),
         SqlDialect::Mysql => matches!(lower, "current_user" | "current_role"),
         SqlDialect::Sqlite => false,
+    }
+}
+
+/// The catalog lookup type a data type names, scalar or array, if it is one: PostgreSQL's object-identifier types
+/// (`reg…`: `regclass`, `regrole`, `regnamespace`, …, also ones a later version adds), `aclitem` and `oid`, with
+/// or without the array type's leading `_`, quoted, schema-qualified or with `[]`. Read from every word of the
+/// type as written, so a nested or unfamiliar shape of the type still shows its name.
+pub(super) fn catalog_type(data_type: &DataType) -> Option<String> {
+    let text = data_type.to_string().to_ascii_lowercase();
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .find(|word| is_catalog_type_name(word))
+        .map(str::to_string)
+}
+
+/// Whether a (lower-case) type name is a catalog lookup type or its array type: `_?reg…`, `_?aclitem`, `_?oid`.
+pub(super) fn is_catalog_type_name(word: &str) -> bool {
+    let base = word.strip_prefix('_').unwrap_or(word);
+    base.starts_with("reg") || base == "aclitem" || base == "oid"
+}
+
+/// Whether a (lower-case) function name is a catalog lookup type called as a function (`regclass('x')`, a cast in
+/// PostgreSQL's function spelling): `_?reg…` without a further `_` (so not `regexp_match` or `regr_slope`),
+/// `aclitem`, `oid`.
+pub(super) fn is_catalog_type_function(function: &str) -> bool {
+    let base = function.strip_prefix('_').unwrap_or(function);
+    is_catalog_type_name(function) && !base.contains('_') && base != "regexp"
+}
+
+/// What a one-part name in the body of one CTE means when it matches a CTE of the same WITH clause.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum CteSight {
+    /// The CTE.
+    Cte,
+    /// Not the CTE: the name is looked up outside the WITH clause (an enclosing CTE, else a table).
+    Outside,
+    /// The databases of the dialect disagree (MySQL reads a table, MariaDB the CTE): refused.
+    Ambiguous,
+}
+
+/// How each database resolves a name used in the body of CTE `current` that matches CTE `target` of the same WITH
+/// clause. SQLite: a body sees every CTE of its clause, itself and later ones included, with or without RECURSIVE.
+/// PostgreSQL: without RECURSIVE only earlier CTEs; with it every CTE. MySQL and MariaDB: without RECURSIVE only
+/// earlier CTEs; with it also itself, while a later CTE is a table to MySQL and the CTE to MariaDB.
+pub(super) fn cte_sight(dialect: SqlDialect, recursive: bool, current: usize, target: usize) -> CteSight {
+    if target < current {
+        return CteSight::Cte;
+    }
+    match (dialect, recursive) {
+        (SqlDialect::Sqlite, _) | (SqlDialect::Postgres, true) => CteSight::Cte,
+        (SqlDialect::Mysql, true) if target == current => CteSight::Cte,
+        (SqlDialect::Mysql, true) => CteSight::Ambiguous,
+        (SqlDialect::Postgres | SqlDialect::Mysql, false) => CteSight::Outside,
     }
 }

@@ -1,21 +1,25 @@
 //! Name resolution with real scopes, and every check that applies at every depth.
 //!
-//! Each query block resolves a one-part name against its own CTEs that are defined before the use (a CTE's body
-//! sees only the CTEs before it; the block's body sees all of them), then the enclosing blocks' in the same way,
-//! then the allow list. A name the guard cannot prove to be a CTE is a table. `WITH RECURSIVE` is refused (no
-//! depth can be proven). Every FROM item (tables, `TABLE x`, table functions, LATERAL, VALUES, nested joins),
-//! every function call, every locking clause, `INTO` and data-changing body is checked wherever it appears.
+//! Each query block resolves a one-part name against its own CTEs as its database does (the block's body sees all
+//! of them; a CTE's body sees what [`names::cte_sight`] says: on SQLite every CTE of its clause, itself included;
+//! on PostgreSQL and MySQL the earlier ones, and with RECURSIVE itself too), then the enclosing blocks' in the same
+//! way, then the allow list. A name the guard cannot prove to be a CTE is a table. A CTE that reads itself must be
+//! bounded ([`recursion`]). Every FROM item (tables, `TABLE x`, table functions, LATERAL, VALUES, nested joins),
+//! every function call, every data type (casts, typed literals, column definitions), every locking clause, `INTO`
+//! and data-changing body is checked wherever it appears.
 
 use std::collections::HashSet;
 use std::ops::ControlFlow;
 
 use serde::Serialize;
 use sqlparser::ast::{
-    DataType, Expr, Ident, InTarget, ObjectName, ObjectNamePart, Query, SetExpr, TableFactor, Visit, Visitor,
+    DataType, Expr, FunctionArgumentClause, FunctionArguments, Ident, InTarget, JsonTableColumn, ObjectName,
+    ObjectNamePart, Query, SetExpr, TableAlias, TableFactor, Visit, Visitor,
 };
 
 use super::names;
 use super::policy::{GuardPolicy, SqlDialect};
+use super::recursion::{self, CteRef};
 
 /// How one name of the statement was resolved, and whether the guard allows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -30,11 +34,13 @@ pub struct Resolution {
     pub why: String,
 }
 
-/// One query block being visited: its CTEs and how many of them are visible now.
+/// One query block being visited: its CTEs, whether its WITH is RECURSIVE, and whose body is being visited.
 struct Frame {
+    owner: *const Query,
     ctes: Vec<String>,
     cte_queries: Vec<*const Query>,
-    visible: usize,
+    recursive: bool,
+    current: Option<usize>,
 }
 
 /// What the walk found: problems, tables, functions and every resolution.
@@ -57,10 +63,21 @@ pub(super) fn inspect(query: &Query, dialect: SqlDialect, policy: &GuardPolicy) 
         policy,
         frames: Vec::new(),
         function_names: HashSet::new(),
+        cte_refs: Vec::new(),
         findings: Findings::default(),
     };
     let _ = query.visit(&mut inspector);
-    inspector.findings
+    let mut findings = inspector.findings;
+    for reason in recursion::refusals(query, dialect, &inspector.cte_refs) {
+        findings.reasons.push(reason.clone());
+        findings.resolutions.push(Resolution {
+            name: "WITH RECURSIVE".into(),
+            kind: "clause",
+            allowed: false,
+            why: reason,
+        });
+    }
+    findings
 }
 
 struct Inspector<'a> {
@@ -69,6 +86,8 @@ struct Inspector<'a> {
     frames: Vec<Frame>,
     /// Names that are table-valued functions, not relations (`FROM f(…)`, SQLite `x IN f(…)`).
     function_names: HashSet<*const ObjectName>,
+    /// Every name that resolved to a CTE: for the recursion rule.
+    cte_refs: Vec<CteRef>,
     findings: Findings,
 }
 
@@ -90,13 +109,44 @@ impl Inspector<'_> {
         self.record(clause.to_string(), "clause", Some(why.to_string()), "");
     }
 
-    /// Resolves a relation name: a visible CTE, else an allowed table.
-    fn resolve(&mut self, parts: &[&Ident]) {
+    /// Resolves a relation name: a CTE the dialect makes visible here (see [`names::cte_sight`]), else an allowed
+    /// table.
+    fn resolve(&mut self, parts: &[&Ident], relation: Option<*const ObjectName>) {
         let written = parts.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(".");
         if let [ident] = parts {
             let key = names::cte_key(ident, self.dialect);
-            if self.frames.iter().rev().any(|f| f.ctes[..f.visible].contains(&key)) {
-                return self.record(written, "cte", None, "a CTE defined before this use");
+            for frame in self.frames.iter().rev() {
+                let Some(target) = frame.ctes.iter().position(|c| *c == key) else {
+                    continue;
+                };
+                let sight = match frame.current {
+                    None => names::CteSight::Cte,
+                    Some(current) => names::cte_sight(self.dialect, frame.recursive, current, target),
+                };
+                match sight {
+                    names::CteSight::Outside => continue,
+                    names::CteSight::Ambiguous => {
+                        let why = format!(
+                            "`{written}` names a CTE defined later in the same WITH RECURSIVE: MySQL reads a table \
+                             of that name there, MariaDB the CTE; define the CTE before its use"
+                        );
+                        return self.record(written, "cte", Some(why), "");
+                    }
+                    names::CteSight::Cte => {
+                        self.cte_refs.push(CteRef {
+                            owner: frame.owner,
+                            from: frame.current,
+                            to: target,
+                            relation,
+                        });
+                        let note = match frame.current {
+                            Some(current) if current == target => "the CTE itself: recursion",
+                            Some(current) if current < target => "a CTE defined later in the same WITH",
+                            _ => "a CTE in scope",
+                        };
+                        return self.record(written, "cte", None, note);
+                    }
+                }
             }
             if self.dialect == SqlDialect::Mysql && ident.quote_style.is_none() && key.eq_ignore_ascii_case("dual") {
                 return self.record(written, "table", None, "MySQL's DUAL, no table");
@@ -164,6 +214,9 @@ impl Inspector<'_> {
         let written = name.to_string();
         let refusal = match function_parts(name, self.dialect) {
             Err(why) => Some(why),
+            Ok(function) if names::is_catalog_type_function(&function) => Some(format!(
+                "`{written}` casts to a catalog lookup type (regclass, regrole, aclitem, oid, …): not allowed"
+            )),
             Ok(function) => {
                 self.note_function(&function);
                 self.policy.function_refusal(&function)
@@ -180,12 +233,6 @@ impl Inspector<'_> {
 
     /// The clauses of one query block that are refused at any depth.
     fn check_clauses(&mut self, query: &Query) {
-        if query.with.as_ref().is_some_and(|w| w.recursive) {
-            self.refuse_clause(
-                "WITH RECURSIVE",
-                "WITH RECURSIVE is not allowed: its depth cannot be bounded by the guard",
-            );
-        }
         if !query.locks.is_empty() {
             self.refuse_clause("FOR UPDATE/SHARE", "locking clauses (FOR UPDATE/SHARE) are not allowed");
         }
@@ -218,8 +265,8 @@ impl Inspector<'_> {
                 self.check_body(right);
             }
             SetExpr::Table(table) => match (&table.schema_name, &table.table_name) {
-                (Some(schema), Some(name)) => self.resolve(&[schema, name]),
-                (None, Some(name)) => self.resolve(&[name]),
+                (Some(schema), Some(name)) => self.resolve(&[schema, name], None),
+                (None, Some(name)) => self.resolve(&[name], None),
                 _ => self.refuse_clause("TABLE", "`TABLE` without a table name is not allowed"),
             },
             SetExpr::Insert(_) | SetExpr::Update(_) | SetExpr::Delete(_) | SetExpr::Merge(_) => self.refuse_clause(
@@ -233,9 +280,34 @@ impl Inspector<'_> {
 
     fn check_expr(&mut self, expr: &Expr) {
         match expr {
-            Expr::Function(function) => self.scalar_function(&function.name),
+            Expr::Function(function) => {
+                self.scalar_function(&function.name);
+                if let FunctionArguments::List(list) = &function.args {
+                    for clause in &list.clauses {
+                        if let FunctionArgumentClause::JsonReturningClause(returning) = clause {
+                            self.check_type(&returning.data_type);
+                        }
+                    }
+                }
+            }
             Expr::Cast { data_type, .. } => self.check_type(data_type),
             Expr::TypedString(typed) => self.check_type(&typed.data_type),
+            Expr::Convert {
+                data_type: Some(data_type),
+                ..
+            } => self.check_type(data_type),
+            Expr::Struct { fields, .. } => {
+                for field in fields {
+                    self.check_type(&field.field_type);
+                }
+            }
+            Expr::Lambda(lambda) => {
+                for param in lambda.params.iter() {
+                    if let Some(data_type) = &param.data_type {
+                        self.check_type(data_type);
+                    }
+                }
+            }
             Expr::Identifier(ident) => self.check_identifier(ident),
             Expr::CompoundIdentifier(parts) => {
                 if let Some(first) = parts.first() {
@@ -253,20 +325,39 @@ impl Inspector<'_> {
         }
     }
 
-    /// Casts to PostgreSQL's object-identifier types (`'users'::regclass`, `::pg_catalog.regclass`) look names up
-    /// in the catalog.
+    /// A data type written anywhere (a cast, a typed string, `CONVERT`, a column definition of a table alias or
+    /// of `JSON_TABLE`, a lambda parameter, a struct field, a `RETURNING` clause): PostgreSQL's object-identifier
+    /// and ACL types (`regclass`, `_regrole`, `aclitem`, `oid`, …, scalar or array, in any spelling) look names up
+    /// in the catalog, so none may appear.
     fn check_type(&mut self, data_type: &DataType) {
-        let text = data_type.to_string().to_ascii_lowercase();
-        let last = text
-            .rsplit('.')
-            .next()
-            .unwrap_or(&text)
-            .trim_matches(|c| c == '"' || c == '`');
-        if last.starts_with("reg") || last == "oid" {
+        if let Some(name) = names::catalog_type(data_type) {
             self.refuse_clause(
-                &text,
-                "casts to catalog lookup types (regclass, regproc, oid, …) are not allowed",
+                &data_type.to_string(),
+                &format!(
+                    "the catalog lookup type `{name}` (regclass, regrole, aclitem, oid, … and their arrays) is not \
+                     allowed in any cast, typed literal or column definition"
+                ),
             );
+        }
+    }
+
+    /// The data types of a table alias's column definitions (`AS t(a regclass)`).
+    fn check_alias(&mut self, alias: Option<&TableAlias>) {
+        for column in alias.into_iter().flat_map(|a| &a.columns) {
+            if let Some(data_type) = &column.data_type {
+                self.check_type(data_type);
+            }
+        }
+    }
+
+    /// The data types of `JSON_TABLE` columns, nested ones included.
+    fn check_json_columns(&mut self, columns: &[JsonTableColumn]) {
+        for column in columns {
+            match column {
+                JsonTableColumn::Named(named) => self.check_type(&named.r#type),
+                JsonTableColumn::ForOrdinality(_) => {}
+                JsonTableColumn::Nested(nested) => self.check_json_columns(&nested.columns),
+            }
         }
     }
 
@@ -313,9 +404,9 @@ impl Visitor for Inspector<'_> {
         if let Some(parent) = self.frames.last_mut()
             && let Some(i) = parent.cte_queries.iter().position(|q| *q == ptr)
         {
-            parent.visible = i;
+            parent.current = Some(i);
         }
-        let (ctes, cte_queries) = match &query.with {
+        let (ctes, cte_queries): (Vec<String>, Vec<*const Query>) = match &query.with {
             None => (Vec::new(), Vec::new()),
             Some(with) => with
                 .cte_tables
@@ -328,11 +419,22 @@ impl Visitor for Inspector<'_> {
                 })
                 .unzip(),
         };
-        let visible = ctes.len();
+        for (i, key) in ctes.iter().enumerate() {
+            if ctes[..i].contains(key) {
+                self.refuse_clause(key, "a WITH clause may not define the same CTE name twice");
+            }
+        }
+        if let Some(with) = &query.with {
+            for cte in &with.cte_tables {
+                self.check_alias(Some(&cte.alias));
+            }
+        }
         self.frames.push(Frame {
+            owner: ptr,
             ctes,
             cte_queries,
-            visible,
+            recursive: query.with.as_ref().is_some_and(|w| w.recursive),
+            current: None,
         });
         self.check_clauses(query);
         ControlFlow::Continue(())
@@ -344,12 +446,24 @@ impl Visitor for Inspector<'_> {
         if let Some(parent) = self.frames.last_mut()
             && parent.cte_queries.contains(&ptr)
         {
-            parent.visible = parent.ctes.len();
+            parent.current = None;
         }
         ControlFlow::Continue(())
     }
 
     fn pre_visit_table_factor(&mut self, factor: &TableFactor) -> ControlFlow<()> {
+        match factor {
+            TableFactor::Table { alias, .. }
+            | TableFactor::Derived { alias, .. }
+            | TableFactor::Function { alias, .. }
+            | TableFactor::UNNEST { alias, .. }
+            | TableFactor::NestedJoin { alias, .. } => self.check_alias(alias.as_ref()),
+            TableFactor::JsonTable { alias, columns, .. } => {
+                self.check_alias(alias.as_ref());
+                self.check_json_columns(columns);
+            }
+            _ => {}
+        }
         match factor {
             TableFactor::Table {
                 name, args: Some(_), ..
@@ -384,7 +498,7 @@ impl Visitor for Inspector<'_> {
                 }
             }
         }
-        self.resolve(&parts);
+        self.resolve(&parts, Some(relation as *const ObjectName));
         ControlFlow::Continue(())
     }
 
