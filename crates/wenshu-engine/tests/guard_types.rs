@@ -247,9 +247,15 @@ async fn sqlite_cte_scoping_agrees_with_sqlite() {
             allowed: true,
         },
     ];
+    scoping_agrees(&db, SqlDialect::Sqlite, &cases).await;
+    db.close().await;
+}
+
+/// The guard's view of each case agrees with the database's (see [`sqlite_cte_scoping_agrees_with_sqlite`]).
+async fn scoping_agrees(db: &Database, dialect: SqlDialect, cases: &[ScopeCase]) {
     let mut problems = Vec::new();
-    for case in &cases {
-        let verdict = verdict(case.sql, SqlDialect::Sqlite);
+    for case in cases {
+        let verdict = verdict(case.sql, dialect);
         let on_sqlite = db.query(case.sql, &[], QueryLimits::default()).await;
         let read_secret = on_sqlite
             .as_ref()
@@ -285,13 +291,91 @@ async fn sqlite_cte_scoping_agrees_with_sqlite() {
         }
         if users_as_cte && !users_as_table && read_secret {
             problems.push(format!(
-                "{}: the guard took `users` for the CTE, SQLite read the table",
+                "{}: the guard took `users` for the CTE, the database read the table",
                 case.sql
             ));
         }
     }
+    assert!(problems.is_empty(), "{dialect:?}: {problems:#?}");
+}
+
+/// The scoping cases on a server, in its own database: `sales` allowed, `users` secret.
+async fn server_scoping(var: &str, dialect: SqlDialect, cases: &[ScopeCase]) {
+    let Ok(admin_url) = std::env::var(var) else {
+        println!("skipped: set {var} to run");
+        return;
+    };
+    let name = "wenshu_guard_scope";
+    ensure_database(&admin_url, name).await.unwrap();
+    let base = admin_url.rsplit_once('/').map_or(admin_url.as_str(), |(b, _)| b);
+    let db = Database::connect(&format!("{base}/{name}")).await.unwrap();
+    db.execute_batch(&format!(
+        "DROP TABLE IF EXISTS sales; DROP TABLE IF EXISTS users; \
+         CREATE TABLE sales (id INT, amount INT, region VARCHAR(50)); INSERT INTO sales VALUES (1, 5, 'north'); \
+         CREATE TABLE users (id INT, amount INT, region VARCHAR(50)); INSERT INTO users VALUES (2, 7, '{MARKER}');"
+    ))
+    .await
+    .unwrap();
+    scoping_agrees(&db, dialect, cases).await;
     db.close().await;
-    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+/// PostgreSQL: without RECURSIVE a CTE body sees only earlier CTEs (a name of itself or a later one is the table);
+/// with RECURSIVE it sees every CTE of the clause.
+#[tokio::test]
+async fn postgres_cte_scoping_agrees_with_postgres() {
+    let cases = [
+        ScopeCase {
+            sql: "WITH users AS (SELECT * FROM users) SELECT * FROM users",
+            allowed: false,
+        },
+        ScopeCase {
+            sql: "WITH a AS (SELECT * FROM users), users AS (SELECT * FROM sales) SELECT * FROM a",
+            allowed: false,
+        },
+        ScopeCase {
+            sql: "WITH RECURSIVE a AS (SELECT * FROM users), users AS (SELECT * FROM sales) SELECT * FROM a",
+            allowed: true,
+        },
+        ScopeCase {
+            sql: "WITH sales AS (SELECT * FROM sales WHERE amount > 0) SELECT region FROM sales",
+            allowed: true,
+        },
+        ScopeCase {
+            sql: "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT n FROM r",
+            allowed: true,
+        },
+    ];
+    server_scoping("WENSHU_TEST_POSTGRES_URL", SqlDialect::Postgres, &cases).await;
+}
+
+/// MySQL and MariaDB: without RECURSIVE as PostgreSQL; with it a later CTE is a table to MySQL and the CTE to
+/// MariaDB, so the guard refuses that name either way.
+#[tokio::test]
+async fn mysql_cte_scoping_agrees_with_the_server() {
+    let cases = [
+        ScopeCase {
+            sql: "WITH users AS (SELECT * FROM users) SELECT * FROM users",
+            allowed: false,
+        },
+        ScopeCase {
+            sql: "WITH a AS (SELECT * FROM users), users AS (SELECT * FROM sales) SELECT * FROM a",
+            allowed: false,
+        },
+        ScopeCase {
+            sql: "WITH RECURSIVE a AS (SELECT * FROM users), users AS (SELECT * FROM sales) SELECT * FROM a",
+            allowed: false,
+        },
+        ScopeCase {
+            sql: "WITH sales AS (SELECT * FROM sales WHERE amount > 0) SELECT region FROM sales",
+            allowed: true,
+        },
+        ScopeCase {
+            sql: "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT n FROM r",
+            allowed: true,
+        },
+    ];
+    server_scoping("WENSHU_TEST_MYSQL_URL", SqlDialect::Mysql, &cases).await;
 }
 
 #[test]
