@@ -177,3 +177,21 @@ async fn a_follow_up_naming_another_person_replaces_the_earlier_one() {
         planned.rewritten_question
     );
 }
+
+#[tokio::test]
+async fn the_route_shows_the_edit_a_follow_up_makes_and_keeps_the_rest() {
+    let planner = lexicon();
+    let history = vec![Turn::new("上个月各地区的销售额", "华东 120 万……")];
+    let planned = planner.plan(&request("那按产品看呢", history)).await;
+    let route = planned.trace.step("route").unwrap().output_value();
+    let edit = &route["evidence"]["edit"];
+    assert_eq!(edit["of"], "上个月各地区的销售额", "{route}");
+    let changes = edit["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 1, "only the grouping changes: {changes:?}");
+    assert_eq!(changes[0]["part"], "grouping");
+    assert_eq!(changes[0]["replaced"], "各地区");
+    assert!(planned.rewritten_question.starts_with("上个月"), "{}", planned.rewritten_question);
+    let own = planner.plan(&request("上个月各地区的销售额", vec![])).await;
+    let route = own.trace.step("route").unwrap().output_value();
+    assert!(route["evidence"]["edit"].is_null(), "a question of its own edits nothing: {route}");
+}

@@ -6,6 +6,8 @@
 
 use std::ops::Range;
 
+use serde::Serialize;
+
 use jiff::civil::Date;
 use wenshu_contract::{ParamType, Tool};
 use wenshu_lexicon::filler::unread_pieces;
@@ -47,28 +49,88 @@ pub struct RewriteInput<'a> {
     pub today: Date,
 }
 
+/// One change a follow-up makes to the earlier question it edits (or the context it adds to its own words).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Edit {
+    /// Which part: `subject`, `name`, `grouping`, `measure`, `period`, `count`, `place`, `value`, `condition`, or
+    /// `words` (the follow-up's words the earlier question has no place for, carried in front).
+    pub part: &'static str,
+    /// The earlier question's words it replaces; `None` when it is added.
+    pub replaced: Option<String>,
+    /// The words that stand there now.
+    pub by: String,
+}
+
+/// A follow-up made complete, and each change made to get there: what is not changed is kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Rewrite {
+    /// The complete question.
+    pub text: String,
+    /// The earlier question edited, when the follow-up edits one (else its own words got the context).
+    pub of: Option<String>,
+    /// The changes, in the order made.
+    pub edits: Vec<Edit>,
+}
+
 /// The complete question for a follow-up.
 pub fn rewrite(input: &RewriteInput<'_>) -> String {
+    rewrite_with_edits(input).text
+}
+
+/// [`rewrite`], with the edit that made it.
+pub fn rewrite_with_edits(input: &RewriteInput<'_>) -> Rewrite {
     match input.template {
         Some(template) => from_template(input, template),
         None => with_context(input),
     }
 }
 
-/// Replaces the first occurrence of `old` in `text`, or puts `new` in front when `old` is absent.
-fn replace_or_prefix(text: &str, old: Option<&str>, new: &str) -> String {
-    match old
-        .filter(|o| !o.is_empty())
-        .and_then(|o| text.find(o).map(|at| (at, o.len())))
-    {
-        Some((at, len)) => format!("{}{}{}", &text[..at], new, &text[at + len..]),
-        None => format!("{new}{text}"),
+/// The text being edited, and the edits so far.
+struct Editor {
+    text: String,
+    edits: Vec<Edit>,
+}
+
+impl Editor {
+    /// Replaces the first occurrence of `old` in the text, or puts `new` in front when `old` is absent.
+    fn replace_or_prefix(&mut self, part: &'static str, old: Option<&str>, new: &str) {
+        match old
+            .filter(|o| !o.is_empty())
+            .and_then(|o| self.text.find(o).map(|at| (at, o.len())))
+        {
+            Some((at, len)) => {
+                self.note(part, Some(&self.text[at..at + len].to_string()), new);
+                self.text.replace_range(at..at + len, new);
+            }
+            None => {
+                self.note(part, None, new);
+                self.text.insert_str(0, new);
+            }
+        }
+    }
+
+    /// Adds `words` at the end (after `joint`).
+    fn append(&mut self, part: &'static str, joint: &str, words: &str) {
+        self.note(part, None, words);
+        self.text.push_str(joint);
+        self.text.push_str(words);
+    }
+
+    fn note(&mut self, part: &'static str, replaced: Option<&String>, by: &str) {
+        self.edits.push(Edit {
+            part,
+            replaced: replaced.cloned(),
+            by: by.to_string(),
+        });
     }
 }
 
 /// The template with the parts the question changes replaced: subject, time words, enum values.
-fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
-    let mut text = template.to_string();
+fn from_template(input: &RewriteInput<'_>, template: &str) -> Rewrite {
+    let mut text = Editor {
+        text: template.to_string(),
+        edits: Vec::new(),
+    };
     // The parts of the question placed in the template; the rest is carried in front of it (see `unplaced`).
     let mut used: Vec<Range<usize>> = Vec::new();
     let used_words = |words: &str, used: &mut Vec<Range<usize>>| {
@@ -77,29 +139,29 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
         }
     };
     if let (Some(subject), false) = (input.subject, input.subject_from_history) {
-        text = replace_or_prefix(&text, input.template_subject, subject);
+        text.replace_or_prefix("subject", input.template_subject, subject);
         used_words(subject, &mut used);
     }
     for (old, new) in &input.entity_swaps {
-        text = replace_or_prefix(&text, Some(old), new);
+        text.replace_or_prefix("name", Some(old), new);
         used_words(new, &mut used);
     }
-    if let Some((old, new, at)) = grouping_swap(input.question, &text, input.today) {
-        text = replace_or_prefix(&text, Some(&old), &new);
+    if let Some((old, new, at)) = grouping_swap(input.question, &text.text, input.today) {
+        text.replace_or_prefix("grouping", Some(&old), &new);
         used.push(at);
     }
-    if let Some((old, new)) = measure_swap(input.tool, input.question, &text) {
-        text = replace_or_prefix(&text, Some(&old), &new);
+    if let Some((old, new)) = measure_swap(input.tool, input.question, &text.text) {
+        text.replace_or_prefix("measure", Some(&old), &new);
         used_words(&new, &mut used);
     }
     if let Some(span) = scan_times(input.question, input.today).first() {
         used.push(span.range.clone());
         let words = input.question.get(span.range.clone()).unwrap_or_default();
-        let old = scan_times(&text, input.today)
+        let old = scan_times(&text.text, input.today)
             .first()
-            .and_then(|s| text.get(s.range.clone()))
+            .and_then(|s| text.text.get(s.range.clone()))
             .map(str::to_string);
-        text = replace_or_prefix(&text, old.as_deref(), words);
+        text.replace_or_prefix("period", old.as_deref(), words);
     }
     for kind in [NumeralKind::TopN, NumeralKind::Count] {
         let numeral = |text: &str| {
@@ -110,10 +172,10 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
         };
         if let Some(words) = numeral(input.question) {
             used_words(&words, &mut used);
-            text = match numeral(&text) {
-                Some(old) => replace_or_prefix(&text, Some(&old), &words),
-                None => format!("{text}，{words}"),
-            };
+            match numeral(&text.text) {
+                Some(old) => text.replace_or_prefix("count", Some(&old), &words),
+                None => text.append("count", "，", &words),
+            }
         }
     }
     let outside = |name: Option<&str>, place: &str| !name.is_some_and(|n| n.contains(place));
@@ -125,9 +187,9 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
     };
     if let Some(words) = place_of(input.question, input.subject) {
         used_words(&words, &mut used);
-        let old = place_of(&text, input.subject.or(input.template_subject));
+        let old = place_of(&text.text, input.subject.or(input.template_subject));
         if old.as_deref() != Some(words.as_str()) {
-            text = replace_or_prefix(&text, old.as_deref(), &words);
+            text.replace_or_prefix("place", old.as_deref(), &words);
         }
     }
     // Values the question states without a spelling (good review rate → good_rate) are written as the value.
@@ -163,14 +225,14 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
                 None => continue,
             },
         };
-        match index.matcher().find_all(&text).into_iter().next() {
+        match index.matcher().find_all(&text.text).into_iter().next() {
             Some(old) if old.value == value => {}
             Some(old) => {
-                let old_words = text.get(old.range).unwrap_or_default().to_string();
-                text = replace_or_prefix(&text, Some(&old_words), &words);
+                let old_words = text.text.get(old.range).unwrap_or_default().to_string();
+                text.replace_or_prefix("value", Some(&old_words), &words);
             }
             None if spec.default.as_ref().and_then(|d| d.as_str()) == Some(value.as_str()) => {}
-            None => text.push_str(&words),
+            None => text.append("value", "", &words),
         }
     }
     for spec in input.tool.params().iter().filter(|s| s.ty == ParamType::Boolean) {
@@ -179,9 +241,13 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
         };
         used.push(stated.range.clone());
         let words = input.question.get(stated.range.clone()).unwrap_or_default();
-        match flag_words(spec, &text) {
+        match flag_words(spec, &text.text) {
             Some(old) if old.value == stated.value => {}
-            Some(old) => text.replace_range(old.range, words),
+            Some(old) => {
+                let old_words = text.text.get(old.range.clone()).unwrap_or_default().to_string();
+                text.note("condition", Some(&old_words), words);
+                text.text.replace_range(old.range, words);
+            }
             None => {
                 let tie = if words.ends_with(|c: char| is_cjk(c) && c != '的') {
                     "的"
@@ -189,13 +255,18 @@ fn from_template(input: &RewriteInput<'_>, template: &str) -> String {
                     ""
                 };
                 let comma = if words.is_ascii() { ", " } else { "，" };
-                text = format!("{text}{comma}{words}{tie}");
+                text.append("condition", comma, &format!("{words}{tie}"));
             }
         }
     }
-    match unplaced(input.question, &used) {
-        carried if carried.is_empty() => text,
-        carried => format!("{carried}{text}"),
+    let carried = unplaced(input.question, &used);
+    if !carried.is_empty() {
+        text.replace_or_prefix("words", None, &carried);
+    }
+    Rewrite {
+        text: text.text,
+        of: Some(template.to_string()),
+        edits: text.edits,
     }
 }
 
@@ -250,28 +321,41 @@ fn unplaced(question: &str, used: &[Range<usize>]) -> String {
     pieces.concat()
 }
 
-/// The question without its opener, the reference replaced by the subject, inherited time words added.
-fn with_context(input: &RewriteInput<'_>) -> String {
+/// The question without its opener, the reference replaced by the subject, inherited time words added (after the
+/// subject, where there is one).
+fn with_context(input: &RewriteInput<'_>) -> Rewrite {
     let sentence = Sentence::new(input.question);
     let skip = opener_len(&sentence.chars);
     let rest = sentence.slice(&(skip..sentence.chars.len())).trim_start().to_string();
-    let Some(subject) = input.subject.filter(|_| input.subject_from_history) else {
-        return match input.inherited_time {
-            Some(time) if scan_times(&rest, input.today).is_empty() => format!("{time}{rest}"),
-            _ => rest,
-        };
-    };
     let time = input
         .inherited_time
         .filter(|_| scan_times(&rest, input.today).is_empty())
         .unwrap_or_default();
-    let rest_sentence = Sentence::new(&rest);
-    match find_reference(&rest_sentence) {
-        Some(range) => {
-            let bytes = rest_sentence.byte_range(&range);
-            format!("{}{subject}{time}{}", &rest[..bytes.start], &rest[bytes.end..])
+    let mut text = Editor {
+        text: rest,
+        edits: Vec::new(),
+    };
+    match input.subject.filter(|_| input.subject_from_history) {
+        Some(subject) => {
+            let rest_sentence = Sentence::new(&text.text);
+            let reference = find_reference(&rest_sentence)
+                .map(|range| rest_sentence.byte_range(&range))
+                .and_then(|bytes| text.text.get(bytes).map(str::to_string));
+            text.replace_or_prefix("subject", reference.as_deref(), &format!("{subject}{time}"));
+            if let Some(edit) = text.edits.last_mut() {
+                edit.by = subject.to_string();
+            }
+            if !time.is_empty() {
+                text.note("period", None, time);
+            }
         }
-        None => format!("{subject}{time}{rest}"),
+        None if !time.is_empty() => text.replace_or_prefix("period", None, time),
+        None => {}
+    }
+    Rewrite {
+        text: text.text,
+        of: None,
+        edits: text.edits,
     }
 }
 
@@ -426,5 +510,51 @@ mod tests {
         let mut i = input("那华南呢", sales);
         i.template = Some("华东区上月的销售额");
         assert_eq!(rewrite(&i), "华南上月的销售额");
+    }
+
+    #[test]
+    fn the_edit_names_each_part_replaced_or_added() {
+        let catalog = clinic();
+        let tool = &catalog.tools()[0];
+        let mut i = input("那按科室看呢", tool);
+        i.template = Some("上月各医生的门诊量");
+        let edit = rewrite_with_edits(&i);
+        assert_eq!(edit.of.as_deref(), Some("上月各医生的门诊量"));
+        let grouping = edit.edits.iter().find(|e| e.part == "grouping").unwrap();
+        assert_eq!(grouping.replaced.as_deref(), Some("各医生"));
+        assert_eq!(
+            edit.edits.len(),
+            1,
+            "the period and the measure are kept: {:?}",
+            edit.edits
+        );
+        let mut i = input("那急诊呢", tool);
+        i.template = Some("上月内科的门诊量");
+        let edit = rewrite_with_edits(&i);
+        assert_eq!(
+            edit.edits,
+            vec![Edit {
+                part: "words",
+                replaced: None,
+                by: "急诊".into()
+            }]
+        );
+        let rating = demo_catalog().unwrap();
+        let mut i = input("那它的评分呢", rating.get("movie_rating").unwrap());
+        i.subject = Some("长津湖");
+        i.subject_from_history = true;
+        i.inherited_time = Some("上个月");
+        let edit = rewrite_with_edits(&i);
+        assert_eq!(edit.text, "长津湖上个月的评分呢");
+        assert_eq!(edit.of, None);
+        let parts: Vec<(&str, Option<&str>, &str)> = edit
+            .edits
+            .iter()
+            .map(|e| (e.part, e.replaced.as_deref(), e.by.as_str()))
+            .collect();
+        assert_eq!(
+            parts,
+            vec![("subject", Some("它"), "长津湖"), ("period", None, "上个月")]
+        );
     }
 }

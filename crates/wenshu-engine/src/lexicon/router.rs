@@ -16,7 +16,7 @@ use super::flags::flag_words;
 use super::history::{EarlierRange, last_subject, newest_first, previous_range};
 use super::legs::leg_of;
 use super::names::choose_with_names;
-use super::rewrite::{RewriteInput, rewrite};
+use super::rewrite::{RewriteInput, rewrite_with_edits};
 use super::subject::{SubjectFinding, find_subject};
 use super::text::Sentence;
 use super::tool_choice::NamedEntity;
@@ -147,7 +147,7 @@ impl LexiconRouter {
             .as_ref()
             .map(|t| t.date_range)
             .or(inherited_range.as_ref().map(|r| r.range));
-        let rewritten = if follow_up {
+        let edit = if follow_up {
             let understood = settled
                 .inherited
                 .map(|(question, rounds_back)| self.understood(input, question, rounds_back));
@@ -159,7 +159,7 @@ impl LexiconRouter {
                     .map(str::to_string)
             });
             let entity_swaps = entity_swaps(tool, &template_mentions, &choice.mentions);
-            rewrite(&RewriteInput {
+            Some(rewrite_with_edits(&RewriteInput {
                 question: input.question,
                 tool,
                 subject: subject_name.as_deref(),
@@ -169,10 +169,13 @@ impl LexiconRouter {
                 template_subject: template_subject.as_deref(),
                 entity_swaps,
                 today: input.today,
-            })
+            }))
         } else {
-            input.question.to_string()
+            None
         };
+        let rewritten = edit
+            .as_ref()
+            .map_or_else(|| input.question.to_string(), |edit| edit.text.clone());
         let decision = RouteDecision {
             tool_code: Some(tool.name().to_string()),
             subject_type: subject_name.as_ref().and(subject_type),
@@ -189,6 +192,7 @@ impl LexiconRouter {
             "followUp": follow_up,
             "inheritedTool": settled.inherited.map(|(question, rounds_back)| json!({"from": question, "roundsBack": rounds_back})),
             "subject": {"finding": finding, "earlier": earlier},
+            "edit": edit.map(|edit| json!({"of": edit.of, "changes": edit.edits})),
             "dates": match (&own_time, &inherited_range) {
                 (Some(t), _) => json!({"from": "question", "words": input.question.get(t.range.clone())}),
                 (None, Some(r)) => json!({"from": "previous round", "words": r.words}),
