@@ -138,11 +138,7 @@ async fn statements_within_the_bounds_are_checked_on_the_guards_stack_and_run() 
             "SELECT amount FROM sales WHERE {}",
             vec!["amount > 1"; 400].join(" OR ")
         ),
-        format!(
-            "SELECT {}1{} AS one FROM sales",
-            "(SELECT ".repeat(15),
-            ")".repeat(15)
-        ),
+        format!("SELECT {}1{} AS one FROM sales", "(SELECT ".repeat(15), ")".repeat(15)),
         format!(
             "SELECT {}1{} AS one FROM sales",
             "CASE WHEN amount > 0 THEN ".repeat(25),
@@ -168,4 +164,36 @@ async fn statements_within_the_bounds_are_checked_on_the_guards_stack_and_run() 
             .unwrap_or_else(|e| panic!("{head}: {e}"));
         assert!(!rows.rows.is_empty(), "{head}");
     }
+}
+
+#[test]
+fn mysql_mod_operator_is_the_percent_operator() {
+    let verdict = check_sql(
+        "SELECT id MOD 7 AS bucket, COUNT(*) AS n FROM sales GROUP BY id MOD 7",
+        SqlDialect::Mysql,
+        &GuardPolicy::new(&["sales"]),
+    );
+    assert!(verdict.allowed, "{:?}", verdict.reasons);
+    let sql = verdict.sql.unwrap();
+    assert!(sql.contains("id % 7") && !sql.contains("MOD"), "{sql}");
+    let function = check_sql(
+        "SELECT MOD(id, 7) FROM sales",
+        SqlDialect::Mysql,
+        &GuardPolicy::new(&["sales"]),
+    );
+    assert!(function.allowed, "{:?}", function.reasons);
+    let secret = check_sql(
+        "SELECT id MOD 7 FROM users",
+        SqlDialect::Mysql,
+        &GuardPolicy::new(&["sales"]),
+    );
+    assert!(!secret.allowed, "the respelled statement is checked like any other");
+    assert!(
+        !check_sql(
+            "SELECT id MOD 7 FROM sales",
+            SqlDialect::Postgres,
+            &GuardPolicy::new(&["sales"])
+        )
+        .allowed
+    );
 }

@@ -503,6 +503,7 @@ fn analyst_cases(dialect: SqlDialect) -> Vec<(&'static str, Option<usize>)> {
             ("SELECT FIELD(region, 'south', 'north') AS pos FROM sales", Some(2)),
             ("SELECT JSON_OBJECTAGG(region, amount) AS by_region FROM sales", Some(1)),
             ("SELECT REGEXP_SUBSTR(region, '[a-z]+') AS word FROM sales", Some(2)),
+            ("SELECT amount MOD 7 AS rest FROM sales", Some(2)),
             (
                 "WITH RECURSIVE d(day) AS (SELECT DATE '2026-01-01' UNION ALL SELECT day + INTERVAL 1 DAY FROM d \
                  WHERE day < DATE '2026-01-31') SELECT day FROM d",

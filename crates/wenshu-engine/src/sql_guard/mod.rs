@@ -96,7 +96,10 @@ fn checked(
 ) -> GuardVerdict {
     let mut query = match parse_one_query(sql, dialect) {
         Ok(query) => query,
-        Err(reason) => match table_statement(sql, dialect).map(|wrapped| parse_one_query(&wrapped, dialect)) {
+        Err(reason) => match table_statement(sql, dialect)
+            .or_else(|| mysql_mod_operator(sql, dialect))
+            .map(|respelled| parse_one_query(&respelled, dialect))
+        {
             Some(Ok(query)) => query,
             _ => return refused(vec![reason]),
         },
@@ -258,6 +261,31 @@ fn table_statement(sql: &str, dialect: SqlDialect) -> Option<String> {
     }
     let body = sql.trim_end().trim_end_matches(';');
     Some(format!("SELECT * FROM ({body}\n) AS wenshu_table"))
+}
+
+/// MySQL's operator `a MOD b` (which the parser takes only as a function) spelled `a % b`, the same operator: the
+/// respelled text is what is checked and what runs. `None` when the statement has no such operator.
+fn mysql_mod_operator(sql: &str, dialect: SqlDialect) -> Option<String> {
+    if dialect != SqlDialect::Mysql {
+        return None;
+    }
+    let tokens = Tokenizer::new(parser_dialect(dialect).as_ref(), sql).tokenize().ok()?;
+    let is_operator = |at: usize| {
+        let Token::Word(word) = &tokens[at] else { return false };
+        let next = tokens[at + 1..].iter().find(|t| !matches!(t, Token::Whitespace(_)));
+        word.keyword == Keyword::MOD && word.quote_style.is_none() && !matches!(next, Some(Token::LParen))
+    };
+    let mut respelled = String::with_capacity(sql.len());
+    let mut found = false;
+    for (at, token) in tokens.iter().enumerate() {
+        if is_operator(at) {
+            respelled.push('%');
+            found = true;
+        } else {
+            respelled.push_str(&token.to_string());
+        }
+    }
+    found.then_some(respelled)
 }
 
 /// The rewrite must parse as one query again and read the same allowed tables: what runs is what was checked;
