@@ -260,6 +260,15 @@ async function main() {
     assert(tool.includes('movie_rating'), `the tool line says "${tool}", not movie_rating`);
   });
 
+  await check(page, 'a question of its own after a subject (最近30天票房前五的电影) ranks five films, not the earlier one', 'own-after-subject', async () => {
+    const answer = await askAndWait(page, '最近30天票房前五的电影', await answers(page).count());
+    await expectKind(answer, 'answered');
+    const rows = await answer.getByTestId('answer-table').locator('tbody tr:visible').count();
+    assert(rows === 5, `expected the five top films, found ${rows} row(s)`);
+    const understood = await text(answer.getByTestId('understood-line'));
+    assert(!understood.includes('流浪地球2'), `the earlier subject leaked into "${understood}"`);
+  });
+
   await check(page, 'opening a trace lists its steps with durations', 'trace', async () => {
     const answer = answers(page).last();
     const toggle = answer.getByTestId('trace-toggle');
@@ -471,6 +480,16 @@ async function main() {
     assert(bars === rows && rows >= 2, `${bars} bars for ${rows} rows`);
     await answer.getByTestId('sql-details').locator('summary').click({ timeout: WAIT_MS });
     assert(/^SELECT\b/i.test(await text(answer.getByTestId('answer-sql'))), 'no SQL shown for the metric tool');
+  });
+
+  await check(page, 'follow-up 那按产品看呢 replaces the grouping and keeps the period', 'follow-up-grouping', async () => {
+    const earlier = await text(answers(page).last().getByTestId('understood-line'));
+    const answer = await askAndWait(page, '那按产品看呢', await answers(page).count());
+    await expectKind(answer, 'answered');
+    const understood = await text(answer.getByTestId('understood-line'));
+    assert(understood.includes('产品') && !understood.includes('地区'), `the grouping was not replaced: "${understood}"`);
+    const days = (line) => (line.match(/\d{4}-\d{2}-\d{2}/g) || []).join(' ');
+    assert(days(understood) && days(understood) === days(earlier), `the period changed: "${earlier}" → "${understood}"`);
   });
 
   await check(page, 'the list opens an old conversation; rename is kept', 'history', async () => {
