@@ -101,14 +101,22 @@ impl Gen<'_> {
         let mut own: Vec<String> = Vec::new();
         if depth < 3 && self.choices.pick(3) == 0 {
             let count = 1 + self.choices.pick(2);
-            let mut parts = Vec::new();
+            let mut names: Vec<String> = Vec::new();
             for _ in 0..count {
                 let name = CTE_NAMES[self.choices.pick(CTE_NAMES.len())].to_string();
-                if own.contains(&name) {
-                    continue;
+                if !names.contains(&name) {
+                    names.push(name);
                 }
+            }
+            let mut parts = Vec::new();
+            for name in names.clone() {
+                // SQLite's CTE bodies see every CTE of their WITH, themselves and later ones included; PostgreSQL's
+                // and MySQL's only the earlier ones (without RECURSIVE).
                 let mut visible = scopes.to_vec();
                 visible.push(own.clone());
+                if self.dialect == SqlDialect::Sqlite {
+                    visible.push(names.clone());
+                }
                 let body = self.query(&visible, depth + 1);
                 parts.push(format!("{name} AS ({body})"));
                 own.push(name);
