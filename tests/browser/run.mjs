@@ -215,6 +215,7 @@ async function main() {
   });
 
   let heroOk = false;
+  let heroConversation = null;
   await check(page, '英雄上周的票房 → two candidate buttons', 'hero-candidates', async () => {
     const answer = await askAndWait(page, '英雄上周的票房', 1);
     await expectKind(answer, 'choose');
@@ -234,6 +235,7 @@ async function main() {
     assert(await answer.getByTestId('answer-table').isVisible(), 'no result table');
     const rows = await answer.getByTestId('answer-table').locator('tbody tr').count();
     assert(rows >= 1, 'the result table has no rows');
+    heroConversation = new URL(page.url()).searchParams.get('c');
   });
 
   await check(page, '流浪地球2最近7天的每日票房 → a 7-row table and a line chart', 'wandering-earth-chart', async () => {
@@ -605,6 +607,18 @@ async function main() {
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id} (${v.nodes.length}: ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(', ')})`);
   }
+
+  await check(page, 'a reloaded conversation shows which candidate was chosen', 'choice-restored', async () => {
+    assert(heroConversation, 'no conversation with a choice to reload');
+    await page.goto(`${BASE}/?c=${encodeURIComponent(heroConversation)}`, { waitUntil: 'load', timeout: WAIT_MS });
+    await page.locator(`body[data-restored="${heroConversation}"]`).waitFor({ timeout: WAIT_MS });
+    const buttons = answers(page).nth(1).getByTestId('candidate-button');
+    const pressed = await buttons.evaluateAll((nodes) => nodes.map((n) => `${n.getAttribute('aria-pressed')}:${n.innerText}`));
+    const chosen = pressed.filter((p) => p.startsWith('true:'));
+    assert(chosen.length === 1 && chosen[0].includes('2022'), `after the reload the candidates say ${pressed.join(' | ')}`);
+    const note = await text(answers(page).nth(2));
+    assert(note.includes('2022'), `the answer after the choice does not say which one: "${note.slice(0, 120)}"`);
+  });
 
   await check(page, 'axe-core: no serious violation at desktop size', 'desktop', async () => {
     await page.setViewportSize({ width: 1366, height: 900 });

@@ -1308,6 +1308,28 @@ async function roundOfTurn(conversationId, turn) {
   return round;
 }
 
+/**
+ * Which candidate each stored choice got: the next round asking the same question whose call holds one of the
+ * candidates' IDs. That candidate is shown chosen again, and the answer says which one it is (and re-asks with it).
+ */
+function restoreChoices(rounds) {
+  rounds.forEach((round, i) => {
+    const outcome = round.answer && round.answer.outcome;
+    if (!outcome || outcome.kind !== 'choose' || !Array.isArray(outcome.candidates)) return;
+    for (const later of rounds.slice(i + 1)) {
+      if (later.question !== round.question) continue;
+      const values = Object.values((later.answer && later.answer.params) || {}).map(String);
+      const candidate = outcome.candidates.find((c) => c.entity && values.includes(String(c.entity.id)));
+      if (!candidate) continue;
+      const { name, meta } = candidateLabel(candidate.entity);
+      round.chosen = candidate.entity.id;
+      later.subjectId = candidate.entity.id;
+      later.chosenLabel = meta ? `${name}（${meta}）` : name;
+      return;
+    }
+  });
+}
+
 /** Opens a stored conversation: its turns become the page's rounds; `#turn-…` in the address is scrolled to. */
 async function openConversation(id) {
   state.generation += 1;
@@ -1325,6 +1347,7 @@ async function openConversation(id) {
   }
   const rounds = await Promise.all((page.turns || []).map((turn) => roundOfTurn(id, turn)));
   if (generation !== state.generation) return;
+  restoreChoices(rounds);
   state.conversationId = id;
   state.rounds = rounds;
   setBusy(false);
