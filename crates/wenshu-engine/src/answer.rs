@@ -364,7 +364,11 @@ impl Engine {
         };
         match self.executors.execute(tool, &call, &ctx).await {
             Ok(mut result) => {
-                let understood = understood(tool, &params, request.today, self.planner.entities());
+                let mut understood = understood(tool, &params, request.today, self.planner.entities());
+                let span = |key: &str| result.detail["span"][key].as_str().map(str::to_string);
+                if let (Some(first), Some(last)) = (span("start"), span("end")) {
+                    understood = understood.with_data_span(&first, &last);
+                }
                 let mut summary = summarize(&understood.zh, &result.columns, &result.rows);
                 summary.push_str(&cut_note(tool, &params, result.rows.len()));
                 let mut summary_en = summarize_en(&understood.en, &result.columns, &result.rows);

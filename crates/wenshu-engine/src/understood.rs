@@ -10,6 +10,7 @@ use wenshu_lexicon::period::period_range;
 
 use crate::coverage::message::{param_label, time_grain_zh};
 use crate::coverage::offer_of;
+use crate::metric::describe::{ALL_DATA_EN, ALL_DATA_ZH, NO_PERIOD_EN, NO_PERIOD_ZH};
 use crate::param_kinds::is_period_param;
 use crate::resolve::EntityCatalogs;
 
@@ -20,6 +21,21 @@ pub struct Understood {
     pub zh: String,
     /// sales_query · 华东 · 本月 (2026-11-01..2026-11-30) · ranked by 销售员, top 5
     pub en: String,
+}
+
+impl Understood {
+    /// The call over no period said with the span of the data it read (`全部数据：2024-11-30～2026-11-29（问题未
+    /// 限定时间）`) in place of [`NO_PERIOD_ZH`].
+    pub fn with_data_span(self, first: &str, last: &str) -> Self {
+        Self {
+            zh: self
+                .zh
+                .replace(NO_PERIOD_ZH, &format!("{ALL_DATA_ZH}：{first}～{last}（问题未限定时间）")),
+            en: self
+                .en
+                .replace(NO_PERIOD_EN, &format!("{ALL_DATA_EN}: {first}..{last} (no period asked)")),
+        }
+    }
 }
 
 /// One part of the sentence in both languages.

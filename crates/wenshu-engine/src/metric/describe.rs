@@ -6,6 +6,15 @@ use wenshu_contract::metric::{CompareKind, MetricQuery, OrderDir, ResolvedQuery}
 
 use super::present::measure_label;
 
+/// What 理解为 says of a metric call over no period until the data's own span is read.
+pub const NO_PERIOD_ZH: &str = "全部日期（问题未限定时间）";
+/// [`NO_PERIOD_ZH`] in English.
+pub const NO_PERIOD_EN: &str = "every day of the data (no period asked)";
+/// The name of the data's own span, when a call over no period read it (`全部数据：2024-11-30～2026-11-29`).
+pub const ALL_DATA_ZH: &str = "全部数据";
+/// [`ALL_DATA_ZH`] in English.
+pub const ALL_DATA_EN: &str = "all the data";
+
 /// The metric query of a call in words (`销售指标分析 · 销售额 · 产品：企业版 · 2026-10-01～2026-10-31 · 按地区 ·
 /// 销售额从高到低前 3`); none when the tool has no metric model or the arguments are no query of it.
 pub fn describe(tool: &Tool, arguments: &Map<String, Value>) -> Option<(String, String)> {
@@ -29,8 +38,8 @@ pub fn describe(tool: &Tool, arguments: &Map<String, Value>) -> Option<(String, 
         }
         // The period used is always said: a question that names none is answered over every day of the data.
         None if model.time.is_some() => {
-            zh.push("全部日期（问题未限定时间）".into());
-            en.push("every day of the data (no period asked)".into());
+            zh.push(NO_PERIOD_ZH.into());
+            en.push(NO_PERIOD_EN.into());
         }
         None => {}
     }

@@ -12,10 +12,11 @@ use wenshu_contract::{BoundCall, Catalog, Tool};
 
 use super::dates::{bucket_count, other_range};
 use super::present::{self, ColumnInfo, ColumnKind, Presentation};
-use super::sql::{CompiledStatement, ModelScope, OutputColumn, compile_scoped};
+use super::describe::ALL_DATA_ZH;
+use super::sql::{CompiledStatement, MetricStatement, ModelScope, OutputColumn, compile_scoped, compile_span};
 use super::values::{MetricValues, SharedValues};
 use crate::db::bytes::value_bytes;
-use crate::db::{Database, Dialect};
+use crate::db::{Database, Dialect, QueryLimits};
 use crate::execute::{ExecContext, ExecError, ExecFuture, Executor, Executors, ToolResult, check_call, elapsed_ms};
 use crate::scope::BoundScope;
 use crate::sql_guard::{GuardPolicy, SqlDialect, check_sql};
@@ -29,6 +30,8 @@ pub struct Prepared {
     pub resolved: ResolvedQuery,
     /// `(period label, statement)`: one, or two for a comparison (this period first).
     pub statements: Vec<(Option<String>, CompiledStatement)>,
+    /// For a query over no period: the statement reading the first and last day of the data it covers.
+    pub span: Option<MetricStatement>,
 }
 
 /// Checks `query` against `model` and the known values of `tool`'s dimensions, and compiles it for `dialect`.
@@ -140,10 +143,16 @@ pub fn prepare_scoped(
             compile_scoped(model, &resolved, &filters, Some(&other), &per_buckets, dialect, scoped),
         ));
     }
+    let span = resolved
+        .range
+        .is_none()
+        .then(|| compile_span(model, &filters, dialect, scoped))
+        .flatten();
     Ok(Prepared {
         query: query.clone(),
         resolved,
         statements,
+        span,
     })
 }
 
@@ -236,9 +245,14 @@ impl MetricExecutor {
             _ => (Vec::new(), Vec::new()),
         };
         let truncated = results.iter().any(|r| r.truncated);
-        let period = match (prepared.statements[0].0.as_deref(), through) {
-            (Some(period), Some(through)) => Some(format!("{period}（{}）", through.zh())),
-            (period, _) => period.map(str::to_string),
+        let span = match &prepared.span {
+            Some(statement) => self.span(statement, &policy, limits).await?,
+            None => None,
+        };
+        let period = match (prepared.statements[0].0.as_deref(), through, &span) {
+            (Some(period), Some(through), _) => Some(format!("{period}（{}）", through.zh())),
+            (None, _, Some((first, last))) => Some(format!("{ALL_DATA_ZH}：{first}～{last}")),
+            (period, _, _) => period.map(str::to_string),
         };
         let presentation = Presentation {
             headline: present::headline(&columns, &rows, period.as_deref()),
@@ -255,8 +269,32 @@ impl MetricExecutor {
                 "query": prepared.query,
                 "statements": sent,
                 "presentation": presentation,
+                "span": span.map(|(first, last)| json!({"start": first, "end": last})),
             }),
             duration_ms: elapsed_ms(start),
+        })
+    }
+}
+
+impl MetricExecutor {
+    /// The first and last day `statement` (a [`Prepared::span`]) reads, as `YYYY-MM-DD`; `None` when the data
+    /// holds no day.
+    async fn span(
+        &self,
+        statement: &MetricStatement,
+        policy: &GuardPolicy,
+        limits: QueryLimits,
+    ) -> Result<Option<(String, String)>, ExecError> {
+        let dialect = self.db.dialect();
+        let verdict = check_sql(&statement.sql, guard_dialect(dialect), policy);
+        let Some(sql) = verdict.sql.filter(|_| verdict.allowed) else {
+            return Ok(None);
+        };
+        let rows = self.db.query(&sql, &statement.binds, limits).await?;
+        let day = |value: &Value| value.as_str().and_then(|text| text.get(..10)).map(str::to_string);
+        Ok(match rows.rows.first().map(Vec::as_slice) {
+            Some([first, last]) => day(first).zip(day(last)),
+            _ => None,
         })
     }
 }

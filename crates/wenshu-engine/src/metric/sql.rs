@@ -206,6 +206,36 @@ pub fn compile_scoped(
     }
 }
 
+/// The first and last day the data holds for a query over no period, under its filters and `scope`:
+/// `SELECT MIN(time), MAX(time)`; `None` when the model has no time column.
+pub fn compile_span(
+    model: &MetricModel,
+    filters: &[(usize, Vec<Value>)],
+    dialect: Dialect,
+    scope: &ModelScope,
+) -> Option<MetricStatement> {
+    let time = model.time.as_ref()?;
+    let mut w = Writer {
+        dialect,
+        sql: String::with_capacity(256),
+        binds: Vec::new(),
+    };
+    w.push("SELECT MIN(");
+    w.column(&time.column);
+    w.push(") AS ");
+    w.ident("first");
+    w.push(", MAX(");
+    w.column(&time.column);
+    w.push(") AS ");
+    w.ident("last");
+    from(&mut w, model);
+    where_clause(&mut w, model, filters, None, scope);
+    Some(MetricStatement {
+        sql: w.sql,
+        binds: w.binds,
+    })
+}
+
 fn order(w: &mut Writer, query: &ResolvedQuery) {
     let mut keys: Vec<(String, &str)> = Vec::new();
     if let Some((position, dir)) = query.order {
