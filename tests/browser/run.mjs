@@ -494,6 +494,13 @@ async function main() {
     assert(days(understood) && days(understood) === days(earlier), `the period changed: "${earlier}" → "${understood}"`);
   });
 
+  await check(page, '华东区本月的销售额环比 (a running period) → compared on the same days, 截至 … 同期 on the page', 'running-compare', async () => {
+    const answer = await askAndWait(page, '华东区本月的销售额环比', await answers(page).count());
+    await expectKind(answer, 'answered');
+    const shown = await text(answer);
+    assert(shown.includes('截至') && shown.includes('同期'), `the answer does not say it compares the same days: "${shown.slice(0, 200)}"`);
+  });
+
   await check(page, 'the list opens an old conversation; rename is kept', 'history', async () => {
     await page.getByTestId('history-list').locator(`[data-conversation-id="${firstConversation}"]`).waitFor({ timeout: WAIT_MS });
     const item = page.getByTestId('history-list').locator(`[data-conversation-id="${firstConversation}"]`);
