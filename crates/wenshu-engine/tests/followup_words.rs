@@ -190,8 +190,28 @@ async fn the_route_shows_the_edit_a_follow_up_makes_and_keeps_the_rest() {
     assert_eq!(changes.len(), 1, "only the grouping changes: {changes:?}");
     assert_eq!(changes[0]["part"], "grouping");
     assert_eq!(changes[0]["replaced"], "各地区");
-    assert!(planned.rewritten_question.starts_with("上个月"), "{}", planned.rewritten_question);
+    assert!(
+        planned.rewritten_question.starts_with("上个月"),
+        "{}",
+        planned.rewritten_question
+    );
     let own = planner.plan(&request("上个月各地区的销售额", vec![])).await;
     let route = own.trace.step("route").unwrap().output_value();
-    assert!(route["evidence"]["edit"].is_null(), "a question of its own edits nothing: {route}");
+    assert!(
+        route["evidence"]["edit"].is_null(),
+        "a question of its own edits nothing: {route}"
+    );
+}
+
+#[tokio::test]
+async fn a_bare_grouping_edits_the_earlier_question() {
+    let planner = lexicon();
+    let history = vec![Turn::new("上个月各地区的订单数", "……")];
+    let planned = planner.plan(&request("按产品呢", history)).await;
+    let Plan::Ok { params, .. } = &planned.plan else {
+        panic!("{:?}", planned.plan)
+    };
+    assert_eq!(params["groupBy"], json!(["产品"]), "{params:?}");
+    assert_eq!(params["timeRange"], json!({"start": "2026-10-01", "end": "2026-10-31"}));
+    assert_eq!(params["measures"], json!([{"name": "订单数"}]));
 }

@@ -351,6 +351,17 @@ fn changes_only_values(tool: &Tool, question: &str, mentions: &[NamedEntity], to
             take(&mut sentence, &place.range);
         }
     }
+    // Another grouping (按产品呢, 换成按销售员看) edits the earlier question's grouping: coverage judges whether the
+    // tool can group so.
+    let groupings: Vec<std::ops::Range<usize>> = QuestionFacts::shared(question, today)
+        .demands
+        .iter()
+        .filter(|d| matches!(d.kind, DemandKind::Group { grain: None }) && d.target.is_some())
+        .map(|d| d.range.clone())
+        .collect();
+    for range in &groupings {
+        take(&mut sentence, range);
+    }
     values > 0
         && sentence
             .open_runs()
