@@ -11,8 +11,8 @@ use wenshu_contract::metric::{CompareKind, MetricModel, MetricQuery, ResolvedQue
 use wenshu_contract::{BoundCall, Catalog, Tool};
 
 use super::dates::{bucket_count, other_range};
-use super::present::{self, ColumnInfo, ColumnKind, Presentation};
 use super::describe::ALL_DATA_ZH;
+use super::present::{self, ColumnInfo, ColumnKind, Presentation};
 use super::sql::{CompiledStatement, MetricStatement, ModelScope, OutputColumn, compile_scoped, compile_span};
 use super::values::{MetricValues, SharedValues};
 use crate::db::bytes::value_bytes;
