@@ -99,8 +99,14 @@ async fn check(db: &Database) {
     let (understood, _) = said(&ask(&engine, "各区域的订单金额", Viewer::operator()).await);
     assert!(understood.contains("全部数据：2025-06-01～2026-11-20"), "{understood}");
     let (understood, execute) = said(&ask(&engine, "东区的订单金额", Viewer::operator()).await);
-    assert!(understood.contains("全部数据：2026-01-05～2026-03-10"), "under the filter: {understood}");
-    assert!(execute.contains("全部数据：2026-01-05～2026-03-10"), "the headline names it too: {execute}");
+    assert!(
+        understood.contains("全部数据：2026-01-05～2026-03-10"),
+        "under the filter: {understood}"
+    );
+    assert!(
+        execute.contains("全部数据：2026-01-05～2026-03-10"),
+        "the headline names it too: {execute}"
+    );
     let east = Viewer::scoped(
         Some("east".into()),
         BTreeMap::from([("area".to_string(), json!("东区"))]),
