@@ -303,7 +303,11 @@ async fn rewrite_at_every_depth(pair: &Pair) {
     }
     if pair.dialect == Dialect::Sqlite {
         pair.refused("SELECT 1 WHERE '华南' IN sales", &scope, "row-scoped table");
-        pair.refused("WITH sales AS (SELECT * FROM sales) SELECT * FROM sales", &scope, "reads itself");
+        pair.refused(
+            "WITH sales AS (SELECT * FROM sales) SELECT * FROM sales",
+            &scope,
+            "reads itself",
+        );
     }
     if pair.dialect == Dialect::Postgres {
         pair.refused("SELECT * FROM (TABLE sales) t", &scope, "row-scoped table");
