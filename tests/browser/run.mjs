@@ -499,6 +499,11 @@ async function main() {
     await expectKind(answer, 'answered');
     const shown = await text(answer);
     assert(shown.includes('截至') && shown.includes('同期'), `the answer does not say it compares the same days: "${shown.slice(0, 200)}"`);
+    // The rate of change reads as a percentage, never as a bare fraction.
+    const values = await answer.getByTestId('headline-value').allInnerTexts();
+    const rate = values.find((v) => v.includes('%'));
+    assert(rate && /^[+−-]?\d+(\.\d+)?%$/.test(rate.trim()), `no rate shown as a percentage among ${values.join(' | ')}`);
+    assert(!values.some((v) => /^-?0\.\d{3,}$/.test(v.trim())), `a fraction is shown bare: ${values.join(' | ')}`);
   });
 
   await check(page, 'the list opens an old conversation; rename is kept', 'history', async () => {

@@ -3,7 +3,7 @@
 
 import { t, stepName, setLanguage, language, initialLanguage, saveLanguage } from './i18n.js';
 import { shapeOf, drawCharts, partialPeriod } from './chart.js';
-import { columnInfo, answerLabels, formatNumber, columnDecimals, compactNumber, executedSql, periodOf, presentationOf, resolvedEntity, todayOf, sqlTokens, tsv } from './format.js';
+import { columnInfo, answerLabels, formatNumber, formatPercent, isFractionColumn, columnDecimals, compactNumber, executedSql, periodOf, presentationOf, resolvedEntity, todayOf, sqlTokens, tsv } from './format.js';
 
 const ROW_CAP = 10;
 
@@ -624,6 +624,7 @@ function catalogTool(name) {
 /** A value of a column for people: separators, and the unit after it. */
 function formatValue(info, value) {
   if (typeof value !== 'number') return cellText(value);
+  if (info.percent) return formatPercent(value, locale());
   const text = formatNumber(value, locale(), info.decimals);
   return info.unit ? `${text} ${info.unit}` : text;
 }
@@ -645,7 +646,12 @@ function answeredBody(round, outcome, a) {
   const presentation = presentationOf(a.trace);
   const carried = presentation && Array.isArray(presentation.columns) ? presentation.columns : answerLabels(outcome, columns);
   const declaredDecimals = (i) => (presentation && presentation.columns && presentation.columns[i] ? presentation.columns[i].decimals : undefined);
-  const infos = columns.map((c, i) => ({ ...columnInfo(c, tool && tool.columns, carried, i), decimals: declaredDecimals(i) ?? columnDecimals(rows, i) }));
+  const fraction = (i) => isFractionColumn(presentation && presentation.columns ? presentation.columns[i] : null);
+  const infos = columns.map((c, i) => ({
+    ...columnInfo(c, tool && tool.columns, carried, i),
+    decimals: declaredDecimals(i) ?? columnDecimals(rows, i),
+    percent: fraction(i),
+  }));
   const numeric = columns.map((_, i) => rows.length > 0 && rows.every((r) => r[i] === null || typeof r[i] === 'number'));
   const period = periodText(a.trace);
 
@@ -686,7 +692,7 @@ function answeredBody(round, outcome, a) {
       drawCharts(columns, drawn, shape, {
         label: (c) => (infos[c].unit ? `${infos[c].label}（${infos[c].unit}）` : infos[c].label),
         format: (c, v) => formatValue(infos[c], v),
-        compact: (_, v) => compactNumber(v, locale()),
+        compact: (c, v) => (infos[c] && infos[c].percent ? formatPercent(v, locale()) : compactNumber(v, locale())),
         caption: shape.kind === 'bar' ? t('chartBars', infos[shape.x].label) : t('chartLines', infos[shape.x].label),
         width: chartWidth(),
         partialNote: partial,
@@ -709,7 +715,7 @@ function answeredBody(round, outcome, a) {
             { class: r >= ROW_CAP ? 'extra' : null, hidden: r >= ROW_CAP && !round.ui.showAll },
             columns.map((_, c) => {
               const v = Array.isArray(row) ? row[c] : undefined;
-              const text = typeof v === 'number' ? formatNumber(v, locale(), infos[c].decimals) : cellText(v);
+              const text = typeof v === 'number' ? (infos[c].percent ? formatPercent(v, locale()) : formatNumber(v, locale(), infos[c].decimals)) : cellText(v);
               return h('td', { class: [numeric[c] ? 'num' : '', v === null || v === undefined ? 'null' : ''].join(' ').trim() || null }, text);
             }),
           ),

@@ -35,6 +35,17 @@ export function formatNumber(value, locale, decimals) {
   return new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: fixed ? digits : 0 }).format(value);
 }
 
+/** A fraction (a share, a rate of change) as a percentage: −0.1885 → −18.85%. */
+export function formatPercent(value, locale) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return value === null || value === undefined ? '—' : String(value);
+  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(value);
+}
+
+/** Whether a metric presentation's column holds fractions shown as percentages (a share, a rate of change). */
+export function isFractionColumn(presentationColumn) {
+  return Boolean(presentationColumn) && (presentationColumn.kind === 'share' || presentationColumn.kind === 'rate');
+}
+
 /** The decimals a column is shown with, the same on every row: as many as its values use, at most two. */
 export function columnDecimals(rows, c) {
   let most = 0;
