@@ -28,12 +28,14 @@ impl Understood {
     /// 限定时间）`) in place of [`NO_PERIOD_ZH`].
     pub fn with_data_span(self, first: &str, last: &str) -> Self {
         Self {
-            zh: self
-                .zh
-                .replace(NO_PERIOD_ZH, &format!("{ALL_DATA_ZH}：{first}～{last}（问题未限定时间）")),
-            en: self
-                .en
-                .replace(NO_PERIOD_EN, &format!("{ALL_DATA_EN}: {first}..{last} (no period asked)")),
+            zh: self.zh.replace(
+                NO_PERIOD_ZH,
+                &format!("{ALL_DATA_ZH}：{first}～{last}（问题未限定时间）"),
+            ),
+            en: self.en.replace(
+                NO_PERIOD_EN,
+                &format!("{ALL_DATA_EN}: {first}..{last} (no period asked)"),
+            ),
         }
     }
 }
