@@ -197,6 +197,15 @@ async function main() {
     assert(await page.getByTestId('ask-button').isVisible(), 'no send button');
     const label = await page.locator('label[for="question"]').count();
     assert(label === 1, 'the question input has no label');
+    // Examples only of tools that can run here: one that cannot would end at the administrator.
+    const catalog = await (await page.request.get(`${BASE}/api/catalog`)).json();
+    const dead = catalog.tools.filter((tool) => tool.runnable === false).flatMap((tool) => tool.examples);
+    const live = catalog.tools.filter((tool) => tool.runnable === true);
+    assert(live.length >= 1, 'no tool is runnable');
+    const offered = await page.getByTestId('examples').getByTestId('example').allInnerTexts();
+    assert(offered.length >= 1, 'no example offered');
+    const deadOffered = offered.filter((example) => dead.includes(example.trim()));
+    assert(deadOffered.length === 0, `examples of tools that cannot run are offered: ${deadOffered.join(' | ')}`);
   });
 
   await check(page, '华东区本月的销售额是多少 → a table, tool sales_query, 理解为', 'sales', async () => {

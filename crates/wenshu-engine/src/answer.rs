@@ -246,6 +246,11 @@ impl Engine {
         &self.planner
     }
 
+    /// Whether a call of `tool` can run: an executor is registered for it.
+    pub fn can_execute(&self, tool: &str) -> bool {
+        self.executors.get(tool).is_some()
+    }
+
     /// Answers one question (reading the metric values its viewer's row scope sees, when the engine has them).
     pub async fn ask(&self, request: &AskRequest) -> Answer {
         // Boxed: the answer's future is deep, and the server's futures hold this one.

@@ -402,10 +402,11 @@ function roundElement(round) {
       h('span', { class: 'question-text' }, round.question),
       round.chosenLabel ? h('span', { class: 'chosen-note' }, t('chose', round.chosenLabel)) : null,
     ),
-    round.status === 'done'
-      ? h('button', { type: 'button', class: 'link edit-question', testid: 'edit-question', onclick: () => editQuestion(round) }, t('editQuestion'))
-      : null,
   );
+  // Element.append writes a null as the text "null": the edit link only once the round is done.
+  if (round.status === 'done') {
+    li.append(h('button', { type: 'button', class: 'link edit-question', testid: 'edit-question', onclick: () => editQuestion(round) }, t('editQuestion')));
+  }
   if (round.status === 'running') li.append(pendingElement(round));
   else if (round.error) li.append(errorElement(round));
   else li.append(answerElement(round));
@@ -1130,7 +1131,11 @@ function followUps(round, a) {
 function scopeHelp(message) {
   // What can be asked: from the stop's message (the server's catalog at the time), else the page's catalog.
   const listed = message && message.params && Array.isArray(message.params.tools) ? message.params.tools : state.catalog;
-  const tools = listed.map((tool) => ({ title: tool.title || tool.name || tool.tool, examples: Array.isArray(tool.examples) ? tool.examples : [] }));
+  const runnable = (tool) => !state.catalog.some((known) => known.name === (tool.name || tool.tool) && known.runnable === false);
+  const tools = listed.map((tool) => ({
+    title: tool.title || tool.name || tool.tool,
+    examples: Array.isArray(tool.examples) && runnable(tool) ? tool.examples : [],
+  }));
   const list = h(
     'ul',
     { class: 'scope-list' },
@@ -1166,7 +1171,12 @@ function renderExamples() {
 async function loadCatalog() {
   try {
     const body = await api('GET', '/api/catalog');
-    state.catalog = (body.tools || []).map((tool) => ({ ...tool, examples: Array.isArray(tool.examples) ? tool.examples : [], columns: tool.columns || {} }));
+    // A tool that cannot run here offers no examples: asking them would only end at the administrator.
+    state.catalog = (body.tools || []).map((tool) => ({
+      ...tool,
+      examples: Array.isArray(tool.examples) && tool.runnable !== false ? tool.examples : [],
+      columns: tool.columns || {},
+    }));
     if (body.maxQuestionChars) state.maxQuestionChars = body.maxQuestionChars;
   } catch (_) {
     state.catalog = [];

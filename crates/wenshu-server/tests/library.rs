@@ -374,7 +374,14 @@ async fn the_catalog_lists_examples_and_column_labels_of_enabled_tools() {
             .cloned()
             .unwrap_or(Value::Null);
         assert_eq!(tool["subjectParam"], subject, "{name}");
+        assert_eq!(
+            tool["runnable"],
+            json!(server.state.engine().can_execute(name)),
+            "{name}"
+        );
     }
+    let runnable = |name: &str| tools.iter().find(|t| t["name"] == name).map(|t| t["runnable"].clone());
+    assert_eq!(runnable("sales_query"), Some(json!(true)), "a SQL template runs");
     assert!(
         tools.iter().any(|t| !t["columns"].as_object().unwrap().is_empty()),
         "no tool declares x-columns"

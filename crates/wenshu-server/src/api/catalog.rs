@@ -1,7 +1,7 @@
 //! `GET /api/catalog`: what can be asked, for the page — each enabled tool (the fallback aside) with its title,
 //! description, sample questions (`x-examples`), result-column labels (`x-columns`) and the parameter that takes a
-//! resolved subject's ID (`x-subject`, so the page can show its name), and the longest question
-//! the server takes.
+//! resolved subject's ID (`x-subject`, so the page can show its name), whether a call of it can run (`runnable`: an
+//! executor is registered; the page offers examples only of those), and the longest question the server takes.
 
 use axum::Json;
 use axum::extract::State;
@@ -13,7 +13,8 @@ use crate::state::AppState;
 
 /// The enabled tools with their examples and column labels.
 pub async fn catalog(State(state): State<AppState>) -> Json<Value> {
-    let planner = state.engine().planner();
+    let engine = state.engine();
+    let planner = engine.planner();
     let fallback = planner.catalog().fallback().map(Tool::name);
     let tools: Vec<Value> = planner
         .catalog()
@@ -29,6 +30,7 @@ pub async fn catalog(State(state): State<AppState>) -> Json<Value> {
                 "examples": tool.extensions().examples,
                 "columns": columns,
                 "subjectParam": tool.extensions().subject.as_ref().map(|s| s.param.as_str()),
+                "runnable": engine.can_execute(tool.name()),
             })
         })
         .collect();
