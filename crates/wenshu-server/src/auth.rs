@@ -2,8 +2,10 @@
 //! `Authorization: Bearer KEY` (the scheme in any case) — a configured key, or a JWT when tokens are configured —
 //! and puts it and its viewer in the request's extensions. When keys or tokens are configured every route but the
 //! public ones (the page, its assets, health, metrics, the OpenAPI document) needs a valid one; routes added later
-//! are protected unless named public here. Wrong keys and tokens count against the client address and are
-//! throttled with 429s.
+//! are protected unless named public here. A valid key or token always passes. A wrong one counts against the
+//! client address and the credential tried (its digest, never the credential): the same wrong credential sent too
+//! often from one address gets 429s, and so does an address trying too many different ones; a right key from that
+//! address is still answered. The moment a bucket locks is written to the audit log, once.
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -13,11 +15,20 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use sha2::{Digest, Sha256};
+use wenshu_store::{AuditPrincipal, NewAudit};
+
 use crate::error::ApiError;
 use crate::jwt::JwtVerifier;
-use crate::limits::too_many;
+use crate::limits::{Locked, too_many};
 use crate::principal::{Principal, Role};
 use crate::state::AppState;
+
+/// The outcome of the audit entry a lock-out writes.
+pub const LOCKOUT_OUTCOME: &str = "rejected";
+
+/// The step of the audit entry a lock-out writes.
+pub const LOCKOUT_STEP: &str = "auth";
 
 /// The bearer token of a request, if any: `Bearer TOKEN` with the scheme in any case (RFC 7235).
 pub fn bearer(headers: &HeaderMap) -> Option<&str> {
@@ -52,27 +63,20 @@ pub async fn identify(State(state): State<AppState>, mut request: Request, next:
         return next.run(request).await;
     }
     let public = is_public(request.uri().path());
-    let failures_bucket = address.map_or_else(|| "anonymous".to_string(), |ip| format!("addr:{ip}"));
     let principal = match bearer(request.headers()) {
-        Some(token) => {
-            if let Err(wait) = state.auth_failures().peek(&failures_bucket) {
-                return too_many(
-                    wait,
-                    "too many wrong API keys or tokens from this address: try again later",
-                );
-            }
-            match prove(&state, token, address) {
-                Ok(principal) => principal,
-                Err(error) => {
-                    let _ = state.auth_failures().take(&failures_bucket);
-                    if public {
-                        guest(address)
-                    } else {
-                        return unauthorized(error);
-                    }
+        Some(token) => match prove(&state, token, address) {
+            Ok(principal) => principal,
+            Err(error) => {
+                if let Err(refusal) = count_failure(&state, request.uri().path(), token, address).await {
+                    return refusal;
+                }
+                if public {
+                    guest(address)
+                } else {
+                    return unauthorized(error);
                 }
             }
-        }
+        },
         None if public => guest(address),
         None => {
             return unauthorized(ApiError::new(
@@ -84,6 +88,65 @@ pub async fn identify(State(state): State<AppState>, mut request: Request, next:
     };
     admit(&mut request, principal);
     next.run(request).await
+}
+
+/// Counts a wrong credential against its address and itself (its digest) and against its address alone; a 429
+/// with `Retry-After` when either bucket is empty. The first refusal of a bucket is written to the audit log.
+async fn count_failure(state: &AppState, path: &str, token: &str, address: Option<IpAddr>) -> Result<(), Response> {
+    let from = address.map_or_else(|| "unknown".to_string(), |ip| ip.to_string());
+    let credential = credential_digest(token);
+    let by_credential = state
+        .auth_failures()
+        .take_noting_lock(&format!("fail:{from}:{credential}"));
+    let by_address = state
+        .auth_failures_by_address()
+        .take_noting_lock(&format!("fail:{from}"));
+    let (locked, what) = match (by_credential, by_address) {
+        (Ok(()), Ok(())) => return Ok(()),
+        (Err(locked), _) => (locked, format!("the same wrong API key or token ({credential})")),
+        (_, Err(locked)) => (locked, "too many different wrong API keys or tokens".to_string()),
+    };
+    let Locked { wait, newly } = locked;
+    if newly {
+        let question = format!("auth lock-out: {what} from {from}");
+        tracing::warn!(address = %from, %credential, "{question}");
+        let entry = NewAudit {
+            principal: AuditPrincipal {
+                id: None,
+                name: None,
+                role: Role::Anonymous.as_str().to_string(),
+            },
+            door: if path == "/mcp" || path.starts_with("/mcp/") {
+                "mcp"
+            } else {
+                "api"
+            }
+            .to_string(),
+            conversation_id: None,
+            question,
+            tool: None,
+            params: serde_json::Value::Null,
+            sql: Vec::new(),
+            rows: None,
+            outcome: LOCKOUT_OUTCOME.to_string(),
+            step: Some(LOCKOUT_STEP.to_string()),
+        };
+        if let Err(error) = state.store().record_audit(entry).await {
+            tracing::warn!(%error, "the lock-out's audit entry was not written");
+        }
+    }
+    Err(too_many(
+        wait,
+        "too many wrong API keys or tokens from this address: try again later",
+    ))
+}
+
+/// A short digest of a credential that was tried (`c-` and 12 hex digits): names it in a bucket and in the audit
+/// log without keeping it.
+fn credential_digest(token: &str) -> String {
+    let digest = Sha256::digest(token.as_bytes());
+    let hex: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
+    format!("c-{hex}")
 }
 
 /// The principal `token` proves: a configured key, else (when tokens are configured and it has a JWT's shape) a

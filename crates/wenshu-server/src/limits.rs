@@ -1,6 +1,8 @@
 //! Per-client rate limits: a token bucket per verified principal (its key fingerprint, or the client address when
 //! no keys are configured), never per unverified token. The map of buckets is bounded: when it is full, buckets
-//! that have refilled are dropped (a full bucket is the same as none), then the longest-idle one.
+//! that have refilled are dropped (a full bucket is the same as none), then the longest-idle one. A bucket
+//! remembers that it locked (its first refusal) until it refills, so that a lock-out is reported once
+//! ([`RateLimiter::take_noting_lock`]).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -23,7 +25,24 @@ pub const DEFAULT_MAX_BUCKETS: usize = 10_000;
 pub struct RateLimiter {
     per_minute: u32,
     max_buckets: usize,
-    buckets: Mutex<HashMap<String, (f64, Instant)>>,
+    buckets: Mutex<HashMap<String, Bucket>>,
+}
+
+/// One client's bucket: its tokens, when they were counted, and whether it has refused since it was last full.
+#[derive(Debug, Clone, Copy)]
+struct Bucket {
+    tokens: f64,
+    last: Instant,
+    locked: bool,
+}
+
+/// A refusal of [`RateLimiter::take_noting_lock`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Locked {
+    /// How long until a token is back.
+    pub wait: Duration,
+    /// Whether this is the bucket's first refusal since it was last full (the moment it locked).
+    pub newly: bool,
 }
 
 impl RateLimiter {
@@ -43,12 +62,18 @@ impl RateLimiter {
 
     /// Takes one token for `client`; `Err(wait)` when its bucket is empty, with how long until one is back.
     pub fn take(&self, client: &str) -> Result<(), Duration> {
+        self.check(client, true).map_err(|locked| locked.wait)
+    }
+
+    /// Takes one token for `client`; when its bucket is empty, says how long to wait and whether the bucket has
+    /// just locked (its first refusal since it was last full).
+    pub fn take_noting_lock(&self, client: &str) -> Result<(), Locked> {
         self.check(client, true)
     }
 
     /// Whether `client` has a token left, without taking it; `Err(wait)` as [`RateLimiter::take`].
     pub fn peek(&self, client: &str) -> Result<(), Duration> {
-        self.check(client, false)
+        self.check(client, false).map_err(|locked| locked.wait)
     }
 
     /// Takes one token for `client`; `false` when its bucket is empty.
@@ -66,11 +91,11 @@ impl RateLimiter {
         self.len() == 0
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (f64, Instant)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Bucket>> {
         self.buckets.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn check(&self, client: &str, consume: bool) -> Result<(), Duration> {
+    fn check(&self, client: &str, consume: bool) -> Result<(), Locked> {
         if self.per_minute == 0 {
             return Ok(());
         }
@@ -85,30 +110,47 @@ impl RateLimiter {
                 return Ok(());
             }
             if buckets.len() >= self.max_buckets {
-                buckets.retain(|_, (tokens, last)| refill(*tokens, *last, now) < capacity);
+                buckets.retain(|_, bucket| refill(bucket.tokens, bucket.last, now) < capacity);
             }
             if buckets.len() >= self.max_buckets
                 && let Some(oldest) = buckets
                     .iter()
-                    .min_by_key(|(_, (_, last))| *last)
+                    .min_by_key(|(_, bucket)| bucket.last)
                     .map(|(k, _)| k.clone())
             {
                 buckets.remove(&oldest);
             }
-            buckets.insert(client.to_string(), (capacity, now));
+            buckets.insert(
+                client.to_string(),
+                Bucket {
+                    tokens: capacity,
+                    last: now,
+                    locked: false,
+                },
+            );
         }
-        let Some((tokens, last)) = buckets.get_mut(client) else {
+        let Some(bucket) = buckets.get_mut(client) else {
             return Ok(());
         };
-        *tokens = refill(*tokens, *last, now);
-        *last = now;
-        if *tokens >= 1.0 {
+        bucket.tokens = refill(bucket.tokens, bucket.last, now);
+        bucket.last = now;
+        if bucket.tokens >= capacity {
+            bucket.locked = false;
+        }
+        if bucket.tokens >= 1.0 {
             if consume {
-                *tokens -= 1.0;
+                bucket.tokens -= 1.0;
             }
             Ok(())
         } else {
-            Err(Duration::from_secs_f64((1.0 - *tokens) * 60.0 / capacity))
+            let newly = consume && !bucket.locked;
+            if consume {
+                bucket.locked = true;
+            }
+            Err(Locked {
+                wait: Duration::from_secs_f64((1.0 - bucket.tokens) * 60.0 / capacity),
+                newly,
+            })
         }
     }
 }
@@ -158,5 +200,15 @@ mod tests {
         assert!(limiter.len() <= 3);
         assert!(limiter.peek("new").is_ok());
         assert!(RateLimiter::new(0).allow("x"));
+    }
+
+    #[test]
+    fn a_lock_is_noted_once_until_the_bucket_refills() {
+        let limiter = RateLimiter::new(2);
+        assert_eq!(limiter.take_noting_lock("a"), Ok(()));
+        assert_eq!(limiter.take_noting_lock("a"), Ok(()));
+        assert!(limiter.take_noting_lock("a").unwrap_err().newly);
+        assert!(!limiter.take_noting_lock("a").unwrap_err().newly);
+        assert!(limiter.take_noting_lock("b").is_ok());
     }
 }

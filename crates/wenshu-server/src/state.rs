@@ -34,7 +34,8 @@ pub struct ServerSettings {
     pub timezone: String,
     /// The most turns one conversation may hold; a question beyond it is refused with 409.
     pub max_turns_per_conversation: usize,
-    /// Wrong API keys an address may send per minute before it gets 429s.
+    /// How often one wrong API key or token may be sent from one address per minute before it gets 429s (an
+    /// address trying many different wrong ones gets 429s after ten times this); a valid one always passes.
     pub auth_failures_per_minute: u32,
     /// The body-read timeout and the request deadline.
     pub timeouts: Timeouts,
@@ -62,6 +63,9 @@ impl Default for ServerSettings {
     }
 }
 
+/// How many times `auth_failures_per_minute` an address may send wrong credentials of any kind per minute.
+pub const ADDRESS_FAILURES_FACTOR: u32 = 10;
+
 struct Inner {
     engine: Engine,
     store: Arc<dyn Store>,
@@ -69,6 +73,7 @@ struct Inner {
     keys: Keys,
     limiter: RateLimiter,
     auth_failures: RateLimiter,
+    auth_failures_by_address: RateLimiter,
 }
 
 /// The shared state; cloning is cheap.
@@ -82,6 +87,11 @@ impl AppState {
     pub fn new(engine: Engine, store: Arc<dyn Store>, settings: ServerSettings) -> Self {
         let limiter = RateLimiter::new(settings.rate_per_minute);
         let auth_failures = RateLimiter::new(settings.auth_failures_per_minute);
+        let auth_failures_by_address = RateLimiter::new(
+            settings
+                .auth_failures_per_minute
+                .saturating_mul(ADDRESS_FAILURES_FACTOR),
+        );
         let keys = Keys::with_principals(&settings.principals, &settings.user_keys, &settings.admin_keys);
         Self {
             inner: Arc::new(Inner {
@@ -91,6 +101,7 @@ impl AppState {
                 keys,
                 limiter,
                 auth_failures,
+                auth_failures_by_address,
             }),
         }
     }
@@ -115,9 +126,15 @@ impl AppState {
         &self.inner.limiter
     }
 
-    /// The limiter of wrong API keys, by client address.
+    /// The limiter of wrong API keys and tokens, by client address and the credential tried.
     pub fn auth_failures(&self) -> &RateLimiter {
         &self.inner.auth_failures
+    }
+
+    /// The limiter of wrong API keys and tokens by client address alone, whatever was tried (at
+    /// [`ADDRESS_FAILURES_FACTOR`] times the rate of one credential), so that trying many keys stays throttled.
+    pub fn auth_failures_by_address(&self) -> &RateLimiter {
+        &self.inner.auth_failures_by_address
     }
 
     /// The configured keys (digests only).
