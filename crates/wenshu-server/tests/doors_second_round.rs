@@ -5,7 +5,7 @@
 mod common;
 
 use common::{Options, Server, keyed, start};
-use serde_json::{Value, json};
+use serde_json::Value;
 use wenshu_server::ServerSettings;
 use wenshu_store::AuditFilter;
 
@@ -98,5 +98,54 @@ async fn d19_an_address_trying_many_different_keys_is_throttled_too() {
     assert_eq!(statuses[10..], [429, 429]);
     assert_eq!(get(&server, "/api/tools", Some("u1")).await.0, 200);
     assert_eq!(lockouts(&server).await.len(), 1);
-    let _ = json!({});
+}
+
+/// An audit entry of the principal `id` named `name`.
+fn entry_of(id: &str, name: &str) -> wenshu_store::NewAudit {
+    wenshu_store::NewAudit {
+        principal: wenshu_store::AuditPrincipal {
+            id: Some(id.to_string()),
+            name: Some(name.to_string()),
+            role: "user".to_string(),
+        },
+        door: "api".to_string(),
+        conversation_id: None,
+        question: format!("asked by {id}"),
+        tool: None,
+        params: Value::Null,
+        sql: Vec::new(),
+        rows: None,
+        outcome: "answered".to_string(),
+        step: None,
+    }
+}
+
+#[tokio::test]
+async fn d22_the_audit_filter_matches_ids_by_principal_and_names_by_principal_name() {
+    let server = start(Options::default()).await;
+    for (id, name) in [("k-alice", "alice"), ("jwt:mallory", "alice"), ("k-bob", "bob")] {
+        server.store.record_audit(entry_of(id, name)).await.unwrap();
+    }
+    let ids = |body: &Value| -> Vec<String> {
+        body["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| entry["principal"]["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let (status, _, body) = get(&server, "/api/audit?principal=k-alice", None).await;
+    assert_eq!((status, ids(&body)), (200, vec!["k-alice".to_string()]));
+    let (status, _, body) = get(&server, "/api/audit?principal=alice", None).await;
+    assert_eq!((status, ids(&body)), (200, Vec::<String>::new()), "a name is not an id");
+    let (_, _, body) = get(&server, "/api/audit?principal=jwt:mallory", None).await;
+    assert_eq!(ids(&body), ["jwt:mallory"]);
+    let (status, _, body) = get(&server, "/api/audit?principalName=alice", None).await;
+    assert_eq!(
+        (status, ids(&body)),
+        (200, vec!["jwt:mallory".to_string(), "k-alice".to_string()])
+    );
+    let (status, _, body) = get(&server, "/api/audit?principalName=", None).await;
+    assert_eq!((status, code(&body)), (400, "invalid_value"));
+    assert_eq!(body["error"]["param"], "principalName");
 }

@@ -82,8 +82,11 @@ pub struct AuditEntry {
 /// Which entries to read: every given filter must hold; newest first.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuditFilter {
-    /// Only this principal: its id or its name.
+    /// Only this principal, by its id (a key fingerprint `k-…`, `jwt:` and a token's subject).
     pub principal: Option<String>,
+    /// Only entries whose principal has this display name (names are not unique: a token's name claim may copy
+    /// another principal's).
+    pub principal_name: Option<String>,
     /// Only this tool.
     pub tool: Option<String>,
     /// Only this outcome.
@@ -103,6 +106,7 @@ impl Default for AuditFilter {
     fn default() -> Self {
         Self {
             principal: None,
+            principal_name: None,
             tool: None,
             outcome: None,
             since: None,

@@ -179,7 +179,7 @@ async fn audit_case(store: Arc<dyn Store>, raw: Raw) {
             .expect("record");
     }
 
-    // Newest first; by principal id or name, tool, outcome.
+    // Newest first; by principal id, principal name, tool, outcome.
     let page = store.audit(&mine).await.expect("read");
     assert_eq!(page.entries.len(), 2);
     assert_eq!(page.entries[0].id, alone_id);
@@ -188,11 +188,18 @@ async fn audit_case(store: Arc<dyn Store>, raw: Raw) {
     assert_eq!((page.entries[0].door.as_str(), page.entries[0].rows), ("mcp", None));
     assert!(page.entries[0].sql.is_empty());
     let by_name = AuditFilter {
-        principal: Some("bob".to_string()),
+        principal_name: Some("bob".to_string()),
         tool: Some(tool.clone()),
         ..AuditFilter::default()
     };
     assert_eq!(count(&store, &by_name).await, 3);
+    // A name is not an id: `principal` matches ids only.
+    let name_as_id = AuditFilter {
+        principal: Some("bob".to_string()),
+        tool: Some(tool.clone()),
+        ..AuditFilter::default()
+    };
+    assert_eq!(count(&store, &name_as_id).await, 0);
     let by_tool = AuditFilter {
         tool: Some(tool.clone()),
         ..AuditFilter::default()

@@ -555,9 +555,9 @@ async fn audit(ctx: &Ctx) -> Cell {
     Ok(format!("{} turns found among {} entries", asked.len(), entries.len()))
 }
 
-/// `GET /api/audit?principal=NAME` as the admin: only that principal's entries, one for each of its turns.
+/// `GET /api/audit?principalName=NAME` as the admin: only that principal's entries, one for each of its turns.
 async fn audit_of(ctx: &Ctx, who: &Who) -> Cell {
-    let path = format!("/api/audit?limit=200&principal={}", who.name);
+    let path = format!("/api/audit?limit=200&principalName={}", who.name);
     let (status, page) = ctx.served.get(Some(&ctx.root.key), &path).await;
     let entries = page["entries"].as_array().cloned().unwrap_or_default();
     if status != 200 {

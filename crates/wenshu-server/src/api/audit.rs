@@ -1,5 +1,6 @@
 //! `GET /api/audit`: the audit log, newest first, for admins (and, on a server without keys, for anyone, as every
-//! conversation is). Filters: `principal` (an id or a name), `tool`, `outcome`, `since` and `until` (a date or an
+//! conversation is). Filters: `principal` (an id only), `principalName` (a display name, which another principal
+//! may share), `tool`, `outcome`, `since` and `until` (a date or an
 //! RFC 3339 time); paging with `limit` and `before` (the `nextBefore` of the previous page). A bad value is a 400
 //! naming the field, the value and what is allowed.
 
@@ -22,18 +23,21 @@ use crate::state::AppState;
 /// The default page length.
 pub const DEFAULT_AUDIT_PAGE: usize = 50;
 
-/// The longest `principal` or `tool` filter, in characters.
+/// The longest `principal`, `principalName` or `tool` filter, in characters.
 pub const MAX_FILTER_CHARS: usize = 200;
 
 /// The outcomes an entry can have.
-pub const OUTCOMES: [&str; 5] = ["answered", "choose", "need", "rejected", "stopped"];
+pub const OUTCOMES: [&str; 6] = ["answered", "choose", "need", "rejected", "stopped", "cancelled"];
 
 /// The query of `GET /api/audit`; every field is text, checked here so that an error names it.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AuditQuery {
-    /// Only this principal: its id (`k-…`, a token's subject) or its name.
+    /// Only this principal, by its id (`k-…`, `jwt:` and a token's subject); never matched against names.
     pub principal: Option<String>,
+    /// Only principals with this display name (not unique: a token's name claim may copy another's name).
+    #[serde(rename = "principalName")]
+    pub principal_name: Option<String>,
     /// Only this tool.
     pub tool: Option<String>,
     /// Only this outcome (one of [`OUTCOMES`]).
@@ -73,6 +77,7 @@ pub fn filter_of(query: AuditQuery) -> Result<AuditFilter, ApiError> {
     };
     Ok(AuditFilter {
         principal: name("principal", query.principal)?,
+        principal_name: name("principalName", query.principal_name)?,
         tool: name("tool", query.tool)?,
         outcome,
         since: query.since.map(|text| time("since", &text, false)).transpose()?,
@@ -87,7 +92,7 @@ fn invalid(field: &str, value: &str, allowed: &str) -> ApiError {
     ApiError::bad_request("invalid_value", format!("`{field}` must be {allowed}, got `{value}`")).with_param(field)
 }
 
-/// A `principal` or `tool` filter: 1 to [`MAX_FILTER_CHARS`] characters.
+/// A `principal`, `principalName` or `tool` filter: 1 to [`MAX_FILTER_CHARS`] characters.
 fn name(field: &str, value: Option<String>) -> Result<Option<String>, ApiError> {
     match value {
         Some(text) if text.is_empty() || text.chars().count() > MAX_FILTER_CHARS => Err(invalid(
@@ -197,6 +202,7 @@ mod tests {
             ("limit", "501"),
             ("before", "-1"),
             ("tool", ""),
+            ("principalName", ""),
         ] {
             let error = filter_of(query(&[(field, value)])).unwrap_err();
             assert_eq!(error.status(), axum::http::StatusCode::BAD_REQUEST, "{field}={value}");

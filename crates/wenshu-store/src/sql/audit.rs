@@ -45,9 +45,16 @@ fn conditions(filter: &AuditFilter) -> (String, Vec<Bind>) {
     let mut clauses: Vec<String> = Vec::new();
     let mut binds: Vec<Bind> = Vec::new();
     if let Some(principal) = &filter.principal {
-        let id = push(Bind::Text(principal.clone()), &mut binds);
-        let name = push(Bind::Text(principal.clone()), &mut binds);
-        clauses.push(format!("(principal_id = {id} OR principal_name = {name})"));
+        clauses.push(format!(
+            "principal_id = {}",
+            push(Bind::Text(principal.clone()), &mut binds)
+        ));
+    }
+    if let Some(name) = &filter.principal_name {
+        clauses.push(format!(
+            "principal_name = {}",
+            push(Bind::Text(name.clone()), &mut binds)
+        ));
     }
     if let Some(tool) = &filter.tool {
         clauses.push(format!("tool = {}", push(Bind::Text(tool.clone()), &mut binds)));
