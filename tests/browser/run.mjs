@@ -493,9 +493,16 @@ async function main() {
     assert(/^SELECT\b/i.test(await text(answer.getByTestId('answer-sql'))), 'no SQL shown for the metric tool');
   });
 
-  await check(page, 'follow-up 那按产品看呢 replaces the grouping and keeps the period', 'follow-up-grouping', async () => {
+  await check(page, 'the follow-up chip 那按产品看呢 (an edit of the call) replaces the grouping and keeps the period', 'follow-up-grouping', async () => {
     const earlier = await text(answers(page).last().getByTestId('understood-line'));
-    const answer = await askAndWait(page, '那按产品看呢', await answers(page).count());
+    const chips = answers(page).last().getByTestId('follow-up');
+    const offered = await chips.allInnerTexts();
+    assert(offered.some((c) => c.includes('环比') || c.includes('同比')), `no comparison edit among the chips: ${offered.join(' | ')}`);
+    const regroup = chips.filter({ hasText: '那按产品看' });
+    assert((await regroup.count()) === 1, `no chip regrouping the answer by another dimension: ${offered.join(' | ')}`);
+    const index = await answers(page).count();
+    await regroup.click({ timeout: WAIT_MS });
+    const answer = await waitAnswer(page, index, '那按产品看呢');
     await expectKind(answer, 'answered');
     const understood = await text(answer.getByTestId('understood-line'));
     assert(understood.includes('产品') && !understood.includes('地区'), `the grouping was not replaced: "${understood}"`);

@@ -1117,11 +1117,43 @@ function chips(questions, testid) {
   return questions.map((q) => h('button', { type: 'button', class: 'chip', testid, onclick: () => submit(q) }, q));
 }
 
-/** Two or three follow-ups: the same tool's other examples first, then other tools', none asked already. */
+/**
+ * The follow-ups that edit a call, as questions the engine reads whatever the page's language — like the catalog's
+ * examples, they are asked as written.
+ */
+const EDITS = {
+  groupBy: (label) => `那按${label}看呢`,
+  previousPeriod: '环比呢',
+  yearAgo: '同比呢',
+  topFive: '前五名呢',
+};
+
+/**
+ * Edits of a metric call just answered, as follow-ups: another dimension of the tool to group by, a comparison when
+ * there is none, a ranking of a grouping.
+ */
+function callEdits(a) {
+  const params = a.params || {};
+  const tool = catalogTool(a.tool);
+  if (!tool || !Array.isArray(tool.dimensions) || !tool.dimensions.length || !Array.isArray(params.measures)) return [];
+  const grouped = Array.isArray(params.groupBy) ? params.groupBy : [];
+  const edits = [];
+  const other = tool.dimensions.find((label) => !grouped.includes(label));
+  if (grouped.length && other) edits.push(EDITS.groupBy(other));
+  if (!params.compare && params.timeRange) edits.push(EDITS.previousPeriod, EDITS.yearAgo);
+  if (grouped.length && !params.limit) edits.push(EDITS.topFive);
+  return edits;
+}
+
+/** Two or three follow-ups: edits of the call just made, then the same tool's other examples, then other tools', none asked already. */
 function followUps(round, a) {
   const asked = new Set(state.rounds.map((r) => r.question));
   const same = catalogTool(a.tool);
-  const pool = [...(same ? same.examples : []), ...state.catalog.filter((tool) => tool !== same).flatMap((tool) => tool.examples.slice(0, 1))];
+  const pool = [
+    ...callEdits(a),
+    ...(same ? same.examples : []),
+    ...state.catalog.filter((tool) => tool !== same).flatMap((tool) => tool.examples.slice(0, 1)),
+  ];
   const picked = [...new Set(pool)].filter((q) => !asked.has(q)).slice(0, 3);
   if (!picked.length || round !== state.rounds[state.rounds.length - 1]) return null;
   return h('div', { class: 'follow-ups', testid: 'follow-ups' }, h('span', { class: 'small muted' }, t('followUpsTitle')), chips(picked, 'follow-up'));

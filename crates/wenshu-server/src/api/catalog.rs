@@ -1,7 +1,8 @@
 //! `GET /api/catalog`: what can be asked, for the page — each enabled tool (the fallback aside) with its title,
 //! description, sample questions (`x-examples`), result-column labels (`x-columns`) and the parameter that takes a
 //! resolved subject's ID (`x-subject`, so the page can show its name), whether a call of it can run (`runnable`: an
-//! executor is registered; the page offers examples only of those), and the longest question the server takes.
+//! executor is registered; the page offers examples only of those), a metric tool's dimension labels (the page's
+//! follow-up chips regroup by them), and the longest question the server takes.
 
 use axum::Json;
 use axum::extract::State;
@@ -31,6 +32,9 @@ pub async fn catalog(State(state): State<AppState>) -> Json<Value> {
                 "columns": columns,
                 "subjectParam": tool.extensions().subject.as_ref().map(|s| s.param.as_str()),
                 "runnable": engine.can_execute(tool.name()),
+                "dimensions": tool.extensions().metrics.as_deref().map_or_else(Vec::new, |model| {
+                    model.dimensions.iter().map(|d| d.label.clone()).collect::<Vec<_>>()
+                }),
             })
         })
         .collect();
