@@ -298,7 +298,32 @@ impl Engine {
             Plan::Unsupported { tool, param, value } => {
                 let reason = format!("tool `{tool}` cannot take {param}=「{value}」");
                 let label = self.labels(&tool, std::slice::from_ref(&param)).remove(0);
-                let message = Message::unsupported_value(&tool, &param, &label, &value);
+                let spec = self.planner.catalog().get(&tool).and_then(|t| t.param(&param).cloned());
+                let bound = |b: Option<&Value>| b.map(|v| v.to_string());
+                let asked = value.trim().parse::<f64>().ok();
+                let below = |b: &Option<Value>| {
+                    b.as_ref()
+                        .and_then(Value::as_f64)
+                        .zip(asked)
+                        .is_some_and(|(b, a)| a < b)
+                };
+                let above = |b: &Option<Value>| {
+                    b.as_ref()
+                        .and_then(Value::as_f64)
+                        .zip(asked)
+                        .is_some_and(|(b, a)| a > b)
+                };
+                let message = match spec.filter(|s| below(&s.minimum) || above(&s.maximum)) {
+                    Some(spec) => Message::beyond_range(
+                        &tool,
+                        &param,
+                        &label,
+                        &value,
+                        bound(spec.minimum.as_ref()).as_deref(),
+                        bound(spec.maximum.as_ref()).as_deref(),
+                    ),
+                    None => Message::unsupported_value(&tool, &param, &label, &value),
+                };
                 self.degrade(reason, message, request, &question, &mut trace).await
             }
             Plan::Fallback {

@@ -235,6 +235,36 @@ impl Message {
         .with("value", value)
     }
 
+    /// A number beyond the range a parameter takes (前200条 of a tool that lists at most 100): the user can change it.
+    pub fn beyond_range(
+        tool: &str,
+        param: &str,
+        label: &str,
+        value: &str,
+        least: Option<&str>,
+        most: Option<&str>,
+    ) -> Self {
+        let (zh, en) = match (least, most) {
+            (Some(least), Some(most)) => (
+                format!("「{label}」可取 {least}～{most}，问题里是 {value}：请换一个 {least}～{most} 之间的数"),
+                format!("{label} takes {least} to {most}, the question asks {value}: ask with a number in that range"),
+            ),
+            (None, Some(most)) => (
+                format!("「{label}」一次最多 {most}，问题里是 {value}：请改成不超过 {most} 的数"),
+                format!("{label} is at most {most}, the question asks {value}: ask for {most} or fewer"),
+            ),
+            (Some(least), None) => (
+                format!("「{label}」至少 {least}，问题里是 {value}：请改成不小于 {least} 的数"),
+                format!("{label} is at least {least}, the question asks {value}: ask for {least} or more"),
+            ),
+            (None, None) => return Self::unsupported_value(tool, param, label, value),
+        };
+        Self::new(Code::ToolUnsupportedValue, zh, en)
+            .with("tool", tool)
+            .with("param", param)
+            .with("value", value)
+    }
+
     /// Conditions of the question the tool cannot express (the words the user said that the model listed as
     /// `unmatched`), each named.
     pub fn unmatched(tool: &str, words: &[&str]) -> Self {

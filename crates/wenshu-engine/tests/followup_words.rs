@@ -215,3 +215,25 @@ async fn a_bare_grouping_edits_the_earlier_question() {
     assert_eq!(params["timeRange"], json!({"start": "2026-10-01", "end": "2026-10-31"}));
     assert_eq!(params["measures"], json!([{"name": "订单数"}]));
 }
+
+#[tokio::test]
+async fn a_number_beyond_a_parameters_range_is_the_users_to_change() {
+    let planned = lexicon().plan(&request("本月华东区的销售明细前200条", vec![])).await;
+    assert!(
+        matches!(&planned.plan, Plan::Unsupported { param, value, .. } if param == "limit" && value == "200"),
+        "{:?}",
+        planned.plan
+    );
+    let engine = wenshu_engine::answer::Engine::new(lexicon(), Arc::new(wenshu_engine::execute::Executors::new()));
+    let answer = engine.ask(&request("本月华东区的销售明细前200条", vec![])).await;
+    let wenshu_engine::answer::AskOutcome::Stopped { reasons, audience, .. } = &answer.outcome else {
+        panic!("{:?}", answer.outcome)
+    };
+    assert_eq!(*audience, wenshu_engine::plan::Audience::User, "{reasons:?}");
+    assert!(
+        reasons[0].contains("1～100") && reasons[0].contains("200"),
+        "{reasons:?}"
+    );
+    let within = lexicon().plan(&request("本月华东区的销售明细前20条", vec![])).await;
+    assert_eq!(within.plan.status(), "ok", "{:?}", within.plan);
+}

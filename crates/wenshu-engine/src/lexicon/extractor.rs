@@ -78,6 +78,15 @@ impl LexiconExtractor {
                 ExtractOutcome::Ok { params: call.arguments }
             }
             Err(BindError::Missing { names, .. }) => ExtractOutcome::Missing { params: names },
+            // A number the user stated beyond the parameter's range (前200条 of a tool that lists at most 100) is
+            // the user's to change, not a failure for the administrator.
+            Err(BindError::Invalid(invalid)) if invalid.code == "out_of_range" => ExtractOutcome::Unsupported {
+                param: invalid.param.clone(),
+                value: match &invalid.value {
+                    Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                },
+            },
             Err(error) => ExtractOutcome::Failed {
                 reason: error.to_string(),
             },
