@@ -84,9 +84,11 @@ fn is_json(headers: &HeaderMap) -> bool {
 /// Rewrites any error response that is not JSON into the contract's JSON error body, and adds the security
 /// headers to every response.
 pub async fn contract(request: Request, next: Next) -> Response {
+    let path = request.uri().path();
+    let mcp = path == "/mcp" || path.starts_with("/mcp/");
     let response = next.run(request).await;
     let mut response = if response.status().as_u16() >= 400 && !is_json(response.headers()) {
-        json_error(response).await
+        json_error(response, mcp).await
     } else {
         response
     };
@@ -98,27 +100,32 @@ pub async fn contract(request: Request, next: Next) -> Response {
     response
 }
 
+/// What the MCP service (rmcp) says, with 415, of a body that is JSON of the right type but no JSON-RPC message.
+const MCP_NOT_JSONRPC: &str = "fail to deserialize request body";
+
 /// The same error as the contract's JSON body; the headers that matter (`Allow`, `Retry-After`, `Connection`)
-/// are kept, and a short text body becomes the message.
-async fn json_error(response: Response) -> Response {
+/// are kept, and a short text body becomes the message. On `/mcp` (`mcp`), a body that does not deserialize as a
+/// JSON-RPC message is a 400 `malformed_json` (the MCP transport's "400 Bad Request" for input it cannot accept),
+/// not the 415 the MCP service gives it.
+async fn json_error(response: Response, mcp: bool) -> Response {
     let (parts, body) = response.into_parts();
     let text = match axum::body::to_bytes(body, MESSAGE_BYTES * 4).await {
         Ok(bytes) => String::from_utf8_lossy(&bytes).trim().to_string(),
         Err(_) => String::new(),
     };
+    if mcp
+        && parts.status == StatusCode::UNSUPPORTED_MEDIA_TYPE
+        && let Some(why) = text.strip_prefix(MCP_NOT_JSONRPC)
+    {
+        let message = format!("the body is not a JSON-RPC message: {}", why.trim());
+        return ApiError::bad_request("malformed_json", clip(message)).into_response();
+    }
     let status = parts.status;
-    let mut message = if text.is_empty() {
+    let message = clip(if text.is_empty() {
         status.canonical_reason().unwrap_or("error").to_lowercase()
     } else {
         text
-    };
-    if message.len() > MESSAGE_BYTES {
-        let cut = (0..=MESSAGE_BYTES)
-            .rev()
-            .find(|i| message.is_char_boundary(*i))
-            .unwrap_or(0);
-        message.truncate(cut);
-    }
+    });
     let mut fresh = ApiError::new(status, code_of(status), message).into_response();
     for name in [
         header::ALLOW,
@@ -131,6 +138,18 @@ async fn json_error(response: Response) -> Response {
         }
     }
     fresh
+}
+
+/// `message` cut to at most [`MESSAGE_BYTES`] bytes, on a character boundary.
+fn clip(mut message: String) -> String {
+    if message.len() > MESSAGE_BYTES {
+        let cut = (0..=MESSAGE_BYTES)
+            .rev()
+            .find(|i| message.is_char_boundary(*i))
+            .unwrap_or(0);
+        message.truncate(cut);
+    }
+    message
 }
 
 /// The error code for a status that reached the edge without one.

@@ -149,3 +149,101 @@ async fn d22_the_audit_filter_matches_ids_by_principal_and_names_by_principal_na
     assert_eq!((status, code(&body)), (400, "invalid_value"));
     assert_eq!(body["error"]["param"], "principalName");
 }
+
+#[tokio::test]
+async fn d24_a_body_that_is_no_jsonrpc_message_is_a_400_on_mcp() {
+    let server = start(Options::default()).await;
+    for body in [
+        r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#.to_string(),
+        format!("{}1{}", "[".repeat(200), "]".repeat(200)),
+        r#"{"jsonrpc":"2.0","id":1,"method":"#.to_string(),
+    ] {
+        let response = server
+            .client
+            .post(format!("{}/mcp", server.base))
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(body.clone())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 400, "{body}");
+        let json: Value = response.json().await.unwrap();
+        assert_eq!(code(&json), "malformed_json", "{json}");
+        assert!(
+            json["error"]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("the body is not a JSON-RPC message")
+        );
+    }
+}
+
+/// Sends `request` on a fresh connection and reads the answer until the server closes it: (status, body).
+async fn raw(server: &Server, request: &[u8]) -> (u16, String, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(server.address).await.unwrap();
+    let _ = stream.write_all(request).await;
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(std::time::Duration::from_secs(5), stream.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "the server did not close the connection");
+    let text = String::from_utf8_lossy(&answer).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
+    (status, head.to_ascii_lowercase(), body.to_string())
+}
+
+#[tokio::test]
+async fn d11_hypers_own_errors_carry_the_json_error_body() {
+    let server = start(Options::default()).await;
+    let many_headers: String = (0..5000).map(|i| format!("x-h{i}: v\r\n")).collect();
+    let long_uri = format!("/api/tools?{}", "a".repeat(70_000));
+    let cases: Vec<(Vec<u8>, u16, &str)> = vec![
+        (b"GARBAGE\r\n\r\n".to_vec(), 400, "bad_request"),
+        (
+            b"POST /api/ask HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n".to_vec(),
+            400,
+            "bad_request",
+        ),
+        (
+            b"POST /api/ask HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n".to_vec(),
+            400,
+            "bad_request",
+        ),
+        (
+            b"GET / HTTP/1.1\r\nHost: x\r\nbad header: v\r\n\r\n".to_vec(),
+            400,
+            "bad_request",
+        ),
+        (
+            format!("GET {long_uri} HTTP/1.1\r\nHost: x\r\n\r\n").into_bytes(),
+            414,
+            "uri_too_long",
+        ),
+        (
+            format!("GET / HTTP/1.1\r\nHost: x\r\n{many_headers}\r\n").into_bytes(),
+            431,
+            "headers_too_large",
+        ),
+        (
+            format!("GET / HTTP/1.1\r\nHost: x\r\nx-big: {}\r\n\r\n", "b".repeat(1 << 20)).into_bytes(),
+            431,
+            "headers_too_large",
+        ),
+    ];
+    for (request, status, expected) in cases {
+        let shown = String::from_utf8_lossy(&request[..request.len().min(60)]).to_string();
+        let (got, head, body) = raw(&server, &request).await;
+        assert_eq!(got, status, "{shown}: {head}");
+        assert!(head.contains("content-type: application/json"), "{shown}: {head}");
+        let json: Value = serde_json::from_str(&body).unwrap_or_else(|_| panic!("{shown}: {body:?}"));
+        assert_eq!(code(&json), expected, "{shown}");
+    }
+    // The server still answers afterwards, and its own responses are untouched.
+    let (status, _, body) = raw(
+        &server,
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+}
