@@ -1,7 +1,7 @@
-//! Retention: when `store_retention_days` is set, turns and traces older than that are purged once at start and
-//! then every hour; when the audit log has a retention (`[audit] retention_days`), its entries older than that are
-//! purged on the same schedule, by a task of their own (an audit entry outlives its turn when its retention is
-//! longer).
+//! Retention: when the store has a retention (`store_retention_days`; `wenshu serve` defaults it to 180 days, 0
+//! keeps everything), turns and traces older than that are purged once at start and then every hour; when the audit
+//! log has one (`[audit] retention_days`, the same default), its entries older than that are purged on the same
+//! schedule, by a task of their own (an audit entry outlives its turn when its retention is longer).
 
 use std::sync::Arc;
 use std::time::Duration;

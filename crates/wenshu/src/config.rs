@@ -51,7 +51,8 @@ pub struct Config {
     /// Where conversations and traces are kept (`sqlite:PATH` or `postgres://…`; default: a SQLite file in the data
     /// folder).
     pub store_url: Option<String>,
-    /// Turns and traces older than this many days are purged (hourly); default: kept forever.
+    /// Turns and traces older than this many days are purged (hourly); absent: [`DEFAULT_RETENTION_DAYS`]; 0: kept
+    /// forever (with a warning at start).
     pub store_retention_days: Option<u32>,
     /// Tools disabled at start (they can be enabled over the API with an admin key).
     #[serde(default)]
@@ -248,7 +249,45 @@ pub struct ModelFlags {
     pub llm_timeout_secs: Option<u64>,
 }
 
+/// How many days turns, traces and audit entries are kept when the configuration names no retention.
+pub const DEFAULT_RETENTION_DAYS: u32 = 180;
+
+/// A configured retention as days to keep: absent is [`DEFAULT_RETENTION_DAYS`], 0 is `None` (kept forever).
+pub fn retention_of(days: Option<u32>) -> Option<u32> {
+    match days {
+        None => Some(DEFAULT_RETENTION_DAYS),
+        Some(0) => None,
+        Some(days) => Some(days),
+    }
+}
+
+/// The warnings `wenshu serve` prints at start for retentions that keep everything (`store` for turns and traces,
+/// `audit` for the audit log, as [`retention_of`] gives them).
+pub fn retention_warnings(store: Option<u32>, audit: Option<u32>) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if store.is_none() {
+        warnings.push(
+            "store_retention_days = 0 keeps every turn and trace forever: the store grows without bound (about 8 KB \
+             a turn) and keeps every question and answer; set a number of days (default 180)"
+                .to_string(),
+        );
+    }
+    if audit.is_none() {
+        warnings.push(
+            "[audit] retention_days = 0 keeps every audit entry forever: the log grows without bound; set a number \
+             of days (default 180)"
+                .to_string(),
+        );
+    }
+    warnings
+}
+
 impl Config {
+    /// How long turns and traces are kept, in days (see [`retention_of`]); `None` keeps them forever.
+    pub fn store_retention(&self) -> Option<u32> {
+        retention_of(self.store_retention_days)
+    }
+
     /// Reads the configuration named by `flags` (or found by default); an absent default file is an empty config.
     pub fn load(flags: &ModelFlags) -> anyhow::Result<Self> {
         let explicit = flags
@@ -407,6 +446,34 @@ fn output_mode(name: &str) -> anyhow::Result<OutputMode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn retention_defaults_to_180_days_and_keeping_everything_is_warned_of() {
+        let config: Config = toml::from_str("").unwrap();
+        assert_eq!(config.store_retention(), Some(180));
+        assert_eq!(config.audit.retention().unwrap(), Some(180));
+        assert!(retention_warnings(config.store_retention(), config.audit.retention().unwrap()).is_empty());
+        let config: Config = toml::from_str("store_retention_days = 30\n[audit]\nretention_days = 400").unwrap();
+        assert_eq!(
+            (config.store_retention(), config.audit.retention().unwrap()),
+            (Some(30), Some(400))
+        );
+        let config: Config = toml::from_str("store_retention_days = 0\n[audit]\nretention_days = 0").unwrap();
+        assert_eq!(
+            (config.store_retention(), config.audit.retention().unwrap()),
+            (None, None)
+        );
+        let warnings = retention_warnings(config.store_retention(), config.audit.retention().unwrap());
+        assert_eq!(warnings.len(), 2);
+        assert!(
+            warnings[0].starts_with("store_retention_days = 0 keeps every turn"),
+            "{warnings:?}"
+        );
+        assert!(
+            warnings[1].starts_with("[audit] retention_days = 0 keeps every audit entry"),
+            "{warnings:?}"
+        );
+    }
 
     #[test]
     fn fallback_tables_default_to_the_demo_and_follow_the_config() {

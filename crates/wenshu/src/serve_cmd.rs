@@ -141,7 +141,7 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
             body_read: secs(server.body_read_timeout_secs, defaults.timeouts.body_read),
             request: secs(server.request_timeout_secs, defaults.timeouts.request),
         },
-        store_retention_days: config.store_retention_days,
+        store_retention_days: config.store_retention(),
         ..defaults
     };
     let listen_defaults = ListenSettings::default();
@@ -162,10 +162,14 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
         Some(day) => mcp.with_today(day),
         None => mcp,
     };
+    let audit_retention = config.audit.retention()?;
+    for warning in crate::config::retention_warnings(settings.store_retention_days, audit_retention) {
+        eprintln!("warning: {warning}");
+    }
     if let Some(days) = settings.store_retention_days {
         wenshu_server::retention::spawn(Arc::clone(&store), days);
     }
-    if let Some(days) = config.audit.retention()? {
+    if let Some(days) = audit_retention {
         wenshu_server::retention::spawn_audit(Arc::clone(&store), days);
     }
     let state = AppState::new(engine, Arc::clone(&store), settings);

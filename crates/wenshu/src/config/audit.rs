@@ -2,29 +2,27 @@
 //!
 //! ```toml
 //! [audit]
-//! retention_days = 90   # entries older than this are purged hourly; absent: kept forever
+//! retention_days = 90   # entries older than this are purged hourly; absent: 180; 0: kept forever (a warning)
 //! ```
 
-use anyhow::bail;
 use serde::Deserialize;
+
+use super::DEFAULT_RETENTION_DAYS;
 
 /// `[audit]`.
 #[derive(Debug, Default, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AuditSection {
-    /// Entries older than this many days are purged (at start, then hourly); `None` keeps them.
+    /// Entries older than this many days are purged (at start, then hourly); absent: [`DEFAULT_RETENTION_DAYS`];
+    /// 0 keeps them forever.
     pub retention_days: Option<u32>,
 }
 
 impl AuditSection {
-    /// The retention in days, checked: a whole number of days from 1; `None` keeps entries forever.
+    /// The retention in days: `retention_days`, [`DEFAULT_RETENTION_DAYS`] when absent; `None` (0) keeps entries
+    /// forever.
     pub fn retention(&self) -> anyhow::Result<Option<u32>> {
-        match self.retention_days {
-            Some(0) => bail!(
-                "[audit] retention_days = 0: it must be a whole number of days from 1 (or left out to keep entries)"
-            ),
-            days => Ok(days),
-        }
+        Ok(super::retention_of(self.retention_days))
     }
 }
 
@@ -33,12 +31,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn retention_is_read_and_zero_refused() {
+    fn retention_is_read_defaults_to_180_days_and_zero_keeps_everything() {
         let section: AuditSection = toml::from_str("retention_days = 90").unwrap();
         assert_eq!(section.retention().unwrap(), Some(90));
-        assert_eq!(AuditSection::default().retention().unwrap(), None);
+        assert_eq!(
+            AuditSection::default().retention().unwrap(),
+            Some(DEFAULT_RETENTION_DAYS)
+        );
+        assert_eq!(DEFAULT_RETENTION_DAYS, 180);
         let zero: AuditSection = toml::from_str("retention_days = 0").unwrap();
-        assert!(zero.retention().unwrap_err().to_string().contains("retention_days"));
+        assert_eq!(zero.retention().unwrap(), None);
         assert!(toml::from_str::<AuditSection>("retention = 9").is_err());
     }
 }
