@@ -415,7 +415,11 @@ async function main() {
     const stored = await (await fetch(`${BASE}/api/conversations/${conversation}`)).json();
     const turn = stored.turns.find((t) => t.id === trendTurn);
     assert(turn, `turn ${trendTurn} is not in conversation ${conversation}`);
-    const expected = [turn.outcome.columns.join(','), ...turn.outcome.rows.map((r) => r.map((v) => (v === null ? '' : String(v))).join(','))];
+    // Headed by the catalog's labels with their units, as the table is.
+    const catalog = await (await fetch(`${BASE}/api/catalog`)).json();
+    const declared = (catalog.tools.find((t) => t.name === turn.tool) || {}).columns || {};
+    const heading = (c) => (declared[c] ? (declared[c].unit ? `${declared[c].label}（${declared[c].unit}）` : declared[c].label) : c);
+    const expected = [turn.outcome.columns.map(heading).join(','), ...turn.outcome.rows.map((r) => r.map((v) => (v === null ? '' : String(v))).join(','))];
     assert(lines.join('\n') === expected.join('\n'), `the CSV differs from the answer:\n${lines.slice(0, 3).join('\n')}\nvs\n${expected.slice(0, 3).join('\n')}`);
     const shown = await answer.getByTestId('answer-table').locator('tbody tr').count();
     assert(shown === lines.length - 1, `the table has ${shown} rows, the CSV ${lines.length - 1}`);

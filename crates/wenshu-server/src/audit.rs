@@ -1,8 +1,9 @@
 //! The audit entry of one question: who asked (the [`Principal`]'s id, name and role — never a key), through which
 //! door, the tool and its bound call, the SQL that ran or was tried with its binds (from the execute step's
 //! `detail` and the fallback's run), the row count and how it ended. `/api/ask` writes it with the turn, in the
-//! turn's transaction; [`mcp_recorder`] hands the MCP server a recorder that writes it alone for `/mcp`'s `ask`,
-//! which keeps no turn.
+//! turn's transaction, or alone as [`cancelled_entry`] when a streamed ask's client hangs up first; [`mcp_recorder`]
+//! and [`mcp_extract_recorder`] hand the MCP server recorders that write it alone for `/mcp`'s `ask` and `extract`,
+//! which keep no turn.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -11,8 +12,9 @@ use std::sync::Arc;
 use axum::http::Extensions;
 use serde_json::{Value, json};
 use wenshu_engine::answer::{Answer, AskOutcome};
+use wenshu_engine::extract::{ExtractOutcome, Extraction};
 use wenshu_engine::pipeline::AskRequest;
-use wenshu_engine::trace::Trace;
+use wenshu_engine::trace::{Trace, TraceStep};
 use wenshu_store::{AuditPrincipal, NewAudit, Store};
 
 use crate::principal::Principal;
@@ -49,6 +51,44 @@ pub fn entry(principal: AuditPrincipal, door: &str, question: &str, answer: &Ans
         rows,
         outcome: answer.outcome.kind().to_string(),
         step,
+    }
+}
+
+/// The outcome of a streamed ask whose client hung up before its answer was stored.
+pub const CANCELLED: &str = "cancelled";
+
+/// The entry of a streamed ask to `question` cancelled by its client: the tool, call and SQL of the `steps` the engine
+/// had finished (a call that ran but whose rows were held back), `step` the last step whose event the client was
+/// sent (`None`: none), and no row count — rows are sent only after an ask's entry is stored.
+pub fn cancelled_entry(
+    principal: AuditPrincipal,
+    door: &str,
+    question: &str,
+    steps: Vec<TraceStep>,
+    sent: Option<&str>,
+) -> NewAudit {
+    let trace = Trace {
+        steps,
+        ..Trace::default()
+    };
+    let executed = trace.step("execute").map(|s| s.input_value());
+    let tool = executed
+        .as_ref()
+        .and_then(|input| input.get("tool"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let params = executed.as_ref().and_then(|input| input.get("params")).cloned();
+    NewAudit {
+        principal,
+        door: door.to_string(),
+        conversation_id: None,
+        question: question.to_string(),
+        tool,
+        params: params.unwrap_or(Value::Null),
+        sql: statements(&trace),
+        rows: None,
+        outcome: CANCELLED.to_string(),
+        step: sent.map(str::to_string),
     }
 }
 
@@ -169,6 +209,62 @@ pub fn mcp_recorder(
                 .map_or_else(|| principal_of(&Principal::anonymous(None)), principal_of),
         };
         let entry = entry(principal, DOOR_MCP, &request.question, answer);
+        let store = Arc::clone(&store);
+        Box::pin(async move {
+            store
+                .record_audit(entry)
+                .await
+                .map(|_| ())
+                .map_err(|error| format!("the audit entry could not be written: {error}"))
+        })
+    }
+}
+
+/// The audit principal of an MCP call: the principal the auth layer put in the request's extensions; `anonymous`
+/// for an HTTP request without one; the local operator on stdio (`None`).
+fn mcp_principal(extensions: Option<&Extensions>) -> AuditPrincipal {
+    match extensions {
+        None => AuditPrincipal {
+            id: None,
+            name: None,
+            role: OPERATOR.to_string(),
+        },
+        Some(extensions) => extensions
+            .get::<Principal>()
+            .map_or_else(|| principal_of(&Principal::anonymous(None)), principal_of),
+    }
+}
+
+/// The entry of an MCP `extract` of `tool`'s parameters from `question`: door `mcp`, step `extract`, the parameters
+/// it gave (an `answered` outcome), or `need` (parameters missing) or `stopped` (unsupported, failed); no SQL runs.
+pub fn extract_entry(principal: AuditPrincipal, tool: &str, question: &str, extraction: &Extraction) -> NewAudit {
+    let (outcome, params) = match &extraction.outcome {
+        ExtractOutcome::Ok { params } => ("answered", Value::Object(params.clone())),
+        ExtractOutcome::Missing { params } => ("need", json!({"missing": params})),
+        ExtractOutcome::Unsupported { param, value } => ("stopped", json!({param.clone(): value})),
+        ExtractOutcome::Failed { .. } => ("stopped", Value::Null),
+    };
+    NewAudit {
+        principal,
+        door: DOOR_MCP.to_string(),
+        conversation_id: None,
+        question: question.to_string(),
+        tool: Some(tool.to_string()),
+        params,
+        sql: Vec::new(),
+        rows: None,
+        outcome: outcome.to_string(),
+        step: Some("extract".to_string()),
+    }
+}
+
+/// A recorder for the MCP server's `extract` that writes each entry alone in `store`, named as [`mcp_recorder`]
+/// names an `ask`'s.
+pub fn mcp_extract_recorder(
+    store: Arc<dyn Store>,
+) -> impl Fn(Option<&Extensions>, &str, &str, &Extraction) -> McpRecord + Send + Sync + 'static {
+    move |extensions, tool, question, extraction| {
+        let entry = extract_entry(mcp_principal(extensions), tool, question, extraction);
         let store = Arc::clone(&store);
         Box::pin(async move {
             store

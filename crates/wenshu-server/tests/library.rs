@@ -137,6 +137,59 @@ async fn the_list_rename_and_delete_keep_to_the_owner() {
 }
 
 #[tokio::test]
+async fn csv_headers_are_the_catalogs_labels_with_units() {
+    let server = start(Options {
+        settings: keyed(&["u1"], &["a1"]),
+        ..Options::default()
+    })
+    .await;
+    let answer = ask(&server, "u1", "华东区本月的销售额是多少").await;
+    let turn = answer["turnId"].as_str().unwrap();
+    let tool = answer["tool"].as_str().unwrap();
+    let (status, csv) = call(
+        &server,
+        Method::GET,
+        &format!("/api/turns/{turn}/csv"),
+        Some("u1"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{csv}");
+    let header = csv
+        .trim_start_matches('\u{feff}')
+        .split("\r\n")
+        .next()
+        .unwrap()
+        .to_string();
+    let definition = server
+        .state
+        .engine()
+        .planner()
+        .catalog()
+        .get(tool)
+        .unwrap()
+        .definition()
+        .clone();
+    let declared = definition["x-columns"]
+        .as_object()
+        .expect("the tool declares x-columns");
+    for column in answer["outcome"]["columns"].as_array().unwrap() {
+        let name = column.as_str().unwrap();
+        let Some(spec) = declared.get(name) else { continue };
+        let label = spec.as_str().or_else(|| spec["label"].as_str()).unwrap();
+        let expected = match spec["unit"].as_str() {
+            Some(unit) => format!("{label}（{unit}）"),
+            None => label.to_string(),
+        };
+        assert!(header.split(',').any(|h| h == expected), "{header} lacks {expected}");
+        assert!(
+            !header.split(',').any(|h| h == name),
+            "{header} shows the raw name {name}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn csv_has_the_answers_rows_and_feedback_is_read_back() {
     let server = start(Options {
         settings: keyed(&["u1", "u2"], &["a1"]),
@@ -168,7 +221,8 @@ async fn csv_has_the_answers_rows_and_feedback_is_read_back() {
         .iter()
         .map(|c| c.as_str().unwrap())
         .collect();
-    assert_eq!(lines[0], columns.join(","));
+    // The header holds one heading per column (the catalog's labels: csv_headers_are_the_catalogs_labels_with_units).
+    assert_eq!(lines[0].split(',').count(), columns.len(), "{}", lines[0]);
     assert_eq!(lines.len(), rows.len() + 1);
     for (line, row) in lines[1..].iter().zip(rows) {
         let cells: Vec<String> = row

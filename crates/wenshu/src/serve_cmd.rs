@@ -157,7 +157,10 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     let origins = server.mcp_allowed_origins.clone();
     // Every MCP `ask` is audited in the store, as every `/api/ask` is.
     let recorder = Arc::new(wenshu_server::audit::mcp_recorder(Arc::clone(&store)));
-    let mcp = WenshuMcpServer::new(Arc::new(engine.clone()), extractor, catalog).with_recorder(recorder);
+    let extract_recorder = Arc::new(wenshu_server::audit::mcp_extract_recorder(Arc::clone(&store)));
+    let mcp = WenshuMcpServer::new(Arc::new(engine.clone()), extractor, catalog)
+        .with_recorder(recorder)
+        .with_extract_recorder(extract_recorder);
     let mcp = match fixed_today {
         Some(day) => mcp.with_today(day),
         None => mcp,

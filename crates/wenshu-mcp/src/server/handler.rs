@@ -17,7 +17,7 @@ use wenshu_engine::extract::{ExtractRequest, Extractor};
 use wenshu_engine::pipeline::AskRequest;
 use wenshu_engine::scope::{Viewer, principal_params};
 
-use super::audit::AskRecorder;
+use super::audit::{AskRecorder, ExtractRecorder};
 use super::render::{ask_content, ask_text, extract_content, extract_text};
 use super::tools::{ASK, EXTRACT, served_tool, served_tools};
 
@@ -29,6 +29,7 @@ pub struct WenshuMcpServer {
     catalog: Arc<Catalog>,
     today: Option<Date>,
     recorder: Option<AskRecorder>,
+    extract_recorder: Option<ExtractRecorder>,
 }
 
 impl std::fmt::Debug for WenshuMcpServer {
@@ -50,6 +51,7 @@ impl WenshuMcpServer {
             catalog,
             today: None,
             recorder: None,
+            extract_recorder: None,
         }
     }
 
@@ -57,6 +59,13 @@ impl WenshuMcpServer {
     /// written is not given.
     pub fn with_recorder(mut self, recorder: AskRecorder) -> Self {
         self.recorder = Some(recorder);
+        self
+    }
+
+    /// The same server recording each `extract` with `recorder` (the audit log); an extraction whose entry cannot be
+    /// written is not given.
+    pub fn with_extract_recorder(mut self, recorder: ExtractRecorder) -> Self {
+        self.extract_recorder = Some(recorder);
         self
     }
 
@@ -91,7 +100,7 @@ impl WenshuMcpServer {
         let viewer = viewer_of(http);
         let outcome = match name {
             ASK => self.ask(arguments, viewer, http).await,
-            EXTRACT => self.extract(arguments, &viewer).await,
+            EXTRACT => self.extract(arguments, &viewer, http).await,
             other => {
                 return Err(ErrorData::invalid_params(
                     format!("unknown tool `{other}`; this server has `{ASK}` and `{EXTRACT}`"),
@@ -126,7 +135,12 @@ impl WenshuMcpServer {
         Ok(with_text(content.clone(), ask_text(&content)))
     }
 
-    async fn extract(&self, arguments: &Map<String, Value>, viewer: &Viewer) -> Result<CallToolResult, String> {
+    async fn extract(
+        &self,
+        arguments: &Map<String, Value>,
+        viewer: &Viewer,
+        http: Option<&http::Extensions>,
+    ) -> Result<CallToolResult, String> {
         let tool_name = required_string(arguments, "tool")?;
         let question = required_string(arguments, "question")?;
         let tool = self.catalog.get(tool_name).ok_or_else(|| {
@@ -145,6 +159,9 @@ impl WenshuMcpServer {
             fixed,
         };
         let extraction = self.extractor.extract(&request).await;
+        if let Some(record) = &self.extract_recorder {
+            record(http, tool_name, question, &extraction).await?;
+        }
         let content = extract_content(tool_name, &extraction);
         Ok(with_text(content.clone(), extract_text(&content)))
     }

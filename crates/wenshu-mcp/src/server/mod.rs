@@ -14,7 +14,7 @@ pub mod sessions;
 pub mod tools;
 pub mod transport;
 
-pub use audit::AskRecorder;
+pub use audit::{AskRecorder, ExtractRecorder};
 pub use handler::WenshuMcpServer;
 pub use sessions::{SessionGate, SessionLimits};
 pub use transport::{

@@ -1,7 +1,9 @@
 //! `POST /api/ask`: one question answered end to end, stored with its trace; with `Accept: text/event-stream` the
 //! trace steps stream as server-sent events while it runs.
 
+use std::collections::VecDeque;
 use std::convert::Infallible;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use axum::body::Bytes;
@@ -13,11 +15,11 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use wenshu_engine::answer::AskOutcome;
+use wenshu_engine::answer::{Answer, AskOutcome};
 use wenshu_engine::pipeline::AskRequest;
 use wenshu_engine::resolve::chosen::subject_of_answer;
 use wenshu_engine::route::{MAX_HISTORY, Turn, TurnSubject};
-use wenshu_engine::trace::StepSink;
+use wenshu_engine::trace::TraceStep;
 use wenshu_store::{NewTurn, SubjectRef};
 
 use crate::error::ApiError;
@@ -54,7 +56,7 @@ pub async fn ask(
     if streaming {
         return stream(state, prepared).into_response();
     }
-    match run(&state, prepared, None).await {
+    match run(&state, prepared).await {
         Ok(answer) => Json(answer).into_response(),
         Err(error) => error.into_response(),
     }
@@ -124,7 +126,7 @@ async fn prepare(
     };
     let (conversation_id, history) = match body.conversation_id {
         Some(id) => {
-            check_continuable(state, principal, &id).await?;
+            let own = check_continuable(state, principal, &id).await?;
             let rounds = state.store().history(&id, MAX_HISTORY).await?;
             let history: Vec<Turn> = rounds
                 .into_iter()
@@ -139,7 +141,14 @@ async fn prepare(
                     }),
                 })
                 .collect();
-            (id, history)
+            if own {
+                (id, history)
+            } else {
+                // An admin asking in another principal's conversation: its answer (read with the admin's own,
+                // wider view) goes into a new conversation of the admin's, never into the owner's.
+                let branch = state.store().create_owned_conversation(principal.owner()).await?;
+                (branch.id, history)
+            }
         }
         None => (
             state.store().create_owned_conversation(principal.owner()).await?.id,
@@ -157,14 +166,17 @@ async fn prepare(
     })
 }
 
-/// Checks that `principal` may continue conversation `id` (another key's is 404, as if it did not exist) and
-/// that it is under the turn cap (409).
-async fn check_continuable(state: &AppState, principal: &Principal, id: &str) -> Result<(), ApiError> {
+/// Checks that `principal` may read conversation `id` (another key's is 404, as if it did not exist) and, when it
+/// is the principal's own, that it is under the turn cap (409); whether it is the principal's own (same owner).
+async fn check_continuable(state: &AppState, principal: &Principal, id: &str) -> Result<bool, ApiError> {
     let info = state.store().conversation_info(id).await?;
     let Some(info) = info.filter(|info| principal.can_read(info.owner.as_deref())) else {
         let error = ApiError::not_found("unknown_conversation", format!("no conversation with id `{id}`"));
         return Err(error.with_param("conversationId"));
     };
+    if info.owner.as_deref() != principal.owner() {
+        return Ok(false);
+    }
     let cap = state.settings().max_turns_per_conversation;
     if info.turns >= cap as u64 {
         return Err(ApiError::new(
@@ -177,16 +189,27 @@ async fn check_continuable(state: &AppState, principal: &Principal, id: &str) ->
         )
         .with_param("conversationId"));
     }
-    Ok(())
+    Ok(true)
 }
 
 /// Answers, stores the turn, its trace and its audit entry in one transaction (a rejected subject ID: the entry
 /// alone), and shapes the response.
-async fn run(state: &AppState, mut prepared: Prepared, sink: Option<StepSink>) -> Result<Value, ApiError> {
-    prepared.request.step_sink = sink;
+async fn run(state: &AppState, prepared: Prepared) -> Result<Value, ApiError> {
+    let answer = think(state, &prepared).await;
+    keep(state, prepared, answer).await
+}
+
+/// The engine's answer to a prepared question (its steps go to the request's sink as they finish).
+async fn think(state: &AppState, prepared: &Prepared) -> Answer {
     let started = Instant::now();
     let answer = state.engine().ask(&prepared.request).await;
     crate::metrics::record(&answer, started.elapsed().as_secs_f64());
+    answer
+}
+
+/// Stores an answer's turn, trace and audit entry in one transaction (a rejected subject ID: the entry alone), and
+/// shapes the response.
+async fn keep(state: &AppState, prepared: Prepared, answer: Answer) -> Result<Value, ApiError> {
     let mut audit = crate::audit::entry(
         crate::audit::principal_of(&prepared.principal),
         crate::audit::DOOR_API,
@@ -230,45 +253,130 @@ async fn run(state: &AppState, mut prepared: Prepared, sink: Option<StepSink>) -
     }))
 }
 
-/// Aborts the question's task when the client hangs up (the event stream is dropped): its remaining model calls
-/// are not made and the turn is not stored.
-struct AbortOnDrop(tokio::task::AbortHandle);
+/// Steps whose event carries result data (rows): from the first of them on, step events are held back until the
+/// turn and its audit entry are stored, so that no rows reach a client before its ask is audited.
+const DATA_STEPS: [&str; 2] = ["execute", "fallback"];
 
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
+/// What a streamed ask's events have carried so far: every step the engine finished, and the last step whose event
+/// was handed to the client (`None`: none yet).
+#[derive(Default)]
+struct Seen {
+    steps: Vec<TraceStep>,
+    sent: Option<&'static str>,
 }
 
-/// Streams `step` events while the question runs, then one `answer` (or `error`) event; a hang-up cancels it.
-fn stream(state: AppState, prepared: Prepared) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
+/// The state of a streamed ask's events.
+struct Flow {
+    steps: tokio::sync::mpsc::UnboundedReceiver<TraceStep>,
+    steps_done: bool,
+    done: Option<tokio::sync::oneshot::Receiver<Result<Value, ApiError>>>,
+    holding: bool,
+    held: Vec<TraceStep>,
+    release: VecDeque<Event>,
+    seen: Arc<Mutex<Seen>>,
+}
+
+/// Streams `step` events while the question runs, then one `answer` (or `error`) event. The steps from the first
+/// that carries rows (`execute`, `fallback`) on are sent only after the turn and its audit entry are stored, just
+/// before the answer. A hang-up before the answer cancels the question (its remaining model calls are not made,
+/// no turn is stored) and writes a `cancelled` audit entry; a hang-up after it leaves the stored turn and entry.
+fn stream(state: AppState, mut prepared: Prepared) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
     let (steps_tx, steps_rx) = tokio::sync::mpsc::unbounded_channel();
-    let (done_tx, done_rx) = tokio::sync::oneshot::channel();
-    let task = tokio::spawn(async move {
-        let result = run(&state, prepared, Some(steps_tx)).await;
+    let (mut done_tx, done_rx) = tokio::sync::oneshot::channel();
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    prepared.request.step_sink = Some(steps_tx);
+    let watched = Arc::clone(&seen);
+    tokio::spawn(async move {
+        let answer = tokio::select! {
+            answer = think(&state, &prepared) => answer,
+            () = done_tx.closed() => {
+                record_cancelled(&state, &prepared, &watched).await;
+                return;
+            }
+        };
+        // The answer is stored even when the client hangs up now: its turn and entry are one transaction.
+        let result = keep(&state, prepared, answer).await;
         let _ = done_tx.send(result);
     });
-    let guard = AbortOnDrop(task.abort_handle());
-    let start = (steps_rx, Some(done_rx), guard);
-    let events = futures_util::stream::unfold(start, |(mut steps, done, guard)| async move {
-        if let Some(step) = steps.recv().await {
-            let event = Event::default().event("step").json_data(step).unwrap_or_default();
-            return Some((Ok(event), (steps, done, guard)));
+    let start = Flow {
+        steps: steps_rx,
+        steps_done: false,
+        done: Some(done_rx),
+        holding: false,
+        held: Vec::new(),
+        release: VecDeque::new(),
+        seen,
+    };
+    let events = futures_util::stream::unfold(start, |mut flow| async move {
+        loop {
+            if let Some(event) = flow.release.pop_front() {
+                return Some((Ok(event), flow));
+            }
+            if !flow.steps_done {
+                let Some(step) = flow.steps.recv().await else {
+                    flow.steps_done = true;
+                    continue;
+                };
+                flow.holding |= DATA_STEPS.contains(&step.step);
+                let mut seen = flow.seen.lock().unwrap_or_else(PoisonError::into_inner);
+                seen.steps.push(step.clone());
+                if flow.holding {
+                    drop(seen);
+                    flow.held.push(step);
+                    continue;
+                }
+                seen.sent = Some(step.step);
+                drop(seen);
+                return Some((Ok(step_event(&step)), flow));
+            }
+            let done = flow.done.take()?;
+            match done.await {
+                Ok(Ok(answer)) => {
+                    flow.release.extend(flow.held.drain(..).map(|step| step_event(&step)));
+                    let event = Event::default().event("answer").json_data(answer).unwrap_or_default();
+                    flow.release.push_back(event);
+                }
+                // Not stored, not audited: the held rows are not sent.
+                Ok(Err(error)) => {
+                    let event = Event::default()
+                        .event("error")
+                        .json_data(error.body())
+                        .unwrap_or_default();
+                    flow.release.push_back(event);
+                }
+                Err(_) => flow.release.push_back(
+                    Event::default()
+                        .event("error")
+                        .data("{\"error\":{\"code\":\"internal\",\"message\":\"the question was dropped\"}}"),
+                ),
+            }
         }
-        let done = done?;
-        let event = match done.await {
-            Ok(Ok(answer)) => Event::default().event("answer").json_data(answer).unwrap_or_default(),
-            Ok(Err(error)) => Event::default()
-                .event("error")
-                .json_data(error.body())
-                .unwrap_or_default(),
-            Err(_) => Event::default()
-                .event("error")
-                .data("{\"error\":{\"code\":\"internal\",\"message\":\"the question was dropped\"}}"),
-        };
-        Some((Ok(event), (steps, None, guard)))
     });
     Sse::new(events).keep_alive(KeepAlive::default())
+}
+
+/// One `step` event.
+fn step_event(step: &TraceStep) -> Event {
+    Event::default().event("step").json_data(step).unwrap_or_default()
+}
+
+/// Writes the `cancelled` audit entry of a streamed ask whose client hung up before its answer was stored.
+async fn record_cancelled(state: &AppState, prepared: &Prepared, seen: &Mutex<Seen>) {
+    let (steps, sent) = {
+        let seen = seen.lock().unwrap_or_else(PoisonError::into_inner);
+        (seen.steps.clone(), seen.sent)
+    };
+    let mut entry = crate::audit::cancelled_entry(
+        crate::audit::principal_of(&prepared.principal),
+        crate::audit::DOOR_API,
+        &prepared.request.question,
+        steps,
+        sent,
+    );
+    entry.conversation_id = Some(prepared.conversation_id.clone());
+    if let Err(error) = state.store().record_audit(entry).await {
+        tracing::warn!(%error, "the audit entry of a cancelled ask was not written");
+    }
 }
 
 fn tool_and_params(outcome: &AskOutcome) -> (Option<String>, Option<Value>) {

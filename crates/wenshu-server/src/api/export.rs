@@ -1,5 +1,5 @@
 //! `GET /api/turns/{id}/csv`: the rows of one answered turn (the principal's own) as a CSV file, the same columns
-//! and rows the answer carried. UTF-8 with a byte-order mark (so spreadsheet programs read Chinese), RFC 4180
+//! and rows the answer carried, headed by the columns' labels and units as the catalog declares them (`x-columns`). UTF-8 with a byte-order mark (so spreadsheet programs read Chinese), RFC 4180
 //! quoting, and text cells that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`) prefixed with `'`.
 
 use axum::Extension;
@@ -7,7 +7,10 @@ use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use std::collections::BTreeMap;
+
 use serde_json::Value;
+use wenshu_contract::columns::{ColumnLabel, read_columns};
 
 use super::conversations::path_error;
 use crate::error::ApiError;
@@ -36,7 +39,14 @@ pub async fn csv(
             format!("turn `{id}` ended as `{}` and has no rows to export", turn.kind),
         ));
     };
-    let body = to_csv(columns, rows);
+    let declared = turn
+        .tool
+        .as_deref()
+        .and_then(|name| state.engine().planner().catalog().get(name))
+        .and_then(|tool| read_columns(tool.definition().get("x-columns")).ok())
+        .unwrap_or_default();
+    let headers: Vec<Value> = columns.iter().map(|column| header(column, &declared)).collect();
+    let body = to_csv(&headers, rows);
     let disposition = format!("attachment; filename=\"wenshu-{}.csv\"", file_part(&id));
     Ok((
         [
@@ -46,6 +56,22 @@ pub async fn csv(
         body,
     )
         .into_response())
+}
+
+/// A column's header as the page shows it: the catalog's label (`x-columns`) with its unit (`销售额（元）`), else the
+/// column as the answer named it.
+fn header(column: &Value, declared: &BTreeMap<String, ColumnLabel>) -> Value {
+    let Some(name) = column.as_str() else {
+        return column.clone();
+    };
+    match declared.get(name) {
+        Some(ColumnLabel {
+            label,
+            unit: Some(unit),
+        }) => Value::String(format!("{label}（{unit}）")),
+        Some(ColumnLabel { label, unit: None }) => Value::String(label.clone()),
+        None => column.clone(),
+    }
 }
 
 /// The id as it may appear in a file name (ASCII letters, digits, `-`, `_`).
@@ -113,6 +139,31 @@ mod tests {
         let text = to_csv(&columns, &rows);
         let expected = "\u{feff}region,amount\r\n华东,1200\r\n\"a,\"\"b\"\"\",\r\n'=SUM(A1),-3.5\r\n";
         assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn headers_are_labels_with_units() {
+        let declared = BTreeMap::from([
+            (
+                "amount".to_string(),
+                ColumnLabel {
+                    label: "销售额".into(),
+                    unit: Some("元".into()),
+                },
+            ),
+            (
+                "orders".to_string(),
+                ColumnLabel {
+                    label: "订单数".into(),
+                    unit: None,
+                },
+            ),
+        ]);
+        let heads: Vec<Value> = [json!("amount"), json!("orders"), json!("region")]
+            .iter()
+            .map(|c| header(c, &declared))
+            .collect();
+        assert_eq!(heads, [json!("销售额（元）"), json!("订单数"), json!("region")]);
     }
 
     #[test]
