@@ -7,19 +7,17 @@
 
 use serde::Deserialize;
 
-use super::DEFAULT_RETENTION_DAYS;
-
 /// `[audit]`.
 #[derive(Debug, Default, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AuditSection {
-    /// Entries older than this many days are purged (at start, then hourly); absent: [`DEFAULT_RETENTION_DAYS`];
+    /// Entries older than this many days are purged (at start, then hourly); absent: [`DEFAULT_RETENTION_DAYS`](super::DEFAULT_RETENTION_DAYS);
     /// 0 keeps them forever.
     pub retention_days: Option<u32>,
 }
 
 impl AuditSection {
-    /// The retention in days: `retention_days`, [`DEFAULT_RETENTION_DAYS`] when absent; `None` (0) keeps entries
+    /// The retention in days: `retention_days`, [`DEFAULT_RETENTION_DAYS`](super::DEFAULT_RETENTION_DAYS) when absent; `None` (0) keeps entries
     /// forever.
     pub fn retention(&self) -> anyhow::Result<Option<u32>> {
         Ok(super::retention_of(self.retention_days))
@@ -28,6 +26,7 @@ impl AuditSection {
 
 #[cfg(test)]
 mod tests {
+    use super::super::DEFAULT_RETENTION_DAYS;
     use super::*;
 
     #[test]
