@@ -1005,7 +1005,8 @@ function stepElement(step) {
   );
   if (step.step === 'fallback' && step.output && typeof step.output === 'object') li.append(fallbackDetails(step.output));
 
-  const pre = h('pre', { class: 'raw-json', testid: 'step-json' });
+  // Focusable: a keyboard user scrolls the raw JSON like any other scrolling region.
+  const pre = h('pre', { class: 'raw-json', testid: 'step-json', tabindex: '0' });
   const details = h('details', { class: 'raw' }, h('summary', {}, t('rawShow')), pre);
   details.addEventListener('toggle', () => {
     if (details.open && !pre.textContent) pre.textContent = json(step);

@@ -244,6 +244,10 @@ fn order(w: &mut Writer, query: &ResolvedQuery) {
             wenshu_contract::metric::OrderDir::Desc => "DESC",
         };
         keys.push((format!("m{position}"), dir));
+    } else if query.grain.is_none() && (query.having.is_some() || query.share.is_some()) {
+        // Groups kept by a threshold, or shares of a whole, read from the largest down (not by name).
+        let position = query.having.map_or(0, |(position, _, _)| position);
+        keys.push((format!("m{position}"), "DESC"));
     }
     if query.grain.is_some() {
         keys.push(("t".into(), "ASC"));
