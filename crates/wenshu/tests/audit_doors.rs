@@ -226,6 +226,37 @@ async fn a_hang_up_before_the_answer_leaves_one_cancelled_entry_and_no_rows() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plain_ask_whose_connection_closes_before_the_answer_leaves_one_cancelled_entry() {
+    let setup = setup("plain-cancel").await;
+    let served = &setup.served;
+    let question = "每个地区销售额的标准差";
+    let address = served.base.trim_start_matches("http://");
+    let mut socket = tokio::net::TcpStream::connect(address).await.unwrap();
+    let body = json!({"question": question}).to_string();
+    let head = format!(
+        "POST /api/ask HTTP/1.1\r\nHost: {address}\r\nAuthorization: Bearer {ALICE}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    socket.write_all(head.as_bytes()).await.unwrap();
+    socket.write_all(body.as_bytes()).await.unwrap();
+    // The fallback's model takes 3 s; the client leaves after half a second.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    socket.set_zero_linger().unwrap();
+    drop(socket);
+    tokio::time::sleep(MODEL_DELAY + Duration::from_secs(1)).await;
+    let entries = settled_entries(served, question, 1).await;
+    assert_eq!(entries.len(), 1, "{entries:#?}");
+    let entry = &entries[0];
+    assert_eq!(entry["outcome"], "cancelled", "{entry}");
+    assert_eq!(
+        (entry["rows"].clone(), entry["turnId"].clone(), entry["step"].clone()),
+        (Value::Null, Value::Null, Value::Null),
+        "nothing was sent: {entry}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_door_leaves_exactly_one_entry() {
     let setup = setup("doors").await;
     let served = &setup.served;

@@ -56,9 +56,11 @@ pub async fn ask(
     if streaming {
         return stream(state, prepared).into_response();
     }
-    match run(&state, prepared).await {
-        Ok(answer) => Json(answer).into_response(),
-        Err(error) => error.into_response(),
+    // A plain ask runs in a task of its own too: a connection closed before the answer cancels it with an entry.
+    match spawn_ask(state, prepared, Arc::default()).await {
+        Ok(Ok(answer)) => Json(answer).into_response(),
+        Ok(Err(error)) => error.into_response(),
+        Err(_) => ApiError::internal("the question was dropped").into_response(),
     }
 }
 
@@ -192,13 +194,6 @@ async fn check_continuable(state: &AppState, principal: &Principal, id: &str) ->
     Ok(true)
 }
 
-/// Answers, stores the turn, its trace and its audit entry in one transaction (a rejected subject ID: the entry
-/// alone), and shapes the response.
-async fn run(state: &AppState, prepared: Prepared) -> Result<Value, ApiError> {
-    let answer = think(state, &prepared).await;
-    keep(state, prepared, answer).await
-}
-
 /// The engine's answer to a prepared question (its steps go to the request's sink as they finish).
 async fn think(state: &AppState, prepared: &Prepared) -> Answer {
     let started = Instant::now();
@@ -257,8 +252,8 @@ async fn keep(state: &AppState, prepared: Prepared, answer: Answer) -> Result<Va
 /// turn and its audit entry are stored, so that no rows reach a client before its ask is audited.
 const DATA_STEPS: [&str; 2] = ["execute", "fallback"];
 
-/// What a streamed ask's events have carried so far: every step the engine finished, and the last step whose event
-/// was handed to the client (`None`: none yet).
+/// What an ask's events have carried so far: every step the engine finished, and the last step whose event was
+/// handed to the client (`None`: none yet; a plain ask sends none).
 #[derive(Default)]
 struct Seen {
     steps: Vec<TraceStep>,
@@ -282,22 +277,9 @@ struct Flow {
 /// no turn is stored) and writes a `cancelled` audit entry; a hang-up after it leaves the stored turn and entry.
 fn stream(state: AppState, mut prepared: Prepared) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
     let (steps_tx, steps_rx) = tokio::sync::mpsc::unbounded_channel();
-    let (mut done_tx, done_rx) = tokio::sync::oneshot::channel();
     let seen = Arc::new(Mutex::new(Seen::default()));
     prepared.request.step_sink = Some(steps_tx);
-    let watched = Arc::clone(&seen);
-    tokio::spawn(async move {
-        let answer = tokio::select! {
-            answer = think(&state, &prepared) => answer,
-            () = done_tx.closed() => {
-                record_cancelled(&state, &prepared, &watched).await;
-                return;
-            }
-        };
-        // The answer is stored even when the client hangs up now: its turn and entry are one transaction.
-        let result = keep(&state, prepared, answer).await;
-        let _ = done_tx.send(result);
-    });
+    let done_rx = spawn_ask(state, prepared, Arc::clone(&seen));
     let start = Flow {
         steps: steps_rx,
         steps_done: false,
@@ -355,12 +337,35 @@ fn stream(state: AppState, mut prepared: Prepared) -> Sse<impl futures_util::Str
     Sse::new(events).keep_alive(KeepAlive::default())
 }
 
+/// Answers `prepared` in a task of its own; the result comes on the returned receiver. Dropping the receiver before
+/// the answer (the client hung up) cancels the question and writes its `cancelled` entry from `seen`; once the answer
+/// is there, its turn and entry are stored whatever the client does (one transaction a hang-up cannot cut).
+fn spawn_ask(
+    state: AppState,
+    prepared: Prepared,
+    seen: Arc<Mutex<Seen>>,
+) -> tokio::sync::oneshot::Receiver<Result<Value, ApiError>> {
+    let (mut done_tx, done_rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        let answer = tokio::select! {
+            answer = think(&state, &prepared) => answer,
+            () = done_tx.closed() => {
+                record_cancelled(&state, &prepared, &seen).await;
+                return;
+            }
+        };
+        let result = keep(&state, prepared, answer).await;
+        let _ = done_tx.send(result);
+    });
+    done_rx
+}
+
 /// One `step` event.
 fn step_event(step: &TraceStep) -> Event {
     Event::default().event("step").json_data(step).unwrap_or_default()
 }
 
-/// Writes the `cancelled` audit entry of a streamed ask whose client hung up before its answer was stored.
+/// Writes the `cancelled` audit entry of an ask whose client hung up before its answer was stored.
 async fn record_cancelled(state: &AppState, prepared: &Prepared, seen: &Mutex<Seen>) {
     let (steps, sent) = {
         let seen = seen.lock().unwrap_or_else(PoisonError::into_inner);
