@@ -328,6 +328,9 @@ async function main() {
     assert(need.includes('orderId'), `the need message does not name orderId: "${need}"`);
     const after = await page.getByTestId('conversation-id').getAttribute('data-conversation-id');
     assert(after && after !== before, 'the new conversation kept the old conversation id');
+    // The header names the conversation by its first question, never by a hex id.
+    const header = await text(page.getByTestId('conversation-id'));
+    assert(header.includes('帮我查一下订单') && !/[0-9a-f]{8}/.test(header), `the header says "${header}"`);
   });
 
   await check(page, '今天天气怎么样 (no tool) → says where and why it stopped (or a 兜底 answer)', 'stopped', async () => {

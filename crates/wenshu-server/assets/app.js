@@ -65,11 +65,6 @@ function cellText(value) {
   return String(value);
 }
 
-function shortId(id) {
-  const s = String(id);
-  return s.length > 10 ? `${s.slice(0, 8)}…` : s;
-}
-
 function json(value) {
   try {
     return JSON.stringify(value, null, 2);
@@ -345,9 +340,14 @@ function newConversation() {
 
 // ---------------------------------------------------------------- rendering
 
+/** The header names the open conversation by its title (its first question), never by its id; nothing before one. */
 function renderHeader() {
   const id = state.conversationId;
-  els.conversation.textContent = id ? t('conversation', shortId(id)) : t('noConversation');
+  const listed = id ? state.conversations.find((c) => c.id === id) : null;
+  const first = state.rounds.length ? state.rounds[0].question : '';
+  const title = (listed && listed.title) || first;
+  els.conversation.textContent = id && title ? t('conversation', title) : '';
+  els.conversation.hidden = !(id && title);
   els.conversation.title = id || '';
   els.conversation.dataset.conversationId = id || '';
 }
@@ -1270,6 +1270,7 @@ async function refreshConversations() {
     state.conversations = [];
   }
   renderConversations();
+  renderHeader();
 }
 
 function renderConversations() {
