@@ -655,6 +655,22 @@ async function main() {
     assert(note.includes('2022'), `the question after the choice does not say which one: "${note.slice(0, 120)}"`);
   });
 
+  await check(page, 'a link to a conversation that is gone says so on the page', 'conversation-gone', async () => {
+    const errorsBefore = pageErrors.length;
+    await page.goto(`${BASE}/?c=0000deadbeef0000`, { waitUntil: 'load', timeout: WAIT_MS });
+    const notice = page.getByTestId('notice');
+    await notice.waitFor({ state: 'visible', timeout: WAIT_MS }).catch(() => {
+      throw new CheckError('no word on the page for a conversation that does not exist');
+    });
+    const said = await text(notice);
+    assert(said.includes('不存在') || said.includes('does not exist'), `the notice says "${said}"`);
+    assert(new URL(page.url()).searchParams.get('c') === null, 'the address still names the missing conversation');
+    // The browser logs the expected 404 of the missing conversation; nothing else may have gone wrong.
+    const added = pageErrors.splice(errorsBefore);
+    const other = added.filter((e) => !e.includes('404'));
+    assert(other.length === 0, other.join('; '));
+  });
+
   await check(page, 'axe-core: no serious violation at desktop size', 'desktop', async () => {
     await page.setViewportSize({ width: 1366, height: 900 });
     await page.waitForTimeout(300);

@@ -267,6 +267,7 @@ async function submit(question, extra = {}) {
   question = String(question || '').trim();
   if (!question || state.busy) return;
   const round = newRound(question, extra);
+  els.empty.querySelector('[data-testid="notice"]')?.remove();
   state.rounds.push(round);
   const generation = state.generation;
   setBusy(true);
@@ -1380,6 +1381,16 @@ function restoreChoices(rounds) {
   });
 }
 
+/** A word on the empty page (a conversation that is gone), until the next question. */
+function showNotice(text) {
+  let notice = els.empty.querySelector('[data-testid="notice"]');
+  if (!notice) {
+    notice = h('p', { class: 'notice', testid: 'notice', role: 'status' });
+    els.empty.prepend(notice);
+  }
+  notice.textContent = text;
+}
+
 /** Opens a stored conversation: its turns become the page's rounds; `#turn-…` in the address is scrolled to. */
 async function openConversation(id) {
   state.generation += 1;
@@ -1392,7 +1403,7 @@ async function openConversation(id) {
     state.rounds = [];
     syncUrl();
     renderAll();
-    els.hint.textContent = errorText(err);
+    showNotice(errorText(err));
     return;
   }
   const rounds = await Promise.all((page.turns || []).map((turn) => roundOfTurn(id, turn)));
