@@ -112,6 +112,12 @@ fn checked(
         verdict.resolved = findings.resolutions;
         return verdict;
     }
+    // The outer LIMIT is checked on the SQL as written, before the row scope's rewrite: a refusal quotes only the
+    // user's SQL, never the scoped subquery or its bind marks.
+    let limit = match limit::apply_limit(&mut query, policy.max_rows, dialect) {
+        Ok(limit) => limit,
+        Err(reason) => return refused(vec![reason]),
+    };
     let scope_binds = match scope {
         None => None,
         Some(scope) => {
@@ -128,10 +134,6 @@ fn checked(
                 Err(error) => return refused(vec![error.to_string()]),
             }
         }
-    };
-    let limit = match limit::apply_limit(&mut query, policy.max_rows, dialect) {
-        Ok(limit) => limit,
-        Err(reason) => return refused(vec![reason]),
     };
     let mut rewrite = render::render(query, dialect);
     let (mut binds, mut bind_attributes) = (Vec::new(), Vec::new());
