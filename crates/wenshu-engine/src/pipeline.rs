@@ -148,6 +148,11 @@ impl Planner {
         self.catalog.fallback().filter(|t| self.is_enabled(t.name()))
     }
 
+    /// The engine that routes and extracts (`lexicon` or `model`): the router's.
+    pub fn engine_name(&self) -> &'static str {
+        self.router.engine()
+    }
+
     /// The tools a router may choose: enabled, fallback and metric tools excluded (a metric tool is chosen by
     /// coverage, after the fixed tools: see the `metric` module).
     pub fn routable_tools(&self) -> Vec<&Tool> {

@@ -101,9 +101,14 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
     let store = wenshu_store::open_store(&store_url)
         .await
         .context("opening the store")?;
-    let engine_name = parts.client.as_ref().map_or("lexicon", |_| "model");
+    let has_model = parts.client.is_some();
     let (catalog, extractor) = (parts.catalog.clone(), parts.extractor.clone());
     let engine = engine(parts, &database).await?;
+    // The engine that reads questions, and the model's other use when it only serves the fallback.
+    let engine_name = match (engine.planner().engine_name(), has_model) {
+        ("lexicon", true) => "lexicon, with a model for the fallback".to_string(),
+        (name, _) => name.to_string(),
+    };
     for name in &config.disabled_tools {
         engine.planner().set_enabled(name, false);
     }

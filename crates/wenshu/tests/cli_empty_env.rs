@@ -67,6 +67,36 @@ fn demo_starts_with_empty_model_variables() {
 }
 
 /// A folder removed when the test ends.
+/// `serve --engine lexicon` with a model configured (for the fallback only) says the lexicon engine reads questions.
+#[test]
+fn the_start_line_names_the_engine_that_reads_questions() {
+    let dir = TempDir(std::env::temp_dir().join(format!("wenshu-engine-line-{}", std::process::id())));
+    std::fs::create_dir_all(dir.path()).expect("temp dir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wenshu"))
+        .args(["serve", "--port", "0", "--today", "2026-11-29", "--engine", "lexicon"])
+        .current_dir(dir.path())
+        .env("WENSHU_DATA_DIR", dir.path())
+        .env("WENSHU_LLM_BASE_URL", "http://127.0.0.1:9/v1")
+        .env("WENSHU_LLM_MODEL", "any")
+        .env("WENSHU_CONFIG", "")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("wenshu runs");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut served = Demo(child);
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).expect("a line");
+    if !line.contains("serving on") {
+        let _ = served.0.kill();
+        panic!("serve did not start: {line}{}", served.0.wait_with_output_or_stderr());
+    }
+    assert!(
+        line.contains("engine: lexicon, with a model for the fallback"),
+        "{line}"
+    );
+}
+
 struct TempDir(std::path::PathBuf);
 
 impl TempDir {
