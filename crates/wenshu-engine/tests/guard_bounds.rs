@@ -197,3 +197,30 @@ fn mysql_mod_operator_is_the_percent_operator() {
         .allowed
     );
 }
+
+#[tokio::test]
+async fn a_bare_values_list_runs_on_sqlite_without_a_limit() {
+    let policy = GuardPolicy::new(&["sales"]);
+    let verdict = check_sql(
+        "VALUES ((SELECT COUNT(*) FROM sales)), (2)",
+        SqlDialect::Sqlite,
+        &policy,
+    );
+    assert!(verdict.allowed, "{:?}", verdict.reasons);
+    let sql = verdict.sql.unwrap();
+    assert!(!sql.contains("LIMIT"), "{sql}");
+    let db = Database::connect("sqlite::memory:").await.unwrap();
+    db.execute_batch("CREATE TABLE sales (region TEXT, amount REAL)")
+        .await
+        .unwrap();
+    let rows = db.query(&sql, &[], QueryLimits::default()).await.unwrap();
+    assert_eq!(rows.rows.len(), 2);
+    let mut small = policy.clone();
+    small.max_rows = 1;
+    let over = check_sql("VALUES (1), (2)", SqlDialect::Sqlite, &small);
+    assert!(
+        !over.allowed && over.reasons[0].contains("at most 1"),
+        "{:?}",
+        over.reasons
+    );
+}

@@ -1,13 +1,24 @@
 //! The outer LIMIT: added when there is none, capped when larger, refused when not a literal; a literal
-//! `FETCH FIRST n ROWS ONLY` becomes that LIMIT.
+//! `FETCH FIRST n ROWS ONLY` becomes that LIMIT; a bare VALUES list within the cap keeps none.
 
-use sqlparser::ast::{Expr, LimitClause, Query, UnaryOperator, Value, ValueWithSpan};
+use sqlparser::ast::{Expr, LimitClause, Query, SetExpr, UnaryOperator, Value, ValueWithSpan};
 
 use super::policy::SqlDialect;
 
 /// Adds `LIMIT max` when there is none and caps a larger literal one (SQLite's negative LIMIT, "no limit", too);
 /// returns the LIMIT, or why it is refused.
 pub(super) fn apply_limit(query: &mut Query, max: u64, dialect: SqlDialect) -> Result<u64, String> {
+    // A bare VALUES list is as long as it is written (SQLite takes no LIMIT after it): within the cap it runs as is.
+    if let SetExpr::Values(values) = query.body.as_ref()
+        && query.limit_clause.is_none()
+        && query.fetch.is_none()
+    {
+        let rows = values.rows.len() as u64;
+        return match rows <= max {
+            true => Ok(rows),
+            false => Err(format!("VALUES lists {rows} rows; at most {max} may be returned")),
+        };
+    }
     if let Some(fetch) = query.fetch.take() {
         let offset = match query.limit_clause.take() {
             None => None,
