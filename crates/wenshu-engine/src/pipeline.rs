@@ -290,7 +290,7 @@ impl Planner {
             Ok(range) => {
                 let dates = date_params(tool, range);
                 let why = match (checked.dates, dates.is_empty()) {
-                    (_, true) => "the tool takes no date range".to_string(),
+                    (_, true) => "no start and end dates to fill: the tool's own parameters say its period".to_string(),
                     (Some(r), false) => format!("the routed dates {r}"),
                     (None, false) => "no dates were asked: the tool's default range".to_string(),
                 };
