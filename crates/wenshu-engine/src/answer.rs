@@ -608,7 +608,14 @@ impl Engine {
                 let service_down = run.attempts.iter().any(|a| a.call.service_failed());
                 let audience = if service_down { Audience::Admin } else { Audience::User };
                 let mut messages = vec![message];
-                messages.extend(run.reasons.iter().map(|r| Message::fallback_failed(r)));
+                // The correction refused for the same reason as the first try is one reason, said once.
+                let mut said = std::collections::HashSet::new();
+                messages.extend(
+                    run.reasons
+                        .iter()
+                        .filter(|r| said.insert(r.as_str()))
+                        .map(|r| Message::fallback_failed(r)),
+                );
                 AskOutcome::stopped("fallback", messages, vec![], audience)
             }
         }

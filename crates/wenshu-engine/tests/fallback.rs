@@ -372,3 +372,21 @@ async fn a_model_sql_too_deep_to_walk_is_refused_and_the_engine_lives_on() {
     let next = ask(&engine, "今年票房最高的十部电影是哪些").await;
     assert_eq!(next.outcome.kind(), "answered", "{:?}", next.outcome);
 }
+
+#[tokio::test]
+async fn the_same_refusal_twice_is_said_once() {
+    let demo = Demo::new("twice").await;
+    let server = ScriptedChatServer::start(vec![
+        route(None, None, "今天天气怎么样"),
+        sql("SELECT * FROM sqlite_master"),
+        sql("SELECT * FROM sqlite_master"),
+    ])
+    .await;
+    let answer = ask(&demo.engine(&server, &[]).await, "今天天气怎么样").await;
+    let AskOutcome::Stopped { reasons, .. } = &answer.outcome else {
+        panic!("{:?}", answer.outcome)
+    };
+    let refusals = reasons.iter().filter(|r| r.contains("sqlite_master")).count();
+    assert_eq!(refusals, 1, "{reasons:?}");
+    assert_eq!(attempts(&answer), 2, "both tries are in the trace");
+}
