@@ -536,6 +536,15 @@ async function main() {
     await page.getByTestId('rename-input').fill('年度趋势与排名', { timeout: WAIT_MS });
     await page.getByTestId('rename-save').click({ timeout: WAIT_MS });
     await page.getByTestId('history-list').locator(`[data-conversation-id="${firstConversation}"]`).getByText('年度趋势与排名').waitFor({ timeout: WAIT_MS });
+    // After saving, the focus stays on the conversation renamed; Escape cancels a rename and keeps the title.
+    const focused = await page.evaluate(() => document.activeElement?.closest('[data-conversation-id]')?.dataset.conversationId ?? null);
+    assert(focused === firstConversation, `after the rename the focus is on ${focused}, not the renamed conversation`);
+    await page.getByTestId('history-list').locator(`[data-conversation-id="${firstConversation}"]`).getByTestId('history-rename').click({ timeout: WAIT_MS });
+    await page.getByTestId('rename-input').fill('不要这个名字', { timeout: WAIT_MS });
+    await page.getByTestId('rename-input').press('Escape', { timeout: WAIT_MS });
+    assert((await page.getByTestId('rename-input').count()) === 0, 'Escape did not close the rename form');
+    const kept = await text(page.getByTestId('history-list').locator(`[data-conversation-id="${firstConversation}"]`).locator('.history-title'));
+    assert(kept === '年度趋势与排名', `after Escape the title is "${kept}"`);
     await page.evaluate(() => delete document.body.dataset.restored);
     await page.getByTestId('history-list').locator(`[data-conversation-id="${firstConversation}"]`).getByTestId('history-open').click({ timeout: WAIT_MS });
     await page.locator(`body[data-restored="${firstConversation}"]`).waitFor({ timeout: WAIT_MS });

@@ -1308,13 +1308,27 @@ function renameForm(li, c) {
   const inputId = `rename-${c.id}`;
   const input = h('input', { id: inputId, type: 'text', maxlength: '100', class: 'rename-input', testid: 'rename-input' });
   input.value = c.title;
+  // Focus goes back to the conversation's own button, never to the top of the page.
+  const focusItem = (testid) => {
+    const item = els.history.querySelector(`[data-conversation-id="${CSS.escape(c.id)}"]`);
+    if (item) item.querySelector(`[data-testid="${testid}"]`)?.focus();
+  };
+  const cancel = () => {
+    renderConversations();
+    focusItem('history-rename');
+  };
+  input.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    cancel();
+  });
   const form = h(
     'form',
     { class: 'rename-form' },
     h('label', { for: inputId, class: 'visually-hidden' }, t('renameLabel')),
     input,
     h('button', { type: 'submit', class: 'button ghost small', testid: 'rename-save' }, t('save')),
-    h('button', { type: 'button', class: 'link small', onclick: () => renderConversations() }, t('cancel')),
+    h('button', { type: 'button', class: 'link small', testid: 'rename-cancel', onclick: cancel }, t('cancel')),
   );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -1325,7 +1339,8 @@ function renameForm(li, c) {
     } catch (_) {
       /* shown by the refreshed list */
     }
-    refreshConversations();
+    await refreshConversations();
+    focusItem('history-open');
   });
   li.replaceChildren(form);
   input.focus();
