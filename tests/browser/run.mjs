@@ -648,7 +648,7 @@ async function main() {
     await page.evaluate(AXE_SOURCE);
     const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
     return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .filter((v) => v.impact === 'moderate' || v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id} (${v.nodes.length}: ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(', ')})`);
   }
 
@@ -662,6 +662,30 @@ async function main() {
     assert(chosen.length === 1 && chosen[0].includes('2022'), `after the reload the candidates say ${pressed.join(' | ')}`);
     const note = await text(page.getByTestId('question').nth(2));
     assert(note.includes('2022'), `the question after the choice does not say which one: "${note.slice(0, 120)}"`);
+  });
+
+  await check(page, 'axe-core: no moderate or serious violation at desktop size', 'desktop', async () => {
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.waitForTimeout(300);
+    const found = await seriousViolations();
+    assert(found.length === 0, found.join('; '));
+  });
+
+  await check(page, 'axe-core: no moderate or serious violation at phone size', 'phone', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(400);
+    await page.getByTestId('history-toggle').click({ timeout: WAIT_MS });
+    const found = await seriousViolations();
+    await page.getByTestId('history-toggle').click({ timeout: WAIT_MS });
+    assert(found.length === 0, found.join('; '));
+  });
+
+  await check(page, 'the page fits a narrow (390 px) screen', 'narrow', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(400); // the charts redraw for the new width
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert(overflow <= 1, `the page scrolls sideways by ${overflow} px at 390 px wide`);
+    assert(await page.getByTestId('ask-button').isVisible(), 'the send button is hidden at 390 px');
   });
 
   await check(page, 'a link to a conversation that is gone says so on the page', 'conversation-gone', async () => {
@@ -678,30 +702,6 @@ async function main() {
     const added = pageErrors.splice(errorsBefore);
     const other = added.filter((e) => !e.includes('404'));
     assert(other.length === 0, other.join('; '));
-  });
-
-  await check(page, 'axe-core: no serious violation at desktop size', 'desktop', async () => {
-    await page.setViewportSize({ width: 1366, height: 900 });
-    await page.waitForTimeout(300);
-    const found = await seriousViolations();
-    assert(found.length === 0, found.join('; '));
-  });
-
-  await check(page, 'axe-core: no serious violation at phone size', 'phone', async () => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(400);
-    await page.getByTestId('history-toggle').click({ timeout: WAIT_MS });
-    const found = await seriousViolations();
-    await page.getByTestId('history-toggle').click({ timeout: WAIT_MS });
-    assert(found.length === 0, found.join('; '));
-  });
-
-  await check(page, 'the page fits a narrow (390 px) screen', 'narrow', async () => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(400); // the charts redraw for the new width
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    assert(overflow <= 1, `the page scrolls sideways by ${overflow} px at 390 px wide`);
-    assert(await page.getByTestId('ask-button').isVisible(), 'the send button is hidden at 390 px');
   });
 
   await check(page, 'no JavaScript errors or failed requests on the page', null, async () => {

@@ -724,7 +724,9 @@ function answeredBody(round, outcome, a) {
         ),
       ),
     );
-    body.append(h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': t('rowsCount', rows.length) }, table));
+    // Each table region is named by what it holds, not only by its row count (several answers share a page).
+    const regionName = `${infos.map((info) => info.label).join('、')} · ${t('rowsCount', rows.length)}`;
+    body.append(h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': regionName }, table));
 
     const foot = h('p', { class: 'table-foot muted small' }, t('rowsCount', rows.length));
     if (rows.length > ROW_CAP) {
