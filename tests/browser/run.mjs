@@ -686,6 +686,22 @@ async function main() {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert(overflow <= 1, `the page scrolls sideways by ${overflow} px at 390 px wide`);
     assert(await page.getByTestId('ask-button').isVisible(), 'the send button is hidden at 390 px');
+    // The time axis labels of every line chart stand apart.
+    const crowded = await page.evaluate(() => {
+      const found = [];
+      for (const svg of document.querySelectorAll('svg.chart-svg')) {
+        const bottom = Math.max(...[...svg.querySelectorAll('text.chart-tick')].map((t) => Number(t.getAttribute('y'))));
+        const boxes = [...svg.querySelectorAll('text.chart-tick')]
+          .filter((t) => Number(t.getAttribute('y')) === bottom)
+          .map((t) => ({ text: t.textContent, box: t.getBBox() }))
+          .sort((a, b) => a.box.x - b.box.x);
+        for (let i = 1; i < boxes.length; i += 1) {
+          if (boxes[i].box.x < boxes[i - 1].box.x + boxes[i - 1].box.width) found.push(`${boxes[i - 1].text}/${boxes[i].text}`);
+        }
+      }
+      return found;
+    });
+    assert(crowded.length === 0, `axis labels overlap at 390 px: ${crowded.join(', ')}`);
   });
 
   await check(page, 'a link to a conversation that is gone says so on the page', 'conversation-gone', async () => {

@@ -189,8 +189,9 @@ function lineChart(rows, x, c, { label, format, color, width: wanted, partialNot
   }
   const labels = shortLabels(keys);
   const every = Math.max(1, Math.ceil(rows.length / Math.max(2, Math.floor(plotW / 60))));
+  // Evenly spaced from the newest key back, so the last label never crowds the one before it.
   labels.forEach((text, i) => {
-    if (i % every !== 0 && i !== labels.length - 1) return;
+    if ((labels.length - 1 - i) % every !== 0) return;
     svg.append(el('text', { x: px(i), y: height - 8, 'text-anchor': 'middle', class: 'chart-tick' }, text));
   });
   const last = rows.length - 1;
