@@ -254,8 +254,18 @@ impl MetricExecutor {
             (None, _, Some((first, last))) => Some(format!("{ALL_DATA_ZH}：{first}～{last}")),
             (period, _, _) => period.map(str::to_string),
         };
+        let compared = match (prepared.statements[0].0.as_deref(), prepared.statements.get(1)) {
+            (Some(this), Some((Some(other), _))) => Some(present::Compared {
+                this,
+                other,
+                note: through.as_ref().map(|t| (t.zh(), t.en())),
+            }),
+            _ => None,
+        };
+        let (headline, headline_en) = present::headlines(&columns, &rows, period.as_deref(), compared.as_ref()).unzip();
         let presentation = Presentation {
-            headline: present::headline(&columns, &rows, period.as_deref()),
+            headline,
+            headline_en,
             chart: present::chart(&columns, rows.len()),
             columns: columns.clone(),
         };

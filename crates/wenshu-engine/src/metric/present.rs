@@ -79,6 +79,9 @@ pub struct Presentation {
     /// One sentence for a single number (value, unit, period), or for a single comparison.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub headline: Option<String>,
+    /// [`Presentation::headline`] in English (the catalog's labels as they are).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub headline_en: Option<String>,
     /// The columns, labelled.
     pub columns: Vec<ColumnInfo>,
     /// The chart that fits.
@@ -176,6 +179,28 @@ pub fn chart(columns: &[ColumnInfo], rows: usize) -> ChartHint {
 
 /// The headline of a one-row answer without categories: each value with its unit, and the period.
 pub fn headline(columns: &[ColumnInfo], rows: &[Vec<Value>], period: Option<&str>) -> Option<String> {
+    headlines(columns, rows, period, None).map(|(zh, _)| zh)
+}
+
+/// The two periods a comparison compares, and what is said of them (`截至 2026-12-05，与同期对比`, in both languages).
+pub struct Compared<'a> {
+    /// This period.
+    pub this: &'a str,
+    /// The period it is compared with.
+    pub other: &'a str,
+    /// A note on both, Chinese and English.
+    pub note: Option<(String, String)>,
+}
+
+/// The headline in Chinese and English. A single comparison (this period, the other, the change, its rate) is said
+/// short, the periods once: `销售额 594,541元，上期 544,071元，变化 +50,470元（+9.28%）；2026-12-01～2026-12-05
+/// 对比 2026-11-01～2026-11-05`.
+pub fn headlines(
+    columns: &[ColumnInfo],
+    rows: &[Vec<Value>],
+    period: Option<&str>,
+    compared: Option<&Compared<'_>>,
+) -> Option<(String, String)> {
     let [row] = rows else { return None };
     if columns
         .iter()
@@ -183,14 +208,48 @@ pub fn headline(columns: &[ColumnInfo], rows: &[Vec<Value>], period: Option<&str
     {
         return None;
     }
-    let parts: Vec<String> = columns
+    if let (Some(Compared { this, other, note }), [now, _, change, rate]) = (compared, columns) {
+        let measure = change.label.strip_suffix("变化").unwrap_or(&change.label);
+        if now.kind == ColumnKind::Measure && rate.kind == ColumnKind::Rate {
+            let value = |i: usize| format_value(&columns[i], &row[i]);
+            let signed = |i: usize| match row[i].as_f64() {
+                Some(n) if n > 0.0 => format!("+{}", value(i)),
+                _ => value(i),
+            };
+            let (note_zh, note_en) = note.as_ref().map_or((String::new(), String::new()), |(zh, en)| {
+                (format!("（{zh}）"), format!(" ({en})"))
+            });
+            return Some((
+                format!(
+                    "{measure} {}，上期 {}，变化 {}（{}）；{this} 对比 {other}{note_zh}",
+                    value(0),
+                    value(1),
+                    signed(2),
+                    signed(3)
+                ),
+                format!(
+                    "{measure} {}, previous {}, change {} ({}); {this} vs {other}{note_en}",
+                    value(0),
+                    value(1),
+                    signed(2),
+                    signed(3)
+                ),
+            ));
+        }
+    }
+    let zh: Vec<String> = columns
         .iter()
         .zip(row)
         .map(|(c, v)| format!("{}：{}", c.label, format_value(c, v)))
         .collect();
+    let en: Vec<String> = columns
+        .iter()
+        .zip(row)
+        .map(|(c, v)| format!("{}: {}", c.label, format_value(c, v)))
+        .collect();
     Some(match period {
-        Some(p) => format!("{p}，{}", parts.join("，")),
-        None => parts.join("，"),
+        Some(p) => (format!("{p}，{}", zh.join("，")), format!("{p}: {}", en.join(", "))),
+        None => (zh.join("，"), en.join(", ")),
     })
 }
 
@@ -263,5 +322,34 @@ mod tests {
         assert_eq!(chart(std::slice::from_ref(&m), 1).kind, ChartKind::Number);
         let line = headline(&[m], &[vec![json!(3)]], Some("2026-11-01～2026-11-30"));
         assert_eq!(line.as_deref(), Some("2026-11-01～2026-11-30，销售额：3"));
+    }
+
+    #[test]
+    fn a_comparison_is_said_short_with_its_periods_once_in_both_languages() {
+        let now = info("销售额（11月）".into(), ColumnKind::Measure, Some("元".into()), Some(0));
+        let before = info("销售额（10月）".into(), ColumnKind::Measure, Some("元".into()), Some(0));
+        let change = info("销售额变化".into(), ColumnKind::Change, Some("元".into()), Some(0));
+        let rate = info("销售额变化率".into(), ColumnKind::Rate, None, Some(4));
+        let compared = Compared {
+            this: "2026-11-01～2026-11-29",
+            other: "2026-10-01～2026-10-29",
+            note: Some(("截至 2026-11-29，与同期对比".into(), "through 2026-11-29".into())),
+        };
+        let (zh, en) = headlines(
+            &[now, before, change, rate],
+            &[vec![json!(1200), json!(1000), json!(200), json!(0.2)]],
+            Some("ignored when compared"),
+            Some(&compared),
+        )
+        .unwrap();
+        assert_eq!(
+            zh,
+            "销售额 1,200元，上期 1,000元，变化 +200元（+20.00%）；2026-11-01～2026-11-29 对比 2026-10-01～2026-10-29（截至 2026-11-29，与同期对比）"
+        );
+        assert_eq!(zh.matches("2026-11-01").count(), 1, "the period once");
+        assert!(
+            en.starts_with("销售额 1,200元, previous 1,000元, change +200元 (+20.00%); "),
+            "{en}"
+        );
     }
 }
