@@ -174,7 +174,10 @@ fn a_percent_threshold_compares_the_share_never_the_amount() {
         let having = &sql[sql.find("HAVING").expect("HAVING")..];
         assert!(having.contains("NULLIF((SELECT"), "{sql}");
         // The groups kept read from the largest down, not by name.
-        assert!(sql.contains("ORDER BY \"m0\" DESC") || sql.contains("ORDER BY `m0` DESC"), "{sql}");
+        assert!(
+            sql.contains("ORDER BY \"m0\" DESC") || sql.contains("ORDER BY `m0` DESC"),
+            "{sql}"
+        );
     }
     let q = query("今年诊疗费比例超过百分之二十的医生");
     assert!(
@@ -348,7 +351,8 @@ async fn run_demo(db: Database, truth_db: &Database) {
         // Whatever the order (groups kept by a threshold read from the largest down), each truth row is a row.
         for want in &truth {
             assert!(
-                rows.iter().any(|row| want.iter().all(|cell| row.iter().any(|c| close(c, cell)))),
+                rows.iter()
+                    .any(|row| want.iter().all(|cell| row.iter().any(|c| close(c, cell)))),
                 "{question}: no row holds {want:?} (rows {rows:?})"
             );
         }

@@ -249,7 +249,16 @@ fn the_openapi_document_lists_the_route_its_filters_and_statuses() {
         .collect();
     assert_eq!(
         names,
-        ["principal", "principalName", "tool", "outcome", "since", "until", "limit", "before"]
+        [
+            "principal",
+            "principalName",
+            "tool",
+            "outcome",
+            "since",
+            "until",
+            "limit",
+            "before"
+        ]
     );
     for status in ["200", "400", "401", "403"] {
         assert!(operation["responses"][status].is_object(), "{status}");
