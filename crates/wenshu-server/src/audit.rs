@@ -198,17 +198,7 @@ pub fn mcp_recorder(
     store: Arc<dyn Store>,
 ) -> impl Fn(Option<&Extensions>, &AskRequest, &Answer) -> McpRecord + Send + Sync + 'static {
     move |extensions, request, answer| {
-        let principal = match extensions {
-            None => AuditPrincipal {
-                id: None,
-                name: None,
-                role: OPERATOR.to_string(),
-            },
-            Some(extensions) => extensions
-                .get::<Principal>()
-                .map_or_else(|| principal_of(&Principal::anonymous(None)), principal_of),
-        };
-        let entry = entry(principal, DOOR_MCP, &request.question, answer);
+        let entry = entry(mcp_principal(extensions), DOOR_MCP, &request.question, answer);
         let store = Arc::clone(&store);
         Box::pin(async move {
             store
