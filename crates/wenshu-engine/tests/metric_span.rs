@@ -3,6 +3,8 @@
 //! scoped viewer never learns another scope's days), on SQLite always and on PostgreSQL and MariaDB/MySQL when
 //! `WENSHU_TEST_POSTGRES_URL` / `WENSHU_TEST_MYSQL_URL` are set. A question with a period reads no span.
 
+mod model_support;
+
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -11,11 +13,7 @@ use serde_json::json;
 use wenshu_contract::Catalog;
 use wenshu_engine::answer::{Answer, AskOutcome, Engine};
 use wenshu_engine::db::{Database, Dialect};
-use wenshu_engine::execute::Executors;
-use wenshu_engine::lexicon::{LexiconExtractor, LexiconRouter};
-use wenshu_engine::metric::{MetricExecutor, SharedValues};
-use wenshu_engine::pipeline::{AskRequest, Planner};
-use wenshu_engine::resolve::EntityCatalogs;
+use wenshu_engine::pipeline::AskRequest;
 use wenshu_engine::scope::{ScopeRules, Viewer};
 
 /// A metric tool over orders of two regions, with a day column.
@@ -56,26 +54,14 @@ async fn engine(db: &Database) -> Engine {
     } else {
         "date"
     };
-    let catalog = Arc::new(catalog(date_type));
-    let entities = Arc::new(EntityCatalogs::new());
-    let values = SharedValues::new();
-    values.load(db, catalog.clone(), &entities).await.unwrap();
-    let planner = Planner::new(
-        catalog.clone(),
-        entities.clone(),
-        Arc::new(LexiconRouter::new(entities.clone())),
-        Arc::new(LexiconExtractor::new(entities).with_metric_values(values.clone())),
-    );
-    let mut executors = Executors::new();
-    Arc::new(MetricExecutor::new(db.clone(), values.clone())).register_all(&catalog, &mut executors);
     let rules = ScopeRules::parse(&BTreeMap::from([(
         "orders".to_string(),
         "area = :user.area".to_string(),
     )]))
     .unwrap();
-    Engine::new(planner, Arc::new(executors))
-        .with_scope(Arc::new(rules))
-        .with_metric_values(values)
+    model_support::scoped_metric_engine(db, Arc::new(catalog(date_type)), rules)
+        .await
+        .0
 }
 
 async fn ask(engine: &Engine, question: &str, viewer: Viewer) -> Answer {

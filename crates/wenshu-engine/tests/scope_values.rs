@@ -16,13 +16,10 @@ use serde_json::json;
 use wenshu_contract::Catalog;
 use wenshu_engine::answer::{AskOutcome, Engine};
 use wenshu_engine::db::{Database, Dialect};
-use wenshu_engine::execute::Executors;
 use wenshu_engine::fallback::SqlFallback;
 use wenshu_engine::fallback::schema::{SchemaNotes, ScopedSchema};
-use wenshu_engine::lexicon::{LexiconExtractor, LexiconRouter};
-use wenshu_engine::metric::{MetricExecutor, SharedValues};
-use wenshu_engine::pipeline::{AskRequest, Planner};
-use wenshu_engine::resolve::EntityCatalogs;
+use wenshu_engine::metric::SharedValues;
+use wenshu_engine::pipeline::AskRequest;
 use wenshu_engine::resolve::sql::load_entities_scoped;
 use wenshu_engine::scope::{BoundScope, ScopeRules, Viewer};
 use wenshu_engine::sql_guard::GuardPolicy;
@@ -92,22 +89,7 @@ async fn fill(db: &Database) {
 
 /// The lexicon engine over `db` under [`rules`], reading metric values per scope.
 async fn engine(db: &Database) -> (Engine, SharedValues) {
-    let catalog = Arc::new(catalog());
-    let entities = Arc::new(EntityCatalogs::new());
-    let values = SharedValues::new();
-    values.load(db, catalog.clone(), &entities).await.unwrap();
-    let planner = Planner::new(
-        catalog.clone(),
-        entities.clone(),
-        Arc::new(LexiconRouter::new(entities.clone())),
-        Arc::new(LexiconExtractor::new(entities).with_metric_values(values.clone())),
-    );
-    let mut executors = Executors::new();
-    Arc::new(MetricExecutor::new(db.clone(), values.clone())).register_all(&catalog, &mut executors);
-    let engine = Engine::new(planner, Arc::new(executors))
-        .with_scope(Arc::new(rules()))
-        .with_metric_values(values.clone());
-    (engine, values)
+    model_support::scoped_metric_engine(db, Arc::new(catalog()), rules()).await
 }
 
 fn ask(question: &str, viewer: Viewer) -> AskRequest {

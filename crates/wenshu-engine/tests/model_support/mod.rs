@@ -22,6 +22,30 @@ use wenshu_llm::config::{BreakerConfig, OutputMode, ProviderConfig, RetryConfig}
 use wenshu_llm::prompt::PromptTemplates;
 use wenshu_testkit::{Reply, ScriptedChatServer};
 
+/// The lexicon engine over `db` with the metric tools of `catalog` (their values read per viewer's scope) under the
+/// row-scope `rules`; also the shared metric values.
+pub async fn scoped_metric_engine(
+    db: &Database,
+    catalog: Arc<Catalog>,
+    rules: wenshu_engine::scope::ScopeRules,
+) -> (wenshu_engine::answer::Engine, SharedValues) {
+    let entities = Arc::new(EntityCatalogs::new());
+    let values = SharedValues::new();
+    values.load(db, catalog.clone(), &entities).await.unwrap();
+    let planner = Planner::new(
+        catalog.clone(),
+        entities.clone(),
+        Arc::new(LexiconRouter::new(entities.clone())),
+        Arc::new(LexiconExtractor::new(entities).with_metric_values(values.clone())),
+    );
+    let mut executors = wenshu_engine::execute::Executors::new();
+    Arc::new(MetricExecutor::new(db.clone(), values.clone())).register_all(&catalog, &mut executors);
+    let engine = wenshu_engine::answer::Engine::new(planner, Arc::new(executors))
+        .with_scope(Arc::new(rules))
+        .with_metric_values(values.clone());
+    (engine, values)
+}
+
 /// The day every model-path test asks on.
 pub fn today() -> Date {
     date(2026, 11, 29)
