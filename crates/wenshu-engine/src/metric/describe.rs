@@ -114,7 +114,7 @@ mod tests {
         let (zh, en) = describe(tool, args.as_object().unwrap()).unwrap();
         assert_eq!(
             zh,
-            "销售指标分析 · 销量 · 产品：企业版 · 2026-10-01～2026-10-31 · 按销售员 · 销量从高到低前 3"
+            "销售指标分析 · 销量 · 产品：企业版 · 2026-10-01～2026-10-31 · 按销售 · 销量从高到低前 3"
         );
         assert!(en.contains("top 3"), "{en}");
     }
