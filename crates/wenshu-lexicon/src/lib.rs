@@ -116,7 +116,7 @@ impl Serialize for Span {
 /// Every numeral and time expression in a sentence, sorted by position; a numeral inside a time
 /// expression (the 7 of 最近7天) is not reported on its own.
 pub fn scan(text: &str, today: Date) -> Vec<Span> {
-    let folded = text::Folded::new(text);
+    let folded = text::Folded::expression(text);
     let times = time::scan_chars(&folded.chars, today);
     let taken: Vec<Range<usize>> = times.iter().map(|(r, _, _)| r.clone()).collect();
     let slice = |range: &Range<usize>| text.get(range.clone()).unwrap_or_default().to_string();

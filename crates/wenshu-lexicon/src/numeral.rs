@@ -810,7 +810,7 @@ fn slash_fraction(s: &[char], start: usize) -> Option<f64> {
 
 /// Parses text holding exactly one numeral, with wrappers such as 前五, 前十名, top 5, 两个.
 pub fn parse_number(text: &str) -> Result<Number, NumberError> {
-    let folded = Folded::new(text.trim());
+    let folded = Folded::expression(text.trim());
     let s = &folded.chars;
     if s.is_empty() {
         return Err(NumberError::Empty);
@@ -849,7 +849,7 @@ pub fn parse_number(text: &str) -> Result<Number, NumberError> {
 
 /// Finds every numeral in a sentence (byte ranges), skipping digits inside identifiers and lone 一 in 一下.
 pub fn scan_numbers(text: &str) -> Vec<NumeralSpan> {
-    let folded = Folded::new(text);
+    let folded = Folded::expression(text);
     scan_folded(&folded, &[])
 }
 

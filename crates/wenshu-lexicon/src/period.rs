@@ -52,7 +52,7 @@ fn value_meaning(value: &str, today: Date) -> Option<(DateRange, TimeKind)> {
 /// The range and kind an enum value denotes today, read afresh.
 fn read_meaning(value: &str, today: Date) -> Option<(DateRange, TimeKind)> {
     let range = parse_date_range(value, today).ok()?;
-    let folded = Folded::new(value);
+    let folded = Folded::expression(value);
     let spans = crate::time::scan_folded(&folded, today);
     let kind = match spans.as_slice() {
         [one] if one.date_range == range => one.kind,

@@ -11,6 +11,17 @@ pub(crate) struct Folded {
     pub chars: Vec<char>,
     /// Byte offset in the original text of each character, plus the text's length at the end.
     offsets: Vec<usize>,
+    /// Byte offset in the original text just past each character.
+    ends: Vec<usize>,
+}
+
+/// Characters of numerals and date expressions besides digits: spaces between two of them (or a digit)
+/// are dropped by [`Folded::expression`] (三百 二 十 一, 2015 年 3 月, 近 两 年, 负 3500000).
+const JOINABLE: &str = "点负之分又半个份到至近去来前后第上下季度周天年月日号时";
+
+/// Whether `c` may be joined to a neighbour across spaces inside a numeral or date expression.
+fn joinable(c: char) -> bool {
+    c.is_ascii_digit() || crate::numeral::is_chinese_numeral_char(c) || JOINABLE.contains(c)
 }
 
 impl Folded {
@@ -18,20 +29,72 @@ impl Folded {
     pub fn new(text: &str) -> Folded {
         let mut chars = Vec::with_capacity(text.len());
         let mut offsets = Vec::with_capacity(text.len() + 1);
+        let mut ends = Vec::with_capacity(text.len());
         for (i, c) in text.char_indices() {
             chars.push(fold_char(c));
             offsets.push(i);
+            ends.push(i + c.len_utf8());
         }
         offsets.push(text.len());
-        Folded { chars, offsets }
+        Folded { chars, offsets, ends }
+    }
+
+    /// Folds `text` for numerals and time expressions: as [`Folded::new`], and a run of spaces between two
+    /// characters of a numeral or date expression is dropped (speech input: 三百 二 十 一, 2015 年 3 月), unless
+    /// both are ASCII digits (2021 03 15 stays three numbers, read by the date grammar). Text without spaces
+    /// costs nothing more.
+    pub fn expression(text: &str) -> Folded {
+        let mut folded = Folded::new(text);
+        if !folded.chars.iter().any(|c| *c == ' ' || *c == '\t') {
+            return folded;
+        }
+        let n = folded.chars.len();
+        let mut keep = vec![true; n];
+        let mut i = 0;
+        while i < n {
+            if folded.chars[i] != ' ' && folded.chars[i] != '\t' {
+                i += 1;
+                continue;
+            }
+            let run_start = i;
+            while i < n && (folded.chars[i] == ' ' || folded.chars[i] == '\t') {
+                i += 1;
+            }
+            let (Some(&l), Some(&r)) = (
+                run_start.checked_sub(1).and_then(|p| folded.chars.get(p)),
+                folded.chars.get(i),
+            ) else {
+                continue;
+            };
+            if joinable(l) && joinable(r) && !(l.is_ascii_digit() && r.is_ascii_digit()) {
+                keep[run_start..i].iter_mut().for_each(|k| *k = false);
+            }
+        }
+        let last = folded.offsets.pop().unwrap_or(text.len());
+        retain_kept(&mut folded.chars, &keep);
+        retain_kept(&mut folded.offsets, &keep);
+        retain_kept(&mut folded.ends, &keep);
+        folded.offsets.push(last);
+        folded
     }
 
     /// The byte range in the original text of the characters `range`.
     pub fn bytes(&self, range: Range<usize>) -> Range<usize> {
         let last = self.offsets.len().saturating_sub(1);
         let at = |i: usize| self.offsets.get(i.min(last)).copied().unwrap_or(0);
-        at(range.start)..at(range.end)
+        let start = at(range.start);
+        let end = match range.end.checked_sub(1).and_then(|i| self.ends.get(i)) {
+            Some(&end) if range.end > range.start => end,
+            _ => at(range.end),
+        };
+        start..end.max(start)
     }
+}
+
+/// Keeps the items whose flag in `keep` is set.
+fn retain_kept<T>(items: &mut Vec<T>, keep: &[bool]) {
+    let mut flags = keep.iter();
+    items.retain(|_| flags.next().copied().unwrap_or(true));
 }
 
 /// Whether `c` separates words for ASCII matching (anything but an ASCII letter or digit).
@@ -165,6 +228,19 @@ mod tests {
         assert_eq!(f.bytes(0..2), 0..6);
         assert_eq!(f.bytes(2..3), 6..9);
         assert_eq!(f.bytes(3..9), 9..12);
+    }
+
+    #[test]
+    fn spaces_fold_only_inside_expressions() {
+        let f = Folded::expression("三百 二 十 一");
+        assert_eq!(f.chars.iter().collect::<String>(), "三百二十一");
+        assert_eq!(f.bytes(0..2), 0..6);
+        assert_eq!(f.bytes(0..5), 0..f.offsets[5]);
+        let f = Folded::expression("2021 03 15 top 5 销售 3 件");
+        assert_eq!(f.chars.iter().collect::<String>(), "2021 03 15 top 5 销售 3 件");
+        let f = Folded::expression("2015 年 3 月的");
+        assert_eq!(f.chars.iter().collect::<String>(), "2015年3月的");
+        assert_eq!(f.bytes(0..7), 0..14);
     }
 
     #[test]

@@ -623,6 +623,9 @@ fn numeric_date(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
         };
         return (!c.peek().is_some_and(|ch| ch.is_ascii_digit())).then_some(spec);
     }
+    if n == 4 && c.peek() == Some(' ') {
+        return spaced_date(c, ctx, first);
+    }
     let sep = c.peek().filter(|s| matches!(s, '-' | '/' | '.' | '·'))?;
     if sep == '·' && n > 2 {
         return None;
@@ -670,6 +673,27 @@ fn numeric_date(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
         });
     }
     None
+}
+
+/// 2021 03 15: a year, month and day apart by single spaces (copy-paste, speech); in a sentence only with a
+/// two-digit month and day, and all three always.
+fn spaced_date(c: &mut Cursor, ctx: &Ctx, year: u64) -> Option<Spec> {
+    let part = |c: &mut Cursor| {
+        c.eat(' ').then_some(())?;
+        let (v, n) = c.digits()?;
+        (n == 2 || ctx.whole && n == 1).then_some(u8::try_from(v).ok()?)
+    };
+    let month = part(c)?;
+    let day = part(c)?;
+    if c.peek().is_some_and(|ch| ch.is_ascii_alphanumeric()) || !(1..=12).contains(&month) {
+        return None;
+    }
+    Some(Spec {
+        year: i32::try_from(year).ok(),
+        month: Some(month),
+        day: Some(day),
+        ..Spec::default()
+    })
 }
 
 /// The year after `a{sep}b`: 11/29/2026 (M/D/Y) or 29.11.2026 (D.M.Y), read only when one of the

@@ -165,7 +165,7 @@ fn is_time_residue(c: char) -> bool {
 /// A text holding one expression among other words (下周一下午开会) is accepted too, as long as
 /// nothing else in it looks like part of a date.
 pub fn parse_date_range(text: &str, today: Date) -> Result<DateRange, TimeError> {
-    let folded = Folded::new(text);
+    let folded = Folded::expression(text);
     let chars = &folded.chars;
     let start = chars.iter().position(|c| !is_trimmed(*c)).unwrap_or(chars.len());
     let end = chars.iter().rposition(|c| !is_trimmed(*c)).map_or(start, |i| i + 1);
@@ -233,7 +233,7 @@ pub(crate) use crate::canonical::is_han;
 
 /// Finds every time expression in a sentence, in order, with byte ranges.
 pub fn scan_times(text: &str, today: Date) -> Vec<TimeSpan> {
-    scan_folded(&Folded::new(text), today)
+    scan_folded(&Folded::expression(text), today)
 }
 
 /// The byte ranges of a sentence's time expressions, for telling which words are time words where no day is at
