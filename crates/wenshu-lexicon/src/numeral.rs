@@ -282,7 +282,20 @@ fn point_digits(s: &[char], i: usize) -> Option<(Decimal, usize)> {
     if s.get(i) != Some(&'点') {
         return None;
     }
-    let digits: Vec<u8> = s.get(i + 1..)?.iter().map_while(|ch| digit_value(*ch)).collect();
+    let mut digits: Vec<u8> = s.get(i + 1..)?.iter().map_while(|ch| digit_value(*ch)).collect();
+    if digits.is_empty() {
+        // 零点45, 二十点75: Arabic digits after a Chinese 点, when no word follows (十点30分 is a time).
+        digits = s
+            .get(i + 1..)?
+            .iter()
+            .map_while(|ch| ch.to_digit(10))
+            .map(|d| d as u8)
+            .collect();
+        let after = s.get(i + 1 + digits.len()).copied();
+        if after.is_some_and(|ch| crate::canonical::is_han(ch) || ch.is_ascii_alphanumeric() || ch == '.') {
+            return None;
+        }
+    }
     if digits.is_empty() || digits.len() > 18 {
         return None;
     }
@@ -349,7 +362,12 @@ impl Sections {
     fn large(&mut self, u: i128, implied_one: bool) -> Option<()> {
         let mut sec = self.section;
         if let Some(op) = self.pending.take() {
-            sec = sec.add(op.value)?;
+            // 百三万, 三千五万: a single digit after a unit within the section is the next unit down.
+            let down = match self.last_unit {
+                Some(u) if op.single_digit && !self.after_zero && self.last_small == u => op.value.mul_int(u)?.tenth(),
+                _ => op.value,
+            };
+            sec = sec.add(down)?;
         }
         if sec.is_zero() && self.total.is_zero() {
             if !implied_one {
@@ -395,9 +413,15 @@ fn sections(s: &[char], start: usize) -> Option<(Decimal, usize, bool)> {
         .is_some_and(|c| *c != '十' && *c != '拾' && (small_unit(*c).is_some() || large_unit(*c).is_some()));
     if leading_unit {
         let one_digit_after = s.get(start + 1).and_then(|c| digit_value(*c)).is_some_and(|d| d > 0);
-        let ends = !s
-            .get(start + 2)
-            .is_some_and(|c| is_chinese_numeral_char(*c) || c.is_ascii_digit() || *c == '点');
+        let continues = |i: usize| {
+            s.get(i)
+                .is_some_and(|c| is_chinese_numeral_char(*c) || c.is_ascii_digit() || *c == '点')
+        };
+        // 百三万: the colloquial number may itself be counted in 万 or 亿.
+        let large_after = s.get(start + 2).is_some_and(|c| large_unit(*c).is_some())
+            && small_unit(s[start]).is_some()
+            && !continues(start + 3);
+        let ends = !continues(start + 2) || large_after;
         // 百万, 千亿, 万亿: a unit before a larger one, read as one of it.
         let unit_of_units = s.get(start).is_some_and(|c| small_unit(*c).is_some() || *c == '万')
             && s.get(start + 1)
@@ -691,6 +715,60 @@ fn money_fraction(c: &mut Cursor) -> Option<Decimal> {
     })
 }
 
+/// The financial (大写) forms of digits and units, written on cheques and invoices.
+const FINANCIAL_DIGITS: &str = "壹贰叁肆伍陆柒捌玖拾佰仟";
+
+/// 半个, 半箱, 半百, 半千, 半万: half of a unit or of one thing; (value, a measure word followed).
+fn half_of(c: &mut Cursor) -> Option<(Decimal, bool)> {
+    if c.peek() != Some('半') {
+        return None;
+    }
+    let save = c.pos;
+    c.pos += 1;
+    let unit = c
+        .peek()
+        .and_then(|ch| small_unit(ch).filter(|u| *u > 10).or_else(|| large_unit(ch)));
+    if let Some(u) = unit
+        && !c
+            .peek_at(1)
+            .is_some_and(|ch| is_chinese_numeral_char(ch) || ch.is_ascii_digit() || ch == '点')
+    {
+        c.pos += 1;
+        return Some((Decimal::int(u).mul_int(5)?.tenth(), false));
+    }
+    if c.eat_any(MEASURE_WORDS).is_some() {
+        return Some((Decimal { mantissa: 5, scale: 1 }, true));
+    }
+    c.pos = save;
+    None
+}
+
+/// 二百又四分之一, 2又一百分之7: a whole number and a fraction; (numerator, denominator, end).
+fn mixed_fraction(c: &Cursor, whole: Decimal) -> Option<(Decimal, Decimal, usize)> {
+    let mut c = *c;
+    (whole.scale == 0 && c.eat('又')).then_some(())?;
+    let (denominator, _) = decimal_numeral(&mut c)?;
+    c.eat_str("分之").then_some(())?;
+    let (numerator, _) = decimal_numeral(&mut c)?;
+    if denominator.scale != 0 || numerator.scale != 0 || denominator.is_zero() {
+        return None;
+    }
+    Some((whole.mul_int(denominator.mantissa)?.add(numerator)?, denominator, c.pos))
+}
+
+/// 三份一, 四份三 (Cantonese for 三分之一): the denominator, 份, then a smaller numerator ending the numeral.
+fn parts_fraction(c: &Cursor, denominator: Decimal) -> Option<(Decimal, Decimal, usize)> {
+    let mut c = *c;
+    (denominator.scale == 0 && c.eat('份')).then_some(())?;
+    let start = c.pos;
+    let (numerator, _) = decimal_numeral(&mut c)?;
+    let ends = !c
+        .peek()
+        .is_some_and(|ch| crate::canonical::is_han(ch) || ch.is_ascii_alphanumeric());
+    let smaller = numerator.scale == 0 && !numerator.is_zero() && numerator.mantissa < denominator.mantissa;
+    (ends && smaller && c.pos > start).then_some((numerator, denominator, c.pos))
+}
+
 /// A numeral with its wrappers and its exact value.
 fn wrapped_decimal(cur: &mut Cursor) -> Option<(Decimal, Option<Decimal>, Style, NumeralKind)> {
     let mut c = *cur;
@@ -718,6 +796,14 @@ fn wrapped_decimal(cur: &mut Cursor) -> Option<(Decimal, Option<Decimal>, Style,
         cur.pos = c.pos;
         return Some((Decimal { mantissa: 5, scale: 1 }, None, Style::Chinese, kind));
     }
+    if kind == NumeralKind::Plain
+        && !money
+        && let Some((half, counted)) = half_of(&mut c)
+    {
+        cur.pos = c.pos;
+        let kind = if counted { NumeralKind::Count } else { kind };
+        return Some((half, None, Style::Chinese, kind));
+    }
     let numeral_start = c.pos;
     let (mut value, style) = decimal_numeral(&mut c)?;
     if c.peek().is_some_and(|ch| APPROXIMATE_AFTER.contains(&ch)) || neighbouring_digits(&c.s[numeral_start..c.pos]) {
@@ -734,6 +820,34 @@ fn wrapped_decimal(cur: &mut Cursor) -> Option<(Decimal, Option<Decimal>, Style,
         let (numerator, _) = decimal_numeral(&mut c)?;
         denominator = Some(value);
         value = numerator;
+    } else if kind == NumeralKind::Plain
+        && let Some((numerator, d, end)) = mixed_fraction(&c, value).or_else(|| parts_fraction(&c, value))
+    {
+        // 二百又四分之一, 三份一.
+        value = numerator;
+        denominator = Some(d);
+        c.pos = end;
+    } else if kind == NumeralKind::Plain && value.scale == 0 && (c.looking_at("个半") || c.looking_at("半")) {
+        // 2半, 两个半: and a half.
+        if c.eat('个') {
+            kind = NumeralKind::Count;
+        }
+        c.pos += 1;
+        value = value.add(Decimal { mantissa: 5, scale: 1 })?;
+    } else if kind == NumeralKind::Plain
+        && c.peek() == Some('分')
+        && !c.peek_at(1).is_some_and(|ch| ch == '之' || ch == '钟')
+        && c.s[numeral_start..c.pos]
+            .iter()
+            .any(|ch| FINANCIAL_DIGITS.contains(*ch))
+    {
+        // 贰分: fen of a money amount, in the financial digits only (3分 may be a score).
+        c.pos += 1;
+        kind = NumeralKind::Count;
+        value = Decimal {
+            mantissa: value.mantissa,
+            scale: value.scale + 2,
+        };
     } else {
         if c.eat('%') {
             kind = NumeralKind::Percent;
@@ -1137,6 +1251,26 @@ mod family_tests {
         assert_eq!(parse_number("百分之三十五").map(|n| n.kind), Ok(NumeralKind::Percent));
         assert!(parse_number("零分之一").is_err());
         assert!(parse_number("3/0").is_err());
+    }
+
+    #[test]
+    fn mixed_fractions_and_halves() {
+        check(&[
+            ("二百又4分之1", 200.25),
+            ("三份一", 1.0 / 3.0),
+            ("2半", 2.5),
+            ("两个半", 2.5),
+            ("半箱", 0.5),
+            ("半千", 500.0),
+            ("百三万", 1_300_000.0),
+            ("三千五万", 35_000_000.0),
+            ("零点45", 0.45),
+            ("贰分", 0.02),
+        ]);
+        for text in ["三份一样", "半年", "十点30分", "3分之"] {
+            assert!(parse_number(text).is_err(), "{text}");
+        }
+        assert_eq!(parse_number("3分"), Err(NumberError::NotANumber("3分".into())));
     }
 
     #[test]
