@@ -73,6 +73,18 @@ const DAY_WORDS: &[(&str, i64)] = &[
     ("明早", 1),
     ("后天", 2),
     ("后日", 2),
+    // Cantonese: 大后日, 听日 (tomorrow), 寻日 / 琴日 / 噚日 (yesterday), 听朝, 寻晚 ….
+    ("大后日", 3),
+    ("大前日", -3),
+    ("听日", 1),
+    ("听朝", 1),
+    ("听晚", 1),
+    ("寻日", -1),
+    ("寻晚", -1),
+    ("琴日", -1),
+    ("琴晚", -1),
+    ("噚日", -1),
+    ("噚晚", -1),
 ];
 
 /// Years named relative to this one.
@@ -86,6 +98,7 @@ const YEAR_WORDS: &[(&str, i32)] = &[
     ("来年", 1),
     ("后年", 2),
     ("次年", 1),
+    ("旧年", -1),
 ];
 
 /// Prefixes that shift a unit (上个月: −1), longest first.
@@ -102,6 +115,8 @@ pub(crate) const SHIFT_PREFIXES: &[(&str, i64)] = &[
     ("下一", 1),
     ("下个", 1),
     ("下", 1),
+    ("今个", 0),
+    ("呢个", 0),
     ("这一个", 0),
     ("这个", 0),
     ("这一", 0),
@@ -184,7 +199,7 @@ pub(crate) const COUNT_UNITS: &[(&str, Unit)] = &[
 const NOT_MONDAY_AFTER: &[char] = &['共', '起', '下', '直', '样', '些', '般', '定', '切', '致', '同'];
 
 /// Characters that can start a Chinese or numeric time expression.
-pub(crate) const START_CHARS: &str = "0123456789世现目此眼次截首农阴旧闰今昨前明后大上下本这当该全整去来近最过未接第季年月周星礼从自由元情妇植愚劳青儿建教国万平圣初底末半首凌早清中午傍晚夜深白一二三四五六七八九十两〇零";
+pub(crate) const START_CHARS: &str = "听寻琴噚宜而呢旧0123456789世现目此眼次截首农阴旧闰今昨前明后大上下本这当该全整去来近最过未接第季年月周星礼从自由元情妇植愚劳青儿建教国万平圣初底末半首凌早清中午傍晚夜深白一二三四五六七八九十两〇零";
 
 /// Fields for one day.
 pub(crate) fn day_spec(d: Date) -> Spec {
@@ -238,6 +253,8 @@ const NOW_DAY_WORDS: &[(&str, i64)] = &[
     ("此刻", 0),
     ("此时", 0),
     ("眼下", 0),
+    ("宜家", 0),
+    ("而家", 0),
 ];
 
 /// 今天, 昨天, 大后天 …; 现在 / 目前 in a whole expression.
@@ -245,7 +262,7 @@ fn day_word(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
     if ctx.whole && c.eat_table(NOW_DAY_WORDS).is_some() {
         return Some(day_spec(ctx.today));
     }
-    if !next_in(c, "大今昨前明后当现目此眼全") {
+    if !next_in(c, "大今昨前明后当现目此眼全听寻琴噚") {
         return None;
     }
     let n = c.eat_table(DAY_WORDS)?;
@@ -332,7 +349,7 @@ fn whole_period(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
 
 /// 今年, 去年, 前年 ….
 fn year_word(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
-    if !next_in(c, "大前去今明来后次") {
+    if !next_in(c, "大前去今明来后次旧") {
         return None;
     }
     let n = c.eat_table(YEAR_WORDS)?;
@@ -382,7 +399,7 @@ fn week_day_part(c: &mut Cursor) -> Option<Spec> {
 
 /// 上个月, 本季度, 下下周三, 这周末, 本年度 ….
 fn relative_unit(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
-    if !next_in(c, "上下这本当该") {
+    if !next_in(c, "上下这本当该今呢") {
         return None;
     }
     let n = c.eat_table(SHIFT_PREFIXES)?;
