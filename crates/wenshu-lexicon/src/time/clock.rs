@@ -57,26 +57,61 @@ fn colon_minutes(c: &mut Cursor) -> bool {
     }
 }
 
-/// A time of day: 下午, 三点, 下午3点半, 15:30, 十点一刻, 四点三十分二十九秒.
-pub(crate) fn chinese(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
-    if c.prev() == Some('第') {
-        return None;
+/// Parts of the day after noon: an hour before 12 after them is in the afternoon or evening (下午3点 is 15:00).
+const LATE_PARTS: &[&str] = &[
+    "下午", "午后", "傍晚", "黄昏", "晚上", "晚间", "夜晚", "夜里", "夜间", "深夜", "晚", "夜",
+];
+
+/// Words before the second time of a range that put it on the next day (22:30~次日06:00).
+const NEXT_DAY_WORDS: &[&str] = &["次日", "翌日", "第二天", "隔天", "次晨"];
+
+/// Connectors between two times of day.
+const CLOCK_CONNECTORS: &[&str] = &["~", "〜", "-", "—", "到", "至"];
+
+/// A time of day read by [`one_time`]: its hour on the 24-hour clock when one was named, and its part of
+/// the day (下午, 凌晨) when one was named.
+type TimeRead = (Option<u64>, Option<&'static str>);
+
+/// The hour on the 24-hour clock of `hour` after a part of the day (晚上10点 = 22, 凌晨12点 = 0).
+fn hour_of_day(hour: u64, part: Option<&str>) -> u64 {
+    match part {
+        Some(p) if LATE_PARTS.contains(&p) && hour < 12 => hour + 12,
+        Some("中午") if hour < 6 => hour + 12,
+        Some("凌晨" | "半夜" | "午夜") if hour == 12 => 0,
+        _ => hour,
     }
-    let mut any = next_in(c, "凌早清上中午下傍黄晚夜半深白") && c.eat_any(DAY_PARTS).is_some();
+}
+
+/// One time of day: 下午, 三点, 下午3点半, 15:30, 十点一刻, 四点三十分二十九秒, 零点整.
+fn one_time(c: &mut Cursor) -> Option<TimeRead> {
+    let mut part = None;
+    if next_in(c, "凌早清上中午下傍黄晚夜半深白")
+        && let Some(i) = c.eat_any(DAY_PARTS)
+    {
+        part = DAY_PARTS.get(i).copied();
+    }
+    let mut any = part.is_some();
     // 晚8点, 早7点: one character for the part of the day, only before an hour.
     let short_part = !any && matches!(c.peek(), Some('早' | '晚' | '夜'));
     if short_part {
+        part = LATE_PARTS.iter().find(|p| c.looking_at(p)).copied();
         c.pos += 1;
     }
     let save = c.pos;
     let hour = if c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
         c.digits().map(|(v, _)| v)
+    } else if c.peek() == Some('零') && matches!(c.peek_at(1), Some('点' | '时')) {
+        // 零点, 零时: midnight.
+        c.pos += 1;
+        Some(0)
     } else {
         super::count(c, 24).map(u64::from)
     };
+    let mut named = None;
     match hour {
         Some(h) if h <= 24 && (c.eat('点') || c.eat('时')) => {
             any = true;
+            named = Some(h);
             c.eat('钟');
             let minutes_word = c.eat('半') || c.eat('整') || c.eat_any(&["一刻", "三刻", "1刻", "3刻"]).is_some();
             if !minutes_word && (super::count(c, 59).is_some() || c.eat('零') && super::count(c, 9).is_some()) {
@@ -87,9 +122,16 @@ pub(crate) fn chinese(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
                 }
             }
         }
-        Some(h) if h <= 24 && colon_minutes(c) => any = true,
+        Some(h) if h <= 24 && colon_minutes(c) => {
+            any = true;
+            named = Some(h);
+            // 14:30时: the hour word after a clock time.
+            if c.peek() == Some('时') && !matches!(c.peek_at(1), Some('间' | '候' | '段' | '期')) {
+                c.pos += 1;
+            }
+        }
         // 9~11点, 3到5点: a range of hours within the day.
-        Some(h) if h <= 24 && c.eat_any(&["~", "〜", "-", "—", "到", "至"]).is_some() => {
+        Some(h) if h <= 24 && c.eat_any(CLOCK_CONNECTORS).is_some() => {
             let second = if c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
                 c.digits().map(|(v, _)| v)
             } else {
@@ -108,7 +150,34 @@ pub(crate) fn chinese(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
     if short_part && c.pos == save {
         return None;
     }
-    any.then(clock_spec)
+    any.then_some((named.map(|h| hour_of_day(h, part)), part))
+}
+
+/// A time of day, or a range of two (晚上10点到凌晨2点, 22:30~次日06:00): a range that runs past midnight
+/// reaches into the next day.
+pub(crate) fn chinese(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
+    if c.prev() == Some('第') {
+        return None;
+    }
+    let (first, part) = one_time(c)?;
+    let mut spec = clock_spec();
+    let Some(h1) = first else {
+        return Some(spec);
+    };
+    let save = c.pos;
+    if c.eat_any(CLOCK_CONNECTORS).is_some() {
+        let next_day = c.eat_any(NEXT_DAY_WORDS).is_some();
+        match one_time(c) {
+            Some((Some(h2), part2)) => {
+                let h2 = if part2.is_none() { hour_of_day(h2, part) } else { h2 };
+                let marked = part.is_some() || part2.is_some() || h1 >= 13;
+                spec.overnight = next_day || h2 < h1 && marked;
+                c.eat_any(&["之间", "期间"]);
+            }
+            _ => c.pos = save,
+        }
+    }
+    Some(spec)
 }
 
 /// Consumes am/pm (a.m., p.m.) right after a time, standing alone as a word.

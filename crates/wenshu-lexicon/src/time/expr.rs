@@ -75,6 +75,18 @@ const CN_WINDOW_PREFIXES: &[(&str, bool)] = &[
     ("今后", true),
 ];
 
+/// The hour just past, this one or the next (上个小时, 这个小时): a part of today.
+const THIS_HOUR_WORDS: &[&str] = &[
+    "上个小时",
+    "上个钟头",
+    "这个小时",
+    "这个钟头",
+    "本小时",
+    "下个小时",
+    "下个钟头",
+    "当前小时",
+];
+
 /// Words after a window (7天内, 三个月以来).
 const WINDOW_SUFFIXES: &[&str] = &["以内", "之内", "以来", "内", "里", "来"];
 
@@ -129,6 +141,8 @@ const SMALL_UNITS: &[(&str, u64)] = &[
     ("个钟头", 3600),
     ("钟头", 3600),
     ("个钟", 3600),
+    ("个刻钟", 900),
+    ("刻钟", 900),
     ("分钟", 60),
     ("秒钟", 1),
     ("秒", 1),
@@ -179,18 +193,35 @@ fn units_away(ctx: &Ctx, unit: Unit, n: i64, end: usize) -> Outcome {
 /// today; a window of N hours or more reaches back (or ahead) ceil(N / 24) days.
 fn cn_small_window(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
     let mut c = Cursor::new(s, pos);
-    if !next_in(&c, "最过近未接今上") {
-        return Outcome::NoMatch;
+    if next_in(&c, "上这本下当") && c.eat_any(THIS_HOUR_WORDS).is_some() {
+        // 上个小时, 这个小时: an hour of today.
+        return found(
+            Some(DateRange {
+                start: ctx.today,
+                end: ctx.today,
+            }),
+            c.pos,
+            TimeKind::Day,
+        );
     }
-    let forward = match c.eat_table(CN_WINDOW_PREFIXES) {
-        Some(f) => f,
-        None if c.eat('上') => false,
-        None => return Outcome::NoMatch,
+    let prefix = if next_in(&c, "最过近未接今上前之此") {
+        match c.eat_table(CN_WINDOW_PREFIXES) {
+            Some(f) => Some(f),
+            None if c.eat_any(&["之前", "此前", "上", "前"]).is_some() => Some(false),
+            None => return Outcome::NoMatch,
+        }
+    } else {
+        None
     };
     let Some(seconds) = counted_seconds(&mut c) else {
         return Outcome::NoMatch;
     };
-    c.eat_any(WINDOW_SUFFIXES);
+    // 十分钟内, 半小时以内: without a prefix only a word for "within" makes a window.
+    let suffix = c.eat_any(WINDOW_SUFFIXES);
+    if prefix.is_none() && !suffix.is_some_and(|i| WINDOW_SUFFIXES.get(i).is_some_and(|w| w.contains('内'))) {
+        return Outcome::NoMatch;
+    }
+    let forward = prefix.unwrap_or(false);
     let days = i64::try_from(if seconds < 86_400 { 0 } else { seconds.div_ceil(86_400) }).ok();
     let kind = if forward { TimeKind::Next } else { TimeKind::Rolling };
     let range = days.and_then(|d| {

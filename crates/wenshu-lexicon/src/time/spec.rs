@@ -50,6 +50,8 @@ pub(crate) struct Spec {
     pub clock: bool,
     /// The named day opens a holiday of this many days (国庆假期: 7).
     pub span: Option<u8>,
+    /// A range of times of day that runs past midnight (晚上10点到凌晨2点): the day named and the next.
+    pub overnight: bool,
     /// Days already resolved by another calendar (农历正月初五); only a year may go with them.
     pub fixed: Option<DateRange>,
 }
@@ -131,6 +133,7 @@ impl Spec {
             first: join(self.first, other.first).ok()?,
             from_end: self.from_end || other.from_end,
             clock: self.clock || other.clock,
+            overnight: self.overnight || other.overnight,
             span: join(self.span, other.span).ok()?,
             fixed: join(self.fixed, other.fixed).ok()?,
         };
@@ -171,6 +174,13 @@ impl Spec {
     /// The single day, week or period the fields name, and its kind; None when impossible (2月30日).
     pub fn resolve(&self, ctx: &Ctx) -> Option<(DateRange, TimeKind)> {
         let (base, kind) = self.base(ctx)?;
+        if self.overnight {
+            // 晚上10点到凌晨2点: a single day and the next; a longer period with it is no reading.
+            return (base.start == base.end && self.edge.is_none() && self.first.is_none()).then(|| {
+                let end = calendar::add(base.end, Unit::Day, 1)?;
+                Some((DateRange { start: base.start, end }, TimeKind::Range))
+            })?;
+        }
         let (range, kind) = match self.first {
             Some((unit, n)) if self.from_end => (calendar::last_units(base, unit, i64::from(n))?, TimeKind::Range),
             Some((unit, n)) => (calendar::first_units(base, unit, i64::from(n))?, TimeKind::Range),
