@@ -20,6 +20,7 @@ pub(crate) const PIECES: &[Piece] = &[
     relative_unit,
     bare_weekday,
     explicit_year,
+    republic_year,
     month,
     day,
     bare_day,
@@ -199,7 +200,7 @@ pub(crate) const COUNT_UNITS: &[(&str, Unit)] = &[
 const NOT_MONDAY_AFTER: &[char] = &['共', '起', '下', '直', '样', '些', '般', '定', '切', '致', '同'];
 
 /// Characters that can start a Chinese or numeric time expression.
-pub(crate) const START_CHARS: &str = "听寻琴噚宜而呢旧0123456789世现目此眼次截首农阴旧闰今昨前明后大上下本这当该全整去来近最过未接第季年月周星礼从自由元情妇植愚劳青儿建教国万平圣初底末半首凌早清中午傍晚夜深白一二三四五六七八九十两〇零";
+pub(crate) const START_CHARS: &str = "民听寻琴噚宜而呢旧0123456789世现目此眼次截首农阴旧闰今昨前明后大上下本这当该全整去来近最过未接第季年月周星礼从自由元情妇植愚劳青儿建教国万平圣初底末半首凌早清中午傍晚夜深白一二三四五六七八九十两〇零";
 
 /// Fields for one day.
 pub(crate) fn day_spec(d: Date) -> Spec {
@@ -398,13 +399,29 @@ fn week_day_part(c: &mut Cursor) -> Option<Spec> {
 }
 
 /// 上个月, 本季度, 下下周三, 这周末, 本年度 ….
-fn relative_unit(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
+fn relative_unit(c: &mut Cursor, ctx: &Ctx, spec: &Spec) -> Option<Spec> {
     if !next_in(c, "上下这本当该今呢") {
         return None;
     }
     let n = c.eat_table(SHIFT_PREFIXES)?;
     let counted = matches!(c.prev(), Some('个' | '一'));
     let unit = c.eat_table(SHIFT_UNITS)?;
+    if spec.year.is_some() && spec.date_fields() == 1 {
+        // 去年本月, 前年当季度: this month's (quarter's) number in the year named.
+        let same = period_spec(ctx.today, unit)?;
+        let only = match unit {
+            Unit::Month if n == 0 => Spec {
+                month: same.month,
+                ..Spec::default()
+            },
+            Unit::Quarter if n == 0 => Spec {
+                quarter: same.quarter,
+                ..Spec::default()
+            },
+            _ => return None,
+        };
+        return Some(only);
+    }
     // 上半年 is the first half of the year; 上个半年 the half before this one.
     if unit == Unit::Half && !counted {
         return None;
@@ -498,6 +515,19 @@ pub(crate) fn explicit_year(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec>
     c.eat_any(&["年度", "年份", "年"])?;
     Some(Spec {
         year: Some(year),
+        ..Spec::default()
+    })
+}
+
+/// 民国十年, 民国元年, 民国26年: years of the Republic era (year 1 is 1912).
+fn republic_year(c: &mut Cursor, _: &Ctx, _: &Spec) -> Option<Spec> {
+    if !c.eat_str("民国") {
+        return None;
+    }
+    let n = if c.eat('元') { 1 } else { super::count(c, 200)? };
+    c.eat('年').then_some(())?;
+    Some(Spec {
+        year: i32::try_from(n).ok().map(|n| 1911 + n),
         ..Spec::default()
     })
 }
@@ -665,6 +695,12 @@ fn numeric_date(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
             c.pos += 1;
             match c.digits() {
                 Some((third, n3)) if n3 <= 2 => spec.day = to_u8(third),
+                // 2020-07-0814:30: a time glued to the day.
+                Some((third, 4)) if c.peek() == Some(':') => {
+                    spec.day = to_u8(third / 100);
+                    c.pos -= 2;
+                    return Some(spec);
+                }
                 _ => c.pos = save,
             }
         }
@@ -672,7 +708,16 @@ fn numeric_date(c: &mut Cursor, ctx: &Ctx, _: &Spec) -> Option<Spec> {
         return (!c.peek().is_some_and(|ch| ch.is_ascii_digit())).then_some(spec);
     }
     if n <= 2 && ctx.whole && c.peek() == Some(sep) && sep != '·' {
-        return day_month_year(c, first, second, sep);
+        return day_month_year(c, first, second, sep, ctx.today);
+    }
+    if sep == '/' && (1..=12).contains(&first) && n <= 2 && matches!(c.peek(), Some('日' | '号')) {
+        // 3/4号: month/day marked as a day.
+        c.pos += 1;
+        return Some(Spec {
+            month: to_u8(first),
+            day: to_u8(second),
+            ..Spec::default()
+        });
     }
     // 11.1-11.11, 10/1-10/7: a connector to another date is not a measure.
     let connector = c
@@ -715,20 +760,29 @@ fn spaced_date(c: &mut Cursor, ctx: &Ctx, year: u64) -> Option<Spec> {
 
 /// The year after `a{sep}b`: 11/29/2026 (M/D/Y) or 29.11.2026 (D.M.Y), read only when one of the
 /// two numbers cannot be a month (or both are the same); 03/04/2026 is not a date.
-fn day_month_year(c: &mut Cursor, a: u64, b: u64, sep: char) -> Option<Spec> {
+/// With a two-digit year (7/9/21, 04/11/93) slashes are the US short date, M/D/YY, unless the first number
+/// cannot be a month.
+fn day_month_year(c: &mut Cursor, a: u64, b: u64, sep: char, today: Date) -> Option<Spec> {
     c.eat(sep).then_some(())?;
     let (year, n) = c.digits()?;
-    if n != 4 || c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
+    let short = n == 2 && sep == '/';
+    if !(n == 4 || short) || c.peek().is_some_and(|ch| ch.is_ascii_digit()) {
         return None;
     }
+    let year = if short {
+        two_digit_year(year, today)?
+    } else {
+        i32::try_from(year).ok()?
+    };
     let (month, day) = match (a <= 12, b <= 12) {
         _ if a == b => (a, b),
         (true, false) => (a, b),
         (false, true) => (b, a),
+        (true, true) if short => (a, b),
         _ => return None,
     };
     Some(Spec {
-        year: i32::try_from(year).ok(),
+        year: Some(year),
         month: u8::try_from(month).ok(),
         day: u8::try_from(day).ok(),
         ..Spec::default()

@@ -494,7 +494,61 @@ pub(crate) fn expression(s: &[char], pos: usize, ctx: &Ctx) -> Outcome {
         // 双十一当天: the day just named, not today.
         return Outcome::Found(Found { end: c.pos, ..left });
     }
+    if left.kind == TimeKind::Day
+        && let Some(list) = day_list(s, ctx, left)
+    {
+        return Outcome::Found(list);
+    }
+    let whole_period = matches!(
+        left.kind,
+        TimeKind::Year | TimeKind::HalfYear | TimeKind::Quarter | TimeKind::Month | TimeKind::Week | TimeKind::Day
+    );
+    // 2025年内, 本季度之内: within the period named (not 今年内销, 今年内蒙古).
+    if whole_period
+        && c.eat_any(&["之内", "以内", "内"]).is_some()
+        && !c.peek().is_some_and(|ch| super::is_han(ch) && ch != '的')
+    {
+        return Outcome::Found(Found { end: c.pos, ..left });
+    }
     Outcome::Found(left)
+}
+
+/// Separators of a list of days (3月4号，5号，6号).
+const LIST_SEPARATORS: &[&str] = &[",", "、", "和", "及", "与"];
+
+/// 3月4号，5号，6号: a list of consecutive days after a day, read as the range they fill; a list with a gap
+/// is not one range, and only the first day is read.
+fn day_list(s: &[char], ctx: &Ctx, left: Found) -> Option<Found> {
+    let anchored = Ctx {
+        anchor: Some(left.range.start),
+        ..*ctx
+    };
+    let mut last = left;
+    loop {
+        let mut c = Cursor::new(s, last.end);
+        c.skip_ws();
+        if c.eat_any(LIST_SEPARATORS).is_none() {
+            break;
+        }
+        c.skip_ws();
+        match simple(s, c.pos, &anchored) {
+            Outcome::Found(next)
+                if next.kind == TimeKind::Day
+                    && calendar::add(last.range.end, Unit::Day, 1) == Some(next.range.start) =>
+            {
+                last = next;
+            }
+            _ => break,
+        }
+    }
+    (last.end > left.end).then_some(Found {
+        end: last.end,
+        range: DateRange {
+            start: left.range.start,
+            end: last.range.end,
+        },
+        kind: TimeKind::Range,
+    })
 }
 
 /// A period cut at an end inside it (今年截至上个月底 = from 1 January to 31 October): the period's
