@@ -4,6 +4,7 @@
 
 mod bounds;
 mod comments;
+mod cost;
 mod limit;
 mod names;
 mod policy;
@@ -104,7 +105,8 @@ fn checked(
             _ => return refused(vec![reason]),
         },
     };
-    let findings = scope::inspect(&query, dialect, policy);
+    let mut findings = scope::inspect(&query, dialect, policy);
+    cost::refuse(&query, dialect, policy, &mut findings);
     if !findings.reasons.is_empty() {
         let mut verdict = refused(findings.reasons);
         verdict.tables = findings.tables;
