@@ -189,9 +189,10 @@ fn names_resolve_in_their_own_scope() {
         .find(|r| r.name == "users" && r.kind == "table")
         .unwrap();
     assert!(!table.allowed, "{table:?}");
-    // With `users` allowed the same statement passes and reads both tables; the CTE names are not tables.
+    // With `users` allowed the same CTEs (joined on a column) pass and read both tables; the CTE names are not tables.
     let v = check_sql(
-        "WITH a AS (SELECT * FROM users), users AS (SELECT * FROM sales) SELECT * FROM a, users",
+        "WITH a AS (SELECT * FROM users), users AS (SELECT * FROM sales) SELECT * FROM a, users \
+         WHERE a.id = users.id",
         SqlDialect::Postgres,
         &users,
     );

@@ -4,11 +4,13 @@
 //!
 //! - **Cross joins of large FROM items.** In one query block, two or more *large* FROM items that no join
 //!   condition connects are refused. Large: a table, a CTE or derived table not provably small, a table-valued or
-//!   set-returning function. Small: a query with a literal LIMIT of at most [`MAX_COUNT`], one `SELECT` of
-//!   aggregates without GROUP BY (one row), a FROM-less `SELECT`, a VALUES list. Connected: a comparison (`=`, `<`,
-//!   `>`, `<=`, `>=`, `<>`, BETWEEN, IS [NOT] DISTINCT FROM) between column references of two items, in an ON or in
-//!   WHERE (an unqualified column-to-column comparison connects everything it may refer to), USING and NATURAL, and
-//!   a table function or LATERAL subquery that reads a column of another item.
+//!   set-returning function (unless it expands literals of at most [`MAX_COUNT`] characters in all). Small: a
+//!   query with a literal LIMIT of at most [`MAX_COUNT`], one `SELECT` of aggregates without GROUP BY (one row), a
+//!   FROM-less `SELECT`, a VALUES list of at most [`MAX_COUNT`] rows. Connected: a comparison (`=`, `<`, `>`, `<=`,
+//!   `>=`, `<>`, BETWEEN, IS [NOT] DISTINCT FROM) between column references of two items, in an ON or in WHERE (an
+//!   unqualified column-to-column comparison connects everything it may refer to), USING and NATURAL, and a table
+//!   function or LATERAL subquery that reads a column of another item. An item a condition pins to a key value
+//!   (`d.id = 1`, a conjunct of its ON or of WHERE) is a lookup, not counted as large.
 //! - **Repeat and pad functions, format strings.** `lpad`, `rpad`, `repeat`, `replicate`, `space` need a count that
 //!   is a number literal of at most [`MAX_COUNT`]; `repeat`/`replicate` may not repeat a value built by another such
 //!   call; `printf` and `format` (SQLite, PostgreSQL) need a plain string literal as format, with no width or
@@ -470,6 +472,7 @@ impl Block {
                             .find(|(k, _)| *k == key)
                             .map_or(Size::Large, |(_, size)| *size)
                     }
+                    (Some(args), ..) => literal_size(&arg_exprs(&args.args)),
                     _ => Size::Large,
                 };
                 let reads = args.as_ref().map_or_else(Vec::new, |args| {
@@ -504,7 +507,7 @@ impl Block {
             } => Leaf {
                 qualifier: alias(a).or_else(|| function_name(name)),
                 label: format!("`{factor}`"),
-                size: Size::Large,
+                size: literal_size(&arg_exprs(args)),
                 reads: arg_exprs(args).into_iter().flat_map(column_qualifiers).collect(),
             },
             TableFactor::UNNEST {
@@ -512,7 +515,7 @@ impl Block {
             } => Leaf {
                 qualifier: alias(a).or_else(|| Some("unnest".into())),
                 label: format!("`{factor}`"),
-                size: Size::Large,
+                size: literal_size(&array_exprs.iter().collect::<Vec<_>>()),
                 reads: array_exprs.iter().flat_map(column_qualifiers).collect(),
             },
             TableFactor::JsonTable {
@@ -520,7 +523,7 @@ impl Block {
             } => Leaf {
                 qualifier: alias(a),
                 label: "`JSON_TABLE(…)`".into(),
-                size: Size::Large,
+                size: literal_size(&[json_expr]),
                 reads: column_qualifiers(json_expr),
             },
             other => Leaf {
@@ -615,10 +618,13 @@ impl Block {
     }
 }
 
+/// The qualifier of each column reference of an expression (`None` for an unqualified one).
+type Qualifiers = Vec<Option<String>>;
+
 /// Collects, outside subqueries, the column qualifiers on each side of every comparison.
 struct Comparisons<'a> {
     depth: usize,
-    pairs: &'a mut Vec<(Vec<Option<String>>, Vec<Option<String>>)>,
+    pairs: &'a mut Vec<(Qualifiers, Qualifiers)>,
 }
 
 impl Visitor for Comparisons<'_> {
@@ -646,14 +652,11 @@ impl Visitor for Comparisons<'_> {
             }
         };
         match expr {
-            Expr::BinaryOp { left, op, right }
-                if matches!(
-                    op,
-                    Op::Eq | Op::NotEq | Op::Lt | Op::LtEq | Op::Gt | Op::GtEq | Op::Spaceship
-                ) =>
-            {
-                pair(left, right)
-            }
+            Expr::BinaryOp {
+                left,
+                op: Op::Eq | Op::NotEq | Op::Lt | Op::LtEq | Op::Gt | Op::GtEq | Op::Spaceship,
+                right,
+            } => pair(left, right),
             Expr::Between { expr, low, high, .. } => {
                 pair(expr, low);
                 pair(expr, high);
@@ -948,6 +951,51 @@ fn number(expr: &Expr) -> Option<f64> {
     .filter(|n: &f64| n.is_finite())
 }
 
+/// The size of a table function's result from its arguments: small when they are literals (strings, numbers,
+/// arrays of them, their casts and concatenations) of at most [`MAX_COUNT`] characters and elements in all (it
+/// expands no more than is written), else large.
+fn literal_size(args: &[&Expr]) -> Size {
+    struct Written {
+        width: usize,
+        literal: bool,
+    }
+    impl Visitor for Written {
+        type Break = ();
+        fn pre_visit_expr(&mut self, expr: &Expr) -> ControlFlow<()> {
+            use sqlparser::ast::BinaryOperator as Op;
+            match expr {
+                Expr::Value(value) => {
+                    let text = value.value.clone().into_string().map_or(1, |s| s.chars().count());
+                    self.width += text.max(1);
+                }
+                Expr::Array(_)
+                | Expr::Nested(_)
+                | Expr::Cast { .. }
+                | Expr::UnaryOp { .. }
+                | Expr::BinaryOp {
+                    op: Op::StringConcat, ..
+                } => {}
+                _ => {
+                    self.literal = false;
+                    return ControlFlow::Break(());
+                }
+            }
+            ControlFlow::Continue(())
+        }
+    }
+    let mut written = Written {
+        width: 0,
+        literal: true,
+    };
+    for arg in args {
+        let _ = arg.visit(&mut written);
+    }
+    match written.literal && written.width as u64 <= MAX_COUNT {
+        true => Size::Small,
+        false => Size::Large,
+    }
+}
+
 /// Whether `expr` is a literal value other than NULL (a number, possibly negative, or a string).
 fn is_literal(expr: &Expr) -> bool {
     match expr {
@@ -1034,18 +1082,18 @@ fn format_refusal(format: &Expr) -> Option<String> {
                 sizes.push(Some(precision));
             }
         }
-        let spec: String = chars[start..at.min(chars.len())].iter().collect();
+        let spec: String = chars[start..(at + 1).min(chars.len())].iter().collect();
         for size in sizes {
             match size {
                 None => {
                     return Some(format!(
-                        "with `{spec}…` in its format: a width or precision taken from an argument (`*`) is not \
+                        "with `{spec}` in its format: a width or precision taken from an argument (`*`) is not \
                          allowed"
                     ));
                 }
                 Some(n) if n > MAX_COUNT => {
                     return Some(format!(
-                        "with `{spec}…` in its format: a width or precision may be at most {MAX_COUNT}"
+                        "with `{spec}` in its format: a width or precision may be at most {MAX_COUNT}"
                     ));
                 }
                 Some(_) => {}
