@@ -224,7 +224,7 @@ fn hostile(dialect: Dialect) -> Vec<String> {
         "SELECT * FROM regions r LEFT JOIN sales s ON s.region = r.name",
         "SELECT * FROM regions r WHERE EXISTS (SELECT 1 FROM sales s WHERE s.region = r.name)",
         "SELECT * FROM regions r WHERE r.name IN (SELECT region FROM sales)",
-        "SELECT * FROM sales a, sales b",
+        "SELECT * FROM sales a, sales b WHERE a.region = b.region",
         "SELECT * FROM sales WHERE region = '华南'",
         "SELECT o.id, s.amount FROM orders o JOIN sales s ON s.region = o.region",
         "SELECT tenant_id, SUM(total) AS t FROM orders GROUP BY tenant_id",
@@ -315,7 +315,11 @@ async fn rewrite_at_every_depth(pair: &Pair) {
     }
     let no_tenant = Viewer::scoped(None, BTreeMap::from([("region".to_string(), json!("华东"))]));
     let denied = rules().bind(&no_tenant);
-    pair.refused("SELECT * FROM regions JOIN orders ON 1 = 1", &denied, "tenant_id");
+    pair.refused(
+        "SELECT * FROM regions JOIN orders ON orders.region = regions.name",
+        &denied,
+        "tenant_id",
+    );
     pair.same_as_truth("SELECT * FROM sales", &denied).await;
     let all = check_sql_scoped(
         "SELECT * FROM sales",
