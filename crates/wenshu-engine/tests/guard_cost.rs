@@ -294,7 +294,8 @@ fn ordinary(dialect: SqlDialect) -> Vec<&'static str> {
             "SELECT x FROM unnest(ARRAY['a', 'b']) AS x",
             "SELECT a.grp, v.n FROM facts a, (VALUES (1), (2)) AS v(n)",
             "SELECT a.id, u.n FROM facts a, unnest(ARRAY[1, 2, 3]) AS u(n)",
-            "SELECT a.id, l.id AS dim FROM facts a CROSS JOIN LATERAL (SELECT d.id FROM dims d WHERE d.id = a.ref_id) l",
+            "SELECT a.id, l.id AS dim FROM facts a \
+             CROSS JOIN LATERAL (SELECT d.id FROM dims d WHERE d.id = a.ref_id) l",
         ]),
         SqlDialect::Mysql => cases.extend([
             "SELECT LPAD(month, 2, '0') AS mm FROM facts",

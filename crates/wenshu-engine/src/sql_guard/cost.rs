@@ -164,6 +164,7 @@ struct Frame {
     current: Option<usize>,
 }
 
+/// The walk over every query block, FROM item and expression of a statement, collecting refusals.
 struct CostWalk {
     dialect: SqlDialect,
     table_functions: HashSet<String>,
@@ -783,6 +784,7 @@ fn query_size(query: &Query, env: &Env, dialect: SqlDialect) -> Size {
     }
 }
 
+/// How many rows a query body may return (see [`query_size`]).
 fn body_size(body: &SetExpr, env: &Env, dialect: SqlDialect) -> Size {
     match body {
         SetExpr::Select(select) => select_size(select, env, dialect),
@@ -802,6 +804,7 @@ fn body_size(body: &SetExpr, env: &Env, dialect: SqlDialect) -> Size {
     }
 }
 
+/// How many rows one `SELECT` may return: one for aggregates without GROUP BY, else the product of its FROM items.
 fn select_size(select: &Select, env: &Env, dialect: SqlDialect) -> Size {
     let grouped = match &select.group_by {
         GroupByExpr::All(_) => true,
