@@ -277,9 +277,10 @@ fn counts_come_from_top_n_numerals_not_years() {
     assert_eq!(params(&extract("sales_query", "前二十条销售明细"))["limit"], 20);
     let p = params(&extract("sales_query", "2026年华东的销售排名"));
     assert_eq!((p["limit"].clone(), p["period"].clone()), (json!(10), json!("本年")));
+    // Beyond the parameter's range: the user's to change (unsupported), not a failure for the administrator.
     assert!(matches!(
         extract("sales_query", "销售排名前200名").outcome,
-        ExtractOutcome::Failed { .. }
+        ExtractOutcome::Unsupported { ref param, ref value } if param == "limit" && value == "200"
     ));
 }
 
