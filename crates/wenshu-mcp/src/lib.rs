@@ -17,6 +17,6 @@ pub use client::{McpExecutor, McpHub, McpServerConfig, McpTransport, ReconnectPo
 pub use error::McpError;
 pub use render::render_server_tools;
 pub use server::{
-    AskRecorder, ExtractRecorder, GatedHttpService, SessionLimits, WenshuMcpServer, checked_origins,
+    AskRecorder, ExtractRecorder, GatedHttpService, OwnerOf, SessionLimits, WenshuMcpServer, checked_origins,
     gated_http_service, http_service, serve_stdio,
 };

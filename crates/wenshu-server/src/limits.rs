@@ -155,6 +155,65 @@ impl RateLimiter {
     }
 }
 
+/// Requests in flight by client, at most `max` each; an [`Entered`] slot is given back when dropped.
+#[derive(Debug)]
+pub struct InFlight {
+    max: usize,
+    counts: Mutex<HashMap<String, usize>>,
+}
+
+/// One request in flight, counted against its client.
+#[derive(Debug)]
+pub struct Entered<'a> {
+    book: &'a InFlight,
+    client: String,
+}
+
+impl InFlight {
+    /// A count allowing `max` requests in flight per client (at least 1).
+    pub fn new(max: usize) -> Self {
+        Self {
+            max: max.max(1),
+            counts: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Counts one more request of `client`; `None` when it already has its most in flight.
+    pub fn enter(&self, client: &str) -> Option<Entered<'_>> {
+        let mut counts = self.lock();
+        let count = counts.entry(client.to_string()).or_insert(0);
+        if *count >= self.max {
+            return None;
+        }
+        *count += 1;
+        Some(Entered {
+            book: self,
+            client: client.to_string(),
+        })
+    }
+
+    /// How many requests `client` has in flight.
+    pub fn in_flight(&self, client: &str) -> usize {
+        self.lock().get(client).copied().unwrap_or(0)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, usize>> {
+        self.counts.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+impl Drop for Entered<'_> {
+    fn drop(&mut self) {
+        let mut counts = self.book.lock();
+        if let Some(count) = counts.get_mut(&self.client) {
+            *count -= 1;
+            if *count == 0 {
+                counts.remove(&self.client);
+            }
+        }
+    }
+}
+
 /// A 429 with `Retry-After` (whole seconds, at least 1) and the contract's JSON body.
 pub fn too_many(wait: Duration, message: &str) -> Response {
     let seconds = wait.as_secs_f64().ceil().max(1.0);
@@ -200,6 +259,20 @@ mod tests {
         assert!(limiter.len() <= 3);
         assert!(limiter.peek("new").is_ok());
         assert!(RateLimiter::new(0).allow("x"));
+    }
+
+    #[test]
+    fn in_flight_is_capped_per_client_and_given_back() {
+        let book = InFlight::new(2);
+        let (a1, a2) = (book.enter("a"), book.enter("a"));
+        assert!(a1.is_some() && a2.is_some());
+        assert!(book.enter("a").is_none());
+        assert!(book.enter("b").is_some());
+        drop(a1);
+        assert_eq!(book.in_flight("a"), 1);
+        assert!(book.enter("a").is_some());
+        drop(a2);
+        assert_eq!(book.in_flight("a"), 0);
     }
 
     #[test]

@@ -1,12 +1,15 @@
 //! The accept loop: HTTP/1.1 with a header-read timeout that also bounds an idle keep-alive connection (hyper
-//! starts it whenever the connection waits for a request head), and a cap on open connections: over it, a
-//! connection gets one clean 503 JSON response and is closed, instead of the listener running out of descriptors.
+//! starts it whenever the connection waits for a request head), a cap on open connections and a smaller one per
+//! client address: over either, a connection gets one clean 503 JSON response and is closed, instead of the
+//! listener running out of descriptors or one address holding every slot.
 //! hyper answers a request it cannot parse itself, before any service runs (400 for a bad request line, length or
 //! header, 414 for a URI over 65,534 bytes, 431 for too many or too large headers), with an empty body and no hook
 //! for another one; [`JsonErrors`] sits between hyper and the socket and writes those answers with the contract's
 //! JSON error body instead.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::Router;
@@ -30,6 +33,8 @@ pub struct ListenSettings {
     pub header_read: Duration,
     /// The most connections open at once; more get a 503 and are closed.
     pub max_connections: usize,
+    /// The most connections open at once from one client address; more from it get a 503 and are closed.
+    pub max_connections_per_address: usize,
 }
 
 impl Default for ListenSettings {
@@ -37,6 +42,7 @@ impl Default for ListenSettings {
         Self {
             header_read: Duration::from_secs(10),
             max_connections: 1024,
+            max_connections_per_address: 128,
         }
     }
 }
@@ -45,9 +51,70 @@ impl Default for ListenSettings {
 const FULL: &str = "{\"error\":{\"code\":\"too_many_connections\",\"message\":\"the server has too many open \
                     connections: try again in a moment\"}}";
 
+/// The 503 a connection over its address's cap gets before it is closed.
+const FULL_FOR_ADDRESS: &str = "{\"error\":{\"code\":\"too_many_connections\",\"message\":\"this address has \
+                                too many open connections: close some or try again in a moment\"}}";
+
+/// Open connections by client address, each at most a cap; a [`Held`] slot is given back when dropped.
+#[derive(Debug)]
+pub struct PerAddress {
+    max: usize,
+    open: Mutex<HashMap<IpAddr, usize>>,
+}
+
+/// One open connection counted against its address.
+#[derive(Debug)]
+pub struct Held {
+    book: Arc<PerAddress>,
+    address: IpAddr,
+}
+
+impl PerAddress {
+    /// A count allowing `max` connections per address (at least 1).
+    pub fn new(max: usize) -> Arc<Self> {
+        Arc::new(Self {
+            max: max.max(1),
+            open: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Counts one more connection from `address`; `None` when it already has its most.
+    pub fn hold(self: &Arc<Self>, address: IpAddr) -> Option<Held> {
+        let mut open = self.open.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let count = open.entry(address).or_insert(0);
+        if *count >= self.max {
+            return None;
+        }
+        *count += 1;
+        Some(Held {
+            book: Arc::clone(self),
+            address,
+        })
+    }
+
+    /// How many connections `address` has open.
+    pub fn open(&self, address: IpAddr) -> usize {
+        let open = self.open.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        open.get(&address).copied().unwrap_or(0)
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let mut open = self.book.open.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(count) = open.get_mut(&self.address) {
+            *count -= 1;
+            if *count == 0 {
+                open.remove(&self.address);
+            }
+        }
+    }
+}
+
 /// Serves `router` on `listener` with `settings` until the process ends.
 pub async fn serve_with(listener: TcpListener, router: Router, settings: ListenSettings) -> std::io::Result<()> {
     let permits = Arc::new(Semaphore::new(settings.max_connections.max(1)));
+    let per_address = PerAddress::new(settings.max_connections_per_address);
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
@@ -63,8 +130,13 @@ pub async fn serve_with(listener: TcpListener, router: Router, settings: ListenS
                 continue;
             }
         };
+        // The address's own cap first, so that one address at its cap takes no slot of the others.
+        let Some(held) = per_address.hold(address.ip()) else {
+            tokio::spawn(refuse(stream, FULL_FOR_ADDRESS));
+            continue;
+        };
         let Ok(permit) = Arc::clone(&permits).try_acquire_owned() else {
-            tokio::spawn(refuse(stream));
+            tokio::spawn(refuse(stream, FULL));
             continue;
         };
         let service = router
@@ -81,16 +153,18 @@ pub async fn serve_with(listener: TcpListener, router: Router, settings: ListenS
                 tracing::debug!(%error, %address, "connection ended with an error");
             }
             drop(permit);
+            drop(held);
         });
     }
 }
 
-/// Answers a connection over the cap with a 503 and closes it (within a second, whatever the client does).
-async fn refuse(mut stream: TcpStream) {
+/// Answers a connection over a cap with a 503 and `body`, and closes it (within a second, whatever the client
+/// does).
+async fn refuse(mut stream: TcpStream, body: &'static str) {
     let response = format!(
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
-         retry-after: 1\r\nconnection: close\r\n\r\n{FULL}",
-        FULL.len()
+         retry-after: 1\r\nconnection: close\r\n\r\n{body}",
+        body.len()
     );
     let _ = tokio::time::timeout(Duration::from_secs(1), async {
         let _ = stream.write_all(response.as_bytes()).await;
@@ -229,6 +303,20 @@ fn json_answer(head: &[u8]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_address_at_its_cap_is_refused_and_others_are_not() {
+        let book = PerAddress::new(2);
+        let (a, b): (IpAddr, IpAddr) = ([127, 0, 0, 1].into(), [127, 0, 0, 2].into());
+        let first = book.hold(a);
+        let second = book.hold(a);
+        assert!(first.is_some() && second.is_some());
+        assert!(book.hold(a).is_none());
+        assert!(book.hold(b).is_some());
+        drop(first);
+        assert_eq!(book.open(a), 1);
+        assert!(book.hold(a).is_some());
+    }
 
     #[test]
     fn only_hypers_own_empty_error_answers_are_replaced() {

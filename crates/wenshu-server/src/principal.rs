@@ -104,6 +104,12 @@ impl Principal {
         self.role == Role::Admin
     }
 
+    /// Who owns an MCP session opened with a request's `extensions`: its principal's [`Principal::bucket`] (the
+    /// key or token, else the client address); `None` when the auth layer put no principal there.
+    pub fn session_owner(extensions: &axum::http::Extensions) -> Option<String> {
+        extensions.get::<Principal>().map(Principal::bucket)
+    }
+
     /// The rate limiter's bucket: the principal's id, else the client address.
     pub fn bucket(&self) -> String {
         match (&self.id, self.address) {

@@ -7,7 +7,7 @@ use wenshu_engine::answer::Engine;
 use wenshu_store::Store;
 
 use crate::jwt::JwtVerifier;
-use crate::limits::RateLimiter;
+use crate::limits::{InFlight, RateLimiter};
 use crate::principal::{KeyPrincipal, Keys};
 use crate::timeouts::Timeouts;
 
@@ -41,6 +41,12 @@ pub struct ServerSettings {
     pub timeouts: Timeouts,
     /// Turns and traces older than this many days are purged; `None` keeps them.
     pub store_retention_days: Option<u32>,
+    /// The most bytes of turns one conversation page carries: older turns go to the next page, and a turn
+    /// larger than this alone has its rows cut to fit.
+    pub max_page_bytes: usize,
+    /// The most conversation pages one principal (key, token, or address without keys) may be reading at once;
+    /// more get 429.
+    pub max_page_reads_per_principal: usize,
 }
 
 impl Default for ServerSettings {
@@ -59,6 +65,8 @@ impl Default for ServerSettings {
             auth_failures_per_minute: 10,
             timeouts: Timeouts::default(),
             store_retention_days: None,
+            max_page_bytes: 1024 * 1024,
+            max_page_reads_per_principal: 4,
         }
     }
 }
@@ -74,6 +82,7 @@ struct Inner {
     limiter: RateLimiter,
     auth_failures: RateLimiter,
     auth_failures_by_address: RateLimiter,
+    page_reads: InFlight,
 }
 
 /// The shared state; cloning is cheap.
@@ -92,6 +101,7 @@ impl AppState {
                 .auth_failures_per_minute
                 .saturating_mul(ADDRESS_FAILURES_FACTOR),
         );
+        let page_reads = InFlight::new(settings.max_page_reads_per_principal);
         let keys = Keys::with_principals(&settings.principals, &settings.user_keys, &settings.admin_keys);
         Self {
             inner: Arc::new(Inner {
@@ -102,6 +112,7 @@ impl AppState {
                 limiter,
                 auth_failures,
                 auth_failures_by_address,
+                page_reads,
             }),
         }
     }
@@ -135,6 +146,11 @@ impl AppState {
     /// [`ADDRESS_FAILURES_FACTOR`] times the rate of one credential), so that trying many keys stays throttled.
     pub fn auth_failures_by_address(&self) -> &RateLimiter {
         &self.inner.auth_failures_by_address
+    }
+
+    /// Conversation page reads in flight, by principal.
+    pub fn page_reads(&self) -> &InFlight {
+        &self.inner.page_reads
     }
 
     /// The configured keys (digests only).

@@ -119,6 +119,7 @@ async fn d2_mcp_sessions_are_capped_and_expire_when_idle() {
         sessions: SessionLimits {
             max_sessions: 5,
             idle: Duration::from_millis(800),
+            ..SessionLimits::default()
         },
         ..Options::default()
     })
@@ -200,6 +201,7 @@ async fn d4_idle_slow_and_oversized_requests_are_cut_off_and_connections_capped(
         listen: ListenSettings {
             header_read: Duration::from_millis(700),
             max_connections: 6,
+            ..ListenSettings::default()
         },
         ..Options::default()
     })

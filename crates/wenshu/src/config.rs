@@ -168,6 +168,8 @@ pub struct ServerSection {
     pub max_body_bytes: Option<usize>,
     /// The most connections open at once; more get a 503 (default 1024).
     pub max_connections: Option<usize>,
+    /// The most connections open at once from one client address; more from it get a 503 (default 128).
+    pub max_connections_per_address: Option<usize>,
     /// Seconds a connection may take to send a request head; also how long an idle keep-alive connection is kept
     /// (default 10).
     pub header_read_timeout_secs: Option<u64>,
@@ -177,10 +179,17 @@ pub struct ServerSection {
     pub request_timeout_secs: Option<u64>,
     /// The most turns one conversation may hold (default 1000).
     pub max_turns_per_conversation: Option<usize>,
+    /// The most bytes of turns one conversation page carries (default 1048576).
+    pub max_page_bytes: Option<usize>,
+    /// The most conversation pages one principal may be reading at once; more get 429 (default 4).
+    pub max_page_reads_per_principal: Option<usize>,
     /// Wrong API keys an address may send per minute before it gets 429s (default 10).
     pub auth_failures_per_minute: Option<u32>,
     /// The most MCP sessions live at once on `/mcp` (default 1000).
     pub mcp_max_sessions: Option<usize>,
+    /// The most MCP sessions live at once that one principal (key, token, or address without keys) opened; more
+    /// get a 429 (default 50).
+    pub mcp_max_sessions_per_principal: Option<usize>,
     /// Seconds an MCP session is kept without a request (default 300).
     pub mcp_session_idle_secs: Option<u64>,
     /// Browser origins allowed to call `/mcp` besides loopback (`https://app.example.com:443`).
@@ -446,6 +455,25 @@ fn output_mode(name: &str) -> anyhow::Result<OutputMode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_readmes_server_section_loads_with_its_caps() {
+        let readme = include_str!("../../../README.md");
+        let start = readme.find("\n[server]\n").expect("README shows [server]");
+        let block: String = readme[start + 1..]
+            .lines()
+            .skip(1)
+            .take_while(|line| !line.trim().is_empty() && !line.starts_with('['))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        let server: ServerSection = toml::from_str(&block).unwrap();
+        assert_eq!(server.max_connections_per_address, Some(128));
+        assert_eq!(server.mcp_max_sessions_per_principal, Some(50));
+        assert_eq!(
+            (server.max_page_bytes, server.max_page_reads_per_principal),
+            (Some(1_048_576), Some(4))
+        );
+    }
 
     #[test]
     fn retention_defaults_to_180_days_and_keeping_everything_is_warned_of() {

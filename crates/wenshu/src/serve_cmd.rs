@@ -147,16 +147,26 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
             request: secs(server.request_timeout_secs, defaults.timeouts.request),
         },
         store_retention_days: config.store_retention(),
+        max_page_bytes: server.max_page_bytes.unwrap_or(defaults.max_page_bytes),
+        max_page_reads_per_principal: server
+            .max_page_reads_per_principal
+            .unwrap_or(defaults.max_page_reads_per_principal),
         ..defaults
     };
     let listen_defaults = ListenSettings::default();
     let listen = ListenSettings {
         header_read: secs(server.header_read_timeout_secs, listen_defaults.header_read),
         max_connections: server.max_connections.unwrap_or(listen_defaults.max_connections),
+        max_connections_per_address: server
+            .max_connections_per_address
+            .unwrap_or(listen_defaults.max_connections_per_address),
     };
     let session_defaults = SessionLimits::default();
     let sessions = SessionLimits {
         max_sessions: server.mcp_max_sessions.unwrap_or(session_defaults.max_sessions),
+        per_owner: server
+            .mcp_max_sessions_per_principal
+            .unwrap_or(session_defaults.per_owner),
         idle: secs(server.mcp_session_idle_secs, session_defaults.idle),
     };
     let origins = server.mcp_allowed_origins.clone();
@@ -203,7 +213,12 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
         None => "no keys or tokens are configured: every request is anonymous (scoped, no attributes)".to_string(),
     };
     let _ = writeln!(std::io::stdout(), "{banner}");
-    let mcp = wenshu_mcp::gated_http_service(mcp, wenshu_mcp::checked_origins(origins), sessions);
+    let mcp = wenshu_mcp::gated_http_service(
+        mcp,
+        wenshu_mcp::checked_origins(origins),
+        sessions,
+        Arc::new(wenshu_server::Principal::session_owner),
+    );
     let app = wenshu_server::app_with(state, "/mcp", mcp);
     wenshu_server::serve_with(listener, app, listen).await?;
     Ok(ExitCode::SUCCESS)

@@ -16,7 +16,7 @@ pub mod transport;
 
 pub use audit::{AskRecorder, ExtractRecorder};
 pub use handler::WenshuMcpServer;
-pub use sessions::{SessionGate, SessionLimits};
+pub use sessions::{OwnerOf, SessionGate, SessionLimits};
 pub use transport::{
     GatedHttpService, WenshuHttpService, checked_origins, gated_http_service, http_service, http_service_with,
     serve_stdio,

@@ -10,7 +10,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
 use super::handler::WenshuMcpServer;
-use super::sessions::{BoxResponse, SessionGate, SessionLimits};
+use super::sessions::{BoxResponse, OwnerOf, SessionGate, SessionLimits};
 use crate::error::McpError;
 
 /// The streamable-HTTP service type, a tower `Service` over HTTP requests.
@@ -59,7 +59,8 @@ pub fn checked_origins(extra: Vec<String>) -> StreamableHttpServerConfig {
     config
 }
 
-/// The streamable-HTTP service behind a [`SessionGate`]: at most `max_sessions` sessions, each closed when idle.
+/// The streamable-HTTP service behind a [`SessionGate`]: at most `max_sessions` sessions and `per_owner` per
+/// principal, each answering only its owner and closed when idle.
 #[derive(Clone)]
 pub struct GatedHttpService {
     inner: WenshuHttpService,
@@ -74,11 +75,13 @@ impl GatedHttpService {
 }
 
 /// The streamable-HTTP service of `handler` with `config`, its sessions bounded by `limits` (rmcp's idle expiry
-/// set to `limits.idle`, the cap kept by the gate).
+/// set to `limits.idle`, the caps kept by the gate) and each bound to the owner `owner_of` names from the
+/// request's extensions (the server's principal).
 pub fn gated_http_service(
     handler: WenshuMcpServer,
     config: StreamableHttpServerConfig,
     limits: SessionLimits,
+    owner_of: OwnerOf,
 ) -> GatedHttpService {
     let mut manager = LocalSessionManager::default();
     manager.session_config.keep_alive = Some(limits.idle);
@@ -86,7 +89,7 @@ pub fn gated_http_service(
     let inner = StreamableHttpService::new(move || Ok(handler.clone()), Arc::clone(&manager), config);
     GatedHttpService {
         inner,
-        gate: Arc::new(SessionGate::new(manager, limits)),
+        gate: Arc::new(SessionGate::owned(manager, limits, owner_of)),
     }
 }
 

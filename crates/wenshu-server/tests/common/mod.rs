@@ -109,7 +109,12 @@ pub async fn start(options: Options) -> Server {
     let mcp = WenshuMcpServer::new(Arc::new(engine.clone()), extractor, catalog)
         .with_today(date(2026, 11, 29))
         .with_recorder(recorder);
-    let mcp = wenshu_mcp::gated_http_service(mcp, wenshu_mcp::checked_origins(Vec::new()), options.sessions);
+    let mcp = wenshu_mcp::gated_http_service(
+        mcp,
+        wenshu_mcp::checked_origins(Vec::new()),
+        options.sessions,
+        Arc::new(wenshu_server::Principal::session_owner),
+    );
     let state = AppState::new(engine, Arc::clone(&store), settings);
     let app = wenshu_server::app_with(state.clone(), "/mcp", mcp);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
