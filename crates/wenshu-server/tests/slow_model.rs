@@ -67,7 +67,13 @@ async fn a_thousand_concurrent_questions_complete_with_a_slow_model() {
     ));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(wenshu_server::serve(listener, router));
+    // A thousand clients from one address: the per-address connection cap (a defence against one client) is raised
+    // to the global one, which this test is about.
+    let listen = wenshu_server::ListenSettings {
+        max_connections_per_address: 1024,
+        ..wenshu_server::ListenSettings::default()
+    };
+    tokio::spawn(wenshu_server::serve_with(listener, router, listen));
 
     let http = reqwest::Client::builder()
         .pool_max_idle_per_host(QUESTIONS)
