@@ -32,7 +32,9 @@ use sqlparser::ast::{
 };
 
 use super::names;
-use super::policy::{GuardPolicy, POSTGRES_SET_RETURNING_FUNCTIONS, SqlDialect, default_table_functions};
+use super::policy::{
+    AGGREGATE_FUNCTIONS, GuardPolicy, POSTGRES_SET_RETURNING_FUNCTIONS, SqlDialect, default_table_functions,
+};
 use super::scope::{Findings, Resolution};
 
 /// The largest count a repeat or pad function may take, width or precision a format string may hold, and LIMIT
@@ -58,50 +60,6 @@ pub(super) const GROWING_FUNCTIONS: &[&str] = &[
 
 /// Repeat and pad functions, with the position of their count argument.
 const COUNTED_FUNCTIONS: &[(&str, usize)] = &[("lpad", 1), ("rpad", 1), ("repeat", 1), ("replicate", 1), ("space", 0)];
-
-/// Aggregate functions: a `SELECT` of them without GROUP BY returns one row.
-const AGGREGATES: &[&str] = &[
-    "count",
-    "sum",
-    "avg",
-    "min",
-    "max",
-    "total",
-    "group_concat",
-    "string_agg",
-    "array_agg",
-    "listagg",
-    "json_group_array",
-    "json_agg",
-    "jsonb_agg",
-    "json_arrayagg",
-    "json_object_agg",
-    "jsonb_object_agg",
-    "json_objectagg",
-    "json_group_object",
-    "bool_and",
-    "bool_or",
-    "every",
-    "stddev",
-    "stddev_pop",
-    "stddev_samp",
-    "std",
-    "variance",
-    "var_pop",
-    "var_samp",
-    "corr",
-    "covar_pop",
-    "covar_samp",
-    "regr_slope",
-    "regr_intercept",
-    "regr_r2",
-    "regr_count",
-    "percentile_cont",
-    "percentile_disc",
-    "mode",
-    "median",
-    "any_value",
-];
 
 /// Adds the cost refusals of `query` (parsed in `dialect`) to `findings`: each as a reason and as a refused
 /// `clause` resolution naming the construct.
@@ -540,10 +498,28 @@ impl Block {
     /// Connects the items that comparisons in `expr` (outside its subqueries) relate, among `scope`: an
     /// unqualified column compared with a column connects all of `scope`.
     fn link_comparisons(&mut self, expr: &Expr, scope: &[usize]) {
-        let mut pairs = Vec::new();
-        let _ = expr.visit(&mut Comparisons {
-            depth: 0,
-            pairs: &mut pairs,
+        let mut pairs: Vec<(Qualifiers, Qualifiers)> = Vec::new();
+        each_expr(expr, false, |expr| {
+            use sqlparser::ast::BinaryOperator as Op;
+            let mut pair = |a: &Expr, b: &Expr| {
+                let (a, b) = (column_qualifiers(a), column_qualifiers(b));
+                if !a.is_empty() && !b.is_empty() {
+                    pairs.push((a, b));
+                }
+            };
+            match expr {
+                Expr::BinaryOp {
+                    left,
+                    op: Op::Eq | Op::NotEq | Op::Lt | Op::LtEq | Op::Gt | Op::GtEq | Op::Spaceship,
+                    right,
+                } => pair(left, right),
+                Expr::Between { expr, low, high, .. } => {
+                    pair(expr, low);
+                    pair(expr, high);
+                }
+                Expr::IsDistinctFrom(a, b) | Expr::IsNotDistinctFrom(a, b) => pair(a, b),
+                _ => {}
+            }
         });
         for (left, right) in pairs {
             for l in &left {
@@ -622,108 +598,63 @@ impl Block {
 /// The qualifier of each column reference of an expression (`None` for an unqualified one).
 type Qualifiers = Vec<Option<String>>;
 
-/// Collects, outside subqueries, the column qualifiers on each side of every comparison.
-struct Comparisons<'a> {
-    depth: usize,
-    pairs: &'a mut Vec<(Qualifiers, Qualifiers)>,
-}
-
-impl Visitor for Comparisons<'_> {
-    type Break = ();
-
-    fn pre_visit_query(&mut self, _: &Query) -> ControlFlow<()> {
-        self.depth += 1;
-        ControlFlow::Continue(())
-    }
-
-    fn post_visit_query(&mut self, _: &Query) -> ControlFlow<()> {
-        self.depth -= 1;
-        ControlFlow::Continue(())
-    }
-
-    fn pre_visit_expr(&mut self, expr: &Expr) -> ControlFlow<()> {
-        if self.depth > 0 {
-            return ControlFlow::Continue(());
-        }
-        use sqlparser::ast::BinaryOperator as Op;
-        let mut pair = |a: &Expr, b: &Expr| {
-            let (a, b) = (column_qualifiers(a), column_qualifiers(b));
-            if !a.is_empty() && !b.is_empty() {
-                self.pairs.push((a, b));
-            }
-        };
-        match expr {
-            Expr::BinaryOp {
-                left,
-                op: Op::Eq | Op::NotEq | Op::Lt | Op::LtEq | Op::Gt | Op::GtEq | Op::Spaceship,
-                right,
-            } => pair(left, right),
-            Expr::Between { expr, low, high, .. } => {
-                pair(expr, low);
-                pair(expr, high);
-            }
-            Expr::IsDistinctFrom(a, b) | Expr::IsNotDistinctFrom(a, b) => pair(a, b),
-            _ => {}
-        }
-        ControlFlow::Continue(())
-    }
-}
-
 /// The qualifier of each column reference in `expr` outside its subqueries (`None` for an unqualified one).
-fn column_qualifiers(expr: &Expr) -> Vec<Option<String>> {
-    let mut columns = Columns {
-        depth: 0,
-        nested: false,
-        found: Vec::new(),
-    };
-    let _ = expr.visit(&mut columns);
-    columns.found
+fn column_qualifiers(expr: &Expr) -> Qualifiers {
+    let mut found = Vec::new();
+    each_expr(expr, false, |expr| found.extend(column_qualifier(expr)));
+    found
 }
 
 /// The qualifier of every qualified column reference in `query`, its subqueries included.
-fn all_qualifiers(query: &Query) -> Vec<Option<String>> {
-    let mut columns = Columns {
-        depth: 0,
-        nested: true,
-        found: Vec::new(),
-    };
-    let _ = query.visit(&mut columns);
-    columns.found.into_iter().filter(Option::is_some).collect()
+fn all_qualifiers(query: &Query) -> Qualifiers {
+    let mut found = Vec::new();
+    each_expr(query, true, |expr| {
+        found.extend(column_qualifier(expr).filter(Option::is_some))
+    });
+    found
 }
 
-/// Collects column references; into subqueries only when `nested`.
-struct Columns {
-    depth: usize,
-    nested: bool,
-    found: Vec<Option<String>>,
+/// A column reference's qualifier (`Some(None)` for an unqualified column); `None` for any other expression.
+fn column_qualifier(expr: &Expr) -> Option<Option<String>> {
+    match expr {
+        Expr::Identifier(_) => Some(None),
+        Expr::CompoundIdentifier(parts) if parts.len() >= 2 => Some(Some(parts[parts.len() - 2].value.to_lowercase())),
+        _ => None,
+    }
 }
 
-impl Visitor for Columns {
-    type Break = ();
-
-    fn pre_visit_query(&mut self, _: &Query) -> ControlFlow<()> {
-        self.depth += 1;
-        ControlFlow::Continue(())
+/// Calls `each` on every expression of `node`, into its subqueries only when `into_subqueries`.
+fn each_expr<V: Visit + ?Sized>(node: &V, into_subqueries: bool, each: impl FnMut(&Expr)) {
+    struct Walk<F> {
+        depth: usize,
+        into_subqueries: bool,
+        each: F,
     }
+    impl<F: FnMut(&Expr)> Visitor for Walk<F> {
+        type Break = ();
 
-    fn post_visit_query(&mut self, _: &Query) -> ControlFlow<()> {
-        self.depth -= 1;
-        ControlFlow::Continue(())
-    }
-
-    fn pre_visit_expr(&mut self, expr: &Expr) -> ControlFlow<()> {
-        if self.depth > 0 && !self.nested {
-            return ControlFlow::Continue(());
+        fn pre_visit_query(&mut self, _: &Query) -> ControlFlow<()> {
+            self.depth += 1;
+            ControlFlow::Continue(())
         }
-        match expr {
-            Expr::Identifier(_) => self.found.push(None),
-            Expr::CompoundIdentifier(parts) if parts.len() >= 2 => {
-                self.found.push(Some(parts[parts.len() - 2].value.to_lowercase()))
+
+        fn post_visit_query(&mut self, _: &Query) -> ControlFlow<()> {
+            self.depth -= 1;
+            ControlFlow::Continue(())
+        }
+
+        fn pre_visit_expr(&mut self, expr: &Expr) -> ControlFlow<()> {
+            if self.depth == 0 || self.into_subqueries {
+                (self.each)(expr);
             }
-            _ => {}
+            ControlFlow::Continue(())
         }
-        ControlFlow::Continue(())
     }
+    let _ = node.visit(&mut Walk {
+        depth: 0,
+        into_subqueries,
+        each,
+    });
 }
 
 /// The constraint of a join, when its kind has one.
@@ -810,18 +741,25 @@ fn select_size(select: &Select, env: &Env, dialect: SqlDialect) -> Size {
         GroupByExpr::All(_) => true,
         GroupByExpr::Expressions(exprs, _) => !exprs.is_empty(),
     };
-    let mut calls = Calls {
-        depth: 0,
-        aggregate: false,
-        set_returning: false,
-    };
+    // Whether the projection calls an aggregate (outside a window) or a set-returning function, outside subqueries.
+    let (mut aggregate, mut set_returning) = (false, false);
     for item in &select.projection {
-        let _ = item.visit(&mut calls);
+        each_expr(item, false, |expr| {
+            if let Expr::Function(function) = expr
+                && let Some(name) = function_name(&function.name)
+            {
+                let args = unnamed_args(&function.args).len();
+                // SQLite's min/max of several arguments is a scalar function.
+                let scalar = matches!(name.as_str(), "min" | "max") && args > 1;
+                aggregate |= function.over.is_none() && !scalar && AGGREGATE_FUNCTIONS.contains(&name.as_str());
+                set_returning |= POSTGRES_SET_RETURNING_FUNCTIONS.contains(&name.as_str());
+            }
+        });
     }
-    if calls.set_returning {
+    if set_returning {
         return Size::Large;
     }
-    if !grouped && (calls.aggregate || select.having.is_some()) {
+    if !grouped && (aggregate || select.having.is_some()) {
         return Size::One;
     }
     let mut size = Size::One;
@@ -838,47 +776,6 @@ fn select_size(select: &Select, env: &Env, dialect: SqlDialect) -> Size {
         size = size.times(leaf.size);
     }
     size
-}
-
-/// Whether a projection calls an aggregate (outside a window) or a set-returning function, outside subqueries.
-struct Calls {
-    depth: usize,
-    aggregate: bool,
-    set_returning: bool,
-}
-
-impl Visitor for Calls {
-    type Break = ();
-
-    fn pre_visit_query(&mut self, _: &Query) -> ControlFlow<()> {
-        self.depth += 1;
-        ControlFlow::Continue(())
-    }
-
-    fn post_visit_query(&mut self, _: &Query) -> ControlFlow<()> {
-        self.depth -= 1;
-        ControlFlow::Continue(())
-    }
-
-    fn pre_visit_expr(&mut self, expr: &Expr) -> ControlFlow<()> {
-        if self.depth > 0 {
-            return ControlFlow::Continue(());
-        }
-        if let Expr::Function(function) = expr
-            && let Some(name) = function_name(&function.name)
-        {
-            let args = unnamed_args(&function.args).len();
-            // SQLite's min/max of several arguments is a scalar function.
-            let scalar = matches!(name.as_str(), "min" | "max") && args > 1;
-            if function.over.is_none() && !scalar && AGGREGATES.contains(&name.as_str()) {
-                self.aggregate = true;
-            }
-            if POSTGRES_SET_RETURNING_FUNCTIONS.contains(&name.as_str()) {
-                self.set_returning = true;
-            }
-        }
-        ControlFlow::Continue(())
-    }
 }
 
 /// The name of the first growing call ([`GROWING_FUNCTIONS`]) in `expr`, its subqueries included.
@@ -904,10 +801,7 @@ fn growing_call(expr: &Expr) -> Option<String> {
 
 /// The lower-case name of a function (the last part of a qualified one).
 fn function_name(name: &ObjectName) -> Option<String> {
-    name.0.last().map(|part| match part {
-        ObjectNamePart::Identifier(ident) => ident.value.to_ascii_lowercase(),
-        ObjectNamePart::Function(f) => f.name.value.to_ascii_lowercase(),
-    })
+    name.0.last().map(names::function_part)
 }
 
 /// The expressions among function arguments (named ones included).

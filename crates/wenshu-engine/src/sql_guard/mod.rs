@@ -15,7 +15,7 @@ mod scope;
 
 pub use bounds::{MAX_DEPTH, MAX_SQL_BYTES, MAX_TOKENS, on_guard_stack};
 pub use policy::{
-    DEFAULT_ALLOWED_FUNCTIONS, DEFAULT_DENIED_FUNCTIONS, GuardPolicy, SYSTEM_SCHEMAS, SqlDialect,
+    AGGREGATE_FUNCTIONS, DEFAULT_ALLOWED_FUNCTIONS, DEFAULT_DENIED_FUNCTIONS, GuardPolicy, SYSTEM_SCHEMAS, SqlDialect,
     default_table_functions,
 };
 pub use scope::Resolution;

@@ -1,6 +1,6 @@
 //! How each dialect folds names: what a table or CTE name written in a statement refers to.
 
-use sqlparser::ast::{DataType, Ident};
+use sqlparser::ast::{DataType, Ident, ObjectNamePart};
 
 use super::policy::{SYSTEM_SCHEMAS, SqlDialect};
 
@@ -11,6 +11,14 @@ pub(super) fn fold(ident: &Ident, dialect: SqlDialect) -> String {
     match (dialect, ident.quote_style) {
         (SqlDialect::Postgres, Some(_)) => ident.value.clone(),
         _ => ident.value.to_ascii_lowercase(),
+    }
+}
+
+/// One part of a function's name, lower case (function names ignore ASCII case in every dialect).
+pub(super) fn function_part(part: &ObjectNamePart) -> String {
+    match part {
+        ObjectNamePart::Identifier(ident) => ident.value.to_ascii_lowercase(),
+        ObjectNamePart::Function(f) => f.name.value.to_ascii_lowercase(),
     }
 }
 

@@ -153,12 +153,9 @@ pub const DEFAULT_DENIED_FUNCTIONS: &[&str] = &[
     "setval",
 ];
 
-/// Functions a generated query may call when no allow list is configured: aggregates, statistics, arithmetic,
-/// text, dates, JSON values and window functions of the three dialects. Functions that injection payloads lean on
-/// and analytic SQL does not (`elt`, `mid`, `ascii`, `char`, `hex`, `rand`, `md5`, `row`, `json_keys`, …) are left
-/// out on purpose.
-pub const DEFAULT_ALLOWED_FUNCTIONS: &[&str] = &[
-    // aggregates and statistics
+/// Aggregate and statistical functions: a `SELECT` of them without GROUP BY returns one row. Allowed by default
+/// ([`GuardPolicy::new`]) beside [`DEFAULT_ALLOWED_FUNCTIONS`].
+pub const AGGREGATE_FUNCTIONS: &[&str] = &[
     "count",
     "sum",
     "avg",
@@ -177,7 +174,6 @@ pub const DEFAULT_ALLOWED_FUNCTIONS: &[&str] = &[
     "jsonb_object_agg",
     "json_objectagg",
     "json_group_object",
-    "grouping",
     "bool_and",
     "bool_or",
     "every",
@@ -200,6 +196,14 @@ pub const DEFAULT_ALLOWED_FUNCTIONS: &[&str] = &[
     "mode",
     "median",
     "any_value",
+];
+
+/// Functions a generated query may call when no allow list is configured, besides [`AGGREGATE_FUNCTIONS`]: arithmetic,
+/// text, dates, JSON values and window functions of the three dialects. Functions that injection payloads lean on
+/// and analytic SQL does not (`elt`, `mid`, `ascii`, `char`, `hex`, `rand`, `md5`, `row`, `json_keys`, …) are left
+/// out on purpose.
+pub const DEFAULT_ALLOWED_FUNCTIONS: &[&str] = &[
+    "grouping",
     // window functions
     "row_number",
     "rank",
@@ -460,8 +464,9 @@ impl GuardPolicy {
         Self {
             allowed_tables: tables.iter().map(|t| t.as_ref().trim().to_string()).collect(),
             denied_functions: DEFAULT_DENIED_FUNCTIONS.iter().map(|s| s.to_string()).collect(),
-            allowed_functions: DEFAULT_ALLOWED_FUNCTIONS
+            allowed_functions: AGGREGATE_FUNCTIONS
                 .iter()
+                .chain(DEFAULT_ALLOWED_FUNCTIONS)
                 .chain(POSTGRES_SET_RETURNING_FUNCTIONS)
                 .map(|s| s.to_string())
                 .collect(),

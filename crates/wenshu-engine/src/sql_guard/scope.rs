@@ -381,14 +381,7 @@ impl Inspector<'_> {
 /// The lower-case name of a function, or why a qualified name is refused (only PostgreSQL's `pg_catalog.` may
 /// qualify a built-in).
 fn function_parts(name: &ObjectName, dialect: SqlDialect) -> Result<String, String> {
-    let parts: Vec<String> = name
-        .0
-        .iter()
-        .map(|part| match part {
-            ObjectNamePart::Identifier(ident) => ident.value.to_ascii_lowercase(),
-            ObjectNamePart::Function(f) => f.name.value.to_ascii_lowercase(),
-        })
-        .collect();
+    let parts: Vec<String> = name.0.iter().map(names::function_part).collect();
     match parts.as_slice() {
         [function] => Ok(function.clone()),
         [schema, function] if dialect == SqlDialect::Postgres && schema == "pg_catalog" => Ok(function.clone()),
