@@ -199,15 +199,20 @@ pub fn mcp_recorder(
 ) -> impl Fn(Option<&Extensions>, &AskRequest, &Answer) -> McpRecord + Send + Sync + 'static {
     move |extensions, request, answer| {
         let entry = entry(mcp_principal(extensions), DOOR_MCP, &request.question, answer);
-        let store = Arc::clone(&store);
-        Box::pin(async move {
-            store
-                .record_audit(entry)
-                .await
-                .map(|_| ())
-                .map_err(|error| format!("the audit entry could not be written: {error}"))
-        })
+        write_alone(&store, entry)
     }
+}
+
+/// Writes one MCP call's entry alone in `store`.
+fn write_alone(store: &Arc<dyn Store>, entry: NewAudit) -> McpRecord {
+    let store = Arc::clone(store);
+    Box::pin(async move {
+        store
+            .record_audit(entry)
+            .await
+            .map(|_| ())
+            .map_err(|error| format!("the audit entry could not be written: {error}"))
+    })
 }
 
 /// The audit principal of an MCP call: the principal the auth layer put in the request's extensions; `anonymous`
@@ -255,14 +260,7 @@ pub fn mcp_extract_recorder(
 ) -> impl Fn(Option<&Extensions>, &str, &str, &Extraction) -> McpRecord + Send + Sync + 'static {
     move |extensions, tool, question, extraction| {
         let entry = extract_entry(mcp_principal(extensions), tool, question, extraction);
-        let store = Arc::clone(&store);
-        Box::pin(async move {
-            store
-                .record_audit(entry)
-                .await
-                .map(|_| ())
-                .map_err(|error| format!("the audit entry could not be written: {error}"))
-        })
+        write_alone(&store, entry)
     }
 }
 
