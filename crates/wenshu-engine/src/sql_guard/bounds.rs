@@ -11,7 +11,8 @@
 //! parser's own recursion limit.
 
 use sqlparser::keywords::Keyword;
-use sqlparser::tokenizer::{Token, Tokenizer};
+use sqlparser::parser::ParserError;
+use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
 
 use super::parser_dialect;
 use super::policy::SqlDialect;
@@ -26,29 +27,37 @@ pub const MAX_DEPTH: usize = 1_000;
 /// in an unoptimized build (about 8 KiB per level there), and the parser's nesting limit well under another tenth.
 const GUARD_STACK_BYTES: usize = 128 * 1024 * 1024;
 
-/// Why `sql` is too big or too deep for the guard to parse, if it is.
-pub(super) fn refusal(sql: &str, dialect: SqlDialect) -> Option<String> {
+/// The tokens of `sql`, which the parser then reads (the text is tokenized once), or why it is too big or too
+/// deep for the guard to parse, or does not tokenize.
+pub(super) fn tokens_within(sql: &str, dialect: SqlDialect) -> Result<Vec<TokenWithSpan>, String> {
     if sql.len() > MAX_SQL_BYTES {
-        return Some(format!(
+        return Err(format!(
             "the SQL is {} bytes long; at most {MAX_SQL_BYTES} bytes are checked",
             sql.len()
         ));
     }
-    let tokens = match Tokenizer::new(parser_dialect(dialect).as_ref(), sql).tokenize() {
-        Ok(tokens) => tokens,
-        Err(e) => return Some(format!("the SQL does not parse as {}: {e}", dialect.name())),
-    };
-    let count = tokens.iter().filter(|t| !matches!(t, Token::Whitespace(_))).count();
+    let tokens = Tokenizer::new(parser_dialect(dialect).as_ref(), sql)
+        .tokenize_with_location()
+        .map_err(|e| {
+            // Said as the parser says it when it tokenizes the text itself.
+            let error = ParserError::TokenizerError(e.to_string());
+            format!("the SQL does not parse as {}: {error}", dialect.name())
+        })?;
+    let count = tokens
+        .iter()
+        .filter(|t| !matches!(t.token, Token::Whitespace(_)))
+        .count();
     if count > MAX_TOKENS {
-        return Some(format!("the SQL has {count} tokens; at most {MAX_TOKENS} are checked"));
+        return Err(format!("the SQL has {count} tokens; at most {MAX_TOKENS} are checked"));
     }
-    let depth = depth_estimate(&tokens);
-    (depth > MAX_DEPTH).then(|| {
-        format!(
+    let depth = depth_estimate(tokens.iter().map(|t| &t.token));
+    if depth > MAX_DEPTH {
+        return Err(format!(
             "the SQL's expressions nest or chain about {depth} levels deep (a chain of operators or set operations \
              is one level a term); at most {MAX_DEPTH} are checked"
-        )
-    })
+        ));
+    }
+    Ok(tokens)
 }
 
 /// Runs `work` on a thread of its own whose stack holds the deepest tree the bounds let through; a failure to start
@@ -99,7 +108,7 @@ impl Level {
 /// An upper bound of the depth of the tree `tokens` parse to: a left-deep chain of n operators is n deep, so each
 /// item of a list (between commas and clause keywords, at one bracket level) counts its operators, a bracket adds
 /// the deepest item inside it to the item it stands in, and set operations chain a level's query blocks.
-pub fn depth_estimate(tokens: &[Token]) -> usize {
+pub fn depth_estimate<'a>(tokens: impl IntoIterator<Item = &'a Token>) -> usize {
     let mut levels = vec![Level::default()];
     for token in tokens {
         match token {

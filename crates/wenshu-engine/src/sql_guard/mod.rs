@@ -236,10 +236,11 @@ fn parser_dialect(dialect: SqlDialect) -> Box<dyn Dialect> {
 
 /// The one query `sql` holds, or why it is not one query (or is too big or deep to parse: [`bounds`]).
 fn parse_one_query(sql: &str, dialect: SqlDialect) -> Result<Query, String> {
-    if let Some(reason) = bounds::refusal(sql, dialect) {
-        return Err(reason);
-    }
-    let statements = Parser::parse_sql(parser_dialect(dialect).as_ref(), sql)
+    let tokens = bounds::tokens_within(sql, dialect)?;
+    let parser_dialect = parser_dialect(dialect);
+    let statements = Parser::new(parser_dialect.as_ref())
+        .with_tokens_with_locations(tokens)
+        .parse_statements()
         .map_err(|e| format!("the SQL does not parse as {}: {e}", dialect.name()))?;
     if statements.len() != 1 {
         return Err(format!("exactly one statement may run; found {}", statements.len()));
