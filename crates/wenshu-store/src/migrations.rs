@@ -20,6 +20,7 @@ macro_rules! migration_list {
             3 "0003_owner_retention.sql",
             4 "0004_library_feedback.sql",
             5 "0005_audit.sql",
+            6 "0006_packed_traces.sql",
         )
     };
     ($dir:literal; $($version:literal $name:literal,)*) => {

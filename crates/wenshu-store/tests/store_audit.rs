@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde_json::json;
 use sqlx::{AssertSqlSafe, Connection, PgConnection, SqliteConnection};
-use wenshu_store::{AuditFilter, AuditPrincipal, NewAudit, Store, open_store};
+use wenshu_store::{AuditFilter, AuditPrincipal, GroupCommit, NewAudit, Store, open_store, open_store_with};
 
 /// Where raw statements go, beside the store: the same database.
 enum Raw {
@@ -43,22 +43,22 @@ impl Raw {
         }
     }
 
-    /// Makes every insert of a trace whose body holds `marker` fail, on this backend.
+    /// Makes every insert of a trace whose turn's question holds `marker` fail, on this backend (the trace is the
+    /// last row of a turn's write, and its body is packed).
     fn failing_traces(&self, marker: &str, name: &str) -> Vec<String> {
         match self {
             Self::Sqlite(_) => vec![format!(
-                "CREATE TRIGGER {name} BEFORE INSERT ON traces WHEN NEW.body LIKE '%{marker}%' \
+                "CREATE TRIGGER {name} BEFORE INSERT ON traces \
+                 WHEN (SELECT question FROM turns WHERE id = NEW.turn_id) LIKE '%{marker}%' \
                  BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
             )],
             Self::Postgres(_) => vec![
                 format!(
-                    "CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS \
-                     $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$"
+                    "CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN \
+                     IF EXISTS (SELECT 1 FROM turns WHERE id = NEW.turn_id AND question LIKE '%{marker}%') THEN \
+                     RAISE EXCEPTION 'refused by the test'; END IF; RETURN NEW; END $$"
                 ),
-                format!(
-                    "CREATE TRIGGER {name} BEFORE INSERT ON traces FOR EACH ROW \
-                     WHEN (NEW.body::text LIKE '%{marker}%') EXECUTE FUNCTION {name}()"
-                ),
+                format!("CREATE TRIGGER {name} BEFORE INSERT ON traces FOR EACH ROW EXECUTE FUNCTION {name}()"),
             ],
         }
     }
@@ -140,7 +140,7 @@ async fn audit_case(store: Arc<dyn Store>, raw: Raw) {
     let trigger = format!("audit_refuse_{}", marker.rsplit('_').next().unwrap_or("0"));
     raw.run(&raw.failing_traces(&marker, &trigger)).await;
     let mut refused = common::new_turn(&conversation.id, 2);
-    refused.trace = json!({"marker": marker});
+    refused.question = marker.clone();
     let mut refused_audit = audit(&me, "alice", &tool, "stopped");
     refused_audit.question = marker.clone();
     let failed = store.append_turn_audited(refused, refused_audit).await;
@@ -155,6 +155,28 @@ async fn audit_case(store: Arc<dyn Store>, raw: Raw) {
         .expect("read")
         .expect("found");
     assert_eq!(turns.turns.len(), 1, "nor the turn");
+
+    // Asked at once (in one group, with group commit), the refused turn fails alone: the others are stored with
+    // their entries.
+    let mut refused = common::new_turn(&conversation.id, 3);
+    refused.question = marker.clone();
+    raw.run(&raw.failing_traces(&marker, &trigger)).await;
+    let (failed, one, two) = tokio::join!(
+        store.append_turn_audited(refused, audit(&me, "alice", &tool, "stopped")),
+        store.append_turn(common::new_turn(&conversation.id, 4)),
+        store.append_turn(common::new_turn(&conversation.id, 5)),
+    );
+    raw.run(&raw.drop_failing_traces(&trigger)).await;
+    assert!(failed.is_err(), "the trigger refuses the trace");
+    let turns = store
+        .conversation(&conversation.id)
+        .await
+        .expect("read")
+        .expect("found");
+    let stored: Vec<&str> = turns.turns.iter().map(|t| t.id.as_str()).collect();
+    let (one, two) = (one.expect("stored"), two.expect("stored"));
+    assert_eq!(stored[1..], [one.turn_id.as_str(), two.turn_id.as_str()], "{stored:?}");
+    assert_eq!(store.audit(&mine).await.expect("read").entries.len(), 1);
 
     // An ask that keeps no turn writes its entry alone; an unknown conversation is still refused for a turn.
     let mut alone = audit(&me, "alice", &tool, "need");
@@ -271,6 +293,14 @@ async fn audit_on_a_sqlite_file() {
     let dir = tempfile::tempdir().expect("dir");
     let url = format!("sqlite:{}", dir.path().join("audit.db").display());
     let store = open_store(&url).await.expect("open");
+    audit_case(store, Raw::Sqlite(url)).await;
+}
+
+#[tokio::test]
+async fn audit_on_a_sqlite_file_without_group_commit() {
+    let dir = tempfile::tempdir().expect("dir");
+    let url = format!("sqlite:{}", dir.path().join("audit.db").display());
+    let store = open_store_with(&url, GroupCommit::off()).await.expect("open");
     audit_case(store, Raw::Sqlite(url)).await;
 }
 

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use sqlx::{Connection, SqliteConnection};
-use wenshu_store::{SqliteStore, Store, StoreError, open_store};
+use wenshu_store::{GroupCommit, SqliteStore, Store, StoreError, open_store, open_store_with};
 
 /// A fresh in-memory store.
 async fn memory() -> Arc<dyn Store> {
@@ -94,6 +94,66 @@ async fn file_store_passes_the_suite() {
     let path = dir.path().join("wenshu.db");
     let store = open_store(&format!("sqlite:{}", path.display())).await.expect("open");
     common::run_all(store).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn file_store_without_group_commit_passes_the_suite() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("alone.db");
+    let store = open_store_with(&format!("sqlite:{}", path.display()), GroupCommit::off())
+        .await
+        .expect("open");
+    common::run_all(store).await;
+}
+
+#[tokio::test]
+async fn traces_are_stored_deflated_and_rows_from_before_still_read() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("packed.db");
+    let store = SqliteStore::open(&path.display().to_string()).await.expect("open");
+    let conversation = store.create_owned_conversation(Some("k-packed")).await.expect("create");
+    let mut turn = common::new_turn(&conversation.id, 1);
+    turn.trace = serde_json::json!({"steps": (0..50).map(|n| serde_json::json!({
+        "step": "route", "input": {"question": "华东区本月的销售额是多少", "n": n}, "output": {"tool": "sales_query"},
+    })).collect::<Vec<_>>()});
+    let ids = store.append_turn(turn.clone()).await.expect("append");
+    let stored = scalar_on_file(
+        &path,
+        "SELECT typeof(packed) || ' ' || body || ' ' || length(packed) FROM traces",
+    )
+    .await;
+    let [kind, body, length] = stored.split(' ').collect::<Vec<_>>()[..] else {
+        panic!("{stored}");
+    };
+    assert_eq!((kind, body), ("blob", "null"));
+    let length: usize = length.parse().expect("length");
+    assert!(length * 5 < turn.trace.to_string().len(), "{length} bytes packed");
+    assert_eq!(
+        store.trace(&ids.trace_id).await.expect("trace"),
+        Some(turn.trace.clone())
+    );
+
+    // A row written before traces were packed: its JSON in `body`, `packed` NULL.
+    let url = format!("sqlite:{}", path.display());
+    let mut connection = SqliteConnection::connect(&url).await.expect("connect");
+    sqlx::raw_sql(
+        "INSERT INTO turns (id, conversation_id, seq, question, rewritten_question, kind, outcome, conclusion, \
+         trace_id, created_at) SELECT 'oldturn', conversation_id, 2, 'q', 'q', 'answered', '{}', 'c', 'oldtrace', \
+         created_at FROM turns; \
+         INSERT INTO traces (id, turn_id, body, created_at) VALUES ('oldtrace', 'oldturn', \
+         '{\"steps\":[{\"step\":\"route\"}],\"engine\":\"lexicon\"}', '2026-01-01T00:00:00Z')",
+    )
+    .execute(&mut connection)
+    .await
+    .expect("an old row");
+    connection.close().await.expect("close");
+    let old = serde_json::json!({"steps": [{"step": "route"}], "engine": "lexicon"});
+    assert_eq!(store.trace("oldtrace").await.expect("trace"), Some(old.clone()));
+    let owned = store.owned_trace("oldtrace").await.expect("trace").expect("found");
+    assert_eq!((owned.owner.as_deref(), owned.body), (Some("k-packed"), old));
+    let owned = store.owned_trace(&ids.trace_id).await.expect("trace").expect("found");
+    assert_eq!(owned.body, turn.trace);
+    store.close().await;
 }
 
 #[tokio::test]
@@ -230,6 +290,132 @@ fn a_process_crash_loses_no_acknowledged_turn() {
             store.trace(trace_id).await.expect("trace"),
             Some(common::new_turn("", 1).trace)
         );
+    });
+}
+
+/// The environment variable that makes [`crash_child_under_load`] run: the store file's path.
+const LOAD_CHILD: &str = "WENSHU_STORE_LOAD_CHILD";
+
+/// How many asks the child under load keeps in flight.
+const LOAD_ASKERS: usize = 32;
+
+/// The principal whose audit entries the child under load writes.
+const LOAD_PRINCIPAL: &str = "k-crash-load";
+
+/// In a child process only: asks without end from many tasks at once, with group commit — each ask a new
+/// conversation, then a turn with its audit entry — and appends a line with the ids of every acknowledged turn to
+/// a file beside the store, until it is killed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn crash_child_under_load() {
+    let Ok(path) = std::env::var(LOAD_CHILD) else {
+        return;
+    };
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&path).await.expect("open"));
+    let ids = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(format!("{path}.ids"))
+        .expect("ids file");
+    let ids = Arc::new(std::sync::Mutex::new(ids));
+    let askers: Vec<_> = (0..LOAD_ASKERS)
+        .map(|asker| {
+            let (store, ids) = (Arc::clone(&store), Arc::clone(&ids));
+            tokio::spawn(async move {
+                for n in 1.. {
+                    let conversation = store
+                        .create_owned_conversation(Some(LOAD_PRINCIPAL))
+                        .await
+                        .expect("create");
+                    let audit = common::audit_of(LOAD_PRINCIPAL, &format!("ask {asker}-{n}"));
+                    let stored = store
+                        .append_turn_audited(common::new_turn(&conversation.id, n), audit)
+                        .await
+                        .expect("append");
+                    let line = format!("{} {} {} {n}\n", conversation.id, stored.turn_id, stored.trace_id);
+                    let mut file = ids.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    std::io::Write::write_all(&mut *file, line.as_bytes()).expect("write ids");
+                }
+            })
+        })
+        .collect();
+    for asker in askers {
+        asker.await.expect("asker");
+    }
+}
+
+/// The complete lines of the ids file (a line cut by the kill is left out).
+fn acknowledged_lines(path: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(format!("{path}.ids")).unwrap_or_default();
+    let complete = text.rfind('\n').map_or("", |end| &text[..end]);
+    complete.lines().map(str::to_string).collect()
+}
+
+#[test]
+fn a_kill_under_load_loses_no_acknowledged_turn_or_audit_entry() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("load.db").display().to_string();
+    let mut child = std::process::Command::new(std::env::current_exe().expect("test binary"))
+        .args([
+            "--exact",
+            "crash_child_under_load",
+            "--test-threads",
+            "1",
+            "--nocapture",
+        ])
+        .env(LOAD_CHILD, &path)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run the child");
+    // Killed (SIGKILL) in the middle of its load, once it has had a few hundred turns acknowledged.
+    let mut waited = 0;
+    while acknowledged_lines(&path).len() < 400 {
+        let exited = child.try_wait().expect("child status");
+        assert!(exited.is_none(), "the child stopped by itself: {exited:?}");
+        assert!(waited < 6000, "the child acknowledged too few turns to test");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        waited += 1;
+    }
+    child.kill().expect("kill -9 the child");
+    child.wait().expect("reap the child");
+    let lines = acknowledged_lines(&path);
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    runtime.block_on(async {
+        let store = SqliteStore::open(&path).await.expect("reopen after the kill");
+        let mut audited = std::collections::HashSet::new();
+        let mut filter = wenshu_store::AuditFilter {
+            principal: Some(LOAD_PRINCIPAL.to_string()),
+            limit: wenshu_store::MAX_AUDIT_PAGE,
+            ..wenshu_store::AuditFilter::default()
+        };
+        loop {
+            let page = store.audit(&filter).await.expect("audit");
+            audited.extend(page.entries.into_iter().filter_map(|entry| entry.turn_id));
+            match page.next_before {
+                Some(before) => filter.before = Some(before),
+                None => break,
+            }
+        }
+        for line in &lines {
+            let [conversation_id, turn_id, trace_id, n] = line.split(' ').collect::<Vec<_>>()[..] else {
+                panic!("ids line: {line}");
+            };
+            let n: usize = n.parse().expect("turn number");
+            let full = store
+                .conversation(conversation_id)
+                .await
+                .expect("read")
+                .unwrap_or_else(|| panic!("acknowledged conversation {conversation_id} lost"));
+            assert_eq!(full.turns.len(), 1, "{line}");
+            assert_eq!(full.turns[0].id, turn_id, "{line}");
+            assert_eq!(
+                store.trace(trace_id).await.expect("trace"),
+                Some(common::new_turn("", n).trace),
+                "{line}"
+            );
+            assert!(audited.contains(turn_id), "the audit entry of {turn_id} is lost");
+        }
+        assert!(audited.len() >= lines.len());
     });
 }
 

@@ -9,7 +9,9 @@ use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions};
 use sqlx::{Connection, Postgres};
 use tokio::sync::Mutex;
 
+use crate::commit::GroupCommit;
 use crate::error::StoreError;
+use crate::sql::group::Writer;
 use crate::sql::queries::Queries;
 use crate::sql::store::OnPool;
 use crate::url;
@@ -25,11 +27,19 @@ const MAX_CONNECTIONS: u32 = 8;
 pub struct PgStore {
     /// The connection pool.
     pool: PgPool,
+    /// The group writer of asks' writes; `None` with group commit off.
+    writer: Option<Writer>,
 }
 
 impl PgStore {
-    /// Connects to the database at a `postgres://` URL and applies its migrations (safe with others at once).
+    /// Connects to the database at a `postgres://` URL and applies its migrations (safe with others at once);
+    /// group commit with its default window.
     pub async fn connect(url: &str) -> Result<Self, StoreError> {
+        Self::connect_with(url, GroupCommit::default()).await
+    }
+
+    /// Connects like [`PgStore::connect`], gathering asks' writes as `commit` says.
+    pub async fn connect_with(url: &str, commit: GroupCommit) -> Result<Self, StoreError> {
         let options = PgConnectOptions::from_str(url).map_err(|_| url::invalid(url))?;
         let cannot_connect = |error: sqlx::Error| StoreError::Database {
             message: format!(
@@ -50,7 +60,11 @@ impl PgStore {
             .connect_lazy_with(options);
         Postgres::migrate(&pool).await?;
         tracing::debug!(store = %url::redact(url), "PostgreSQL store open");
-        Ok(Self { pool })
+        let writer = match commit.is_on() {
+            true => Some(Writer::spawn(pool.clone(), None, commit)?),
+            false => None,
+        };
+        Ok(Self { pool, writer })
     }
 
     /// Closes every connection, waiting for those in use to come back.
@@ -69,5 +83,9 @@ impl OnPool for PgStore {
     /// None: the database's own locks order concurrent appends.
     fn writes(&self) -> Option<&Mutex<()>> {
         None
+    }
+
+    fn writer(&self) -> Option<&Writer> {
+        self.writer.as_ref()
     }
 }

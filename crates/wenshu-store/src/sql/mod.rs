@@ -4,10 +4,10 @@
 /// Writes `impl<DB: Sql> Trait for DB { … }` with the driver bounds every statement written once over a
 /// [`Backend`] needs, so they are stated here only.
 macro_rules! on_every_backend {
-    (impl<DB: $sql:ident> $trait:ident for DB { $($body:tt)* }) => {
+    (impl<DB: $sql:ident $(+ $more:ident)*> $trait:ident for DB { $($body:tt)* }) => {
         impl<DB> $trait for DB
         where
-            DB: $sql,
+            DB: $sql $(+ $more)*,
             for<'c> &'c mut DB::Connection: ::sqlx::Executor<'c, Database = DB>,
             DB::Arguments: ::sqlx::IntoArguments<DB>,
             for<'c> &'c str: ::sqlx::ColumnIndex<DB::Row> + ::sqlx::Encode<'c, DB> + ::sqlx::Type<DB>,
@@ -17,6 +17,7 @@ macro_rules! on_every_backend {
             for<'r> String: ::sqlx::Decode<'r, DB> + ::sqlx::Type<DB>,
             for<'r> i64: ::sqlx::Decode<'r, DB> + ::sqlx::Encode<'r, DB> + ::sqlx::Type<DB>,
             for<'r> bool: ::sqlx::Decode<'r, DB> + ::sqlx::Encode<'r, DB> + ::sqlx::Type<DB>,
+            for<'r> Vec<u8>: ::sqlx::Decode<'r, DB> + ::sqlx::Encode<'r, DB> + ::sqlx::Type<DB>,
         {
             $($body)*
         }
@@ -24,6 +25,7 @@ macro_rules! on_every_backend {
 }
 
 pub(crate) mod audit;
+pub(crate) mod group;
 pub(crate) mod library;
 pub(crate) mod migrate;
 pub(crate) mod owned;
@@ -58,9 +60,9 @@ pub(crate) struct Statements {
     /// Inserts a turn: id, conversation id, seq, question, rewritten question, kind, tool, outcome, conclusion,
     /// trace id, created_at, subject type, subject id (JSON text), subject name.
     pub(crate) insert_turn: &'static str,
-    /// Inserts a trace: id, turn id, body, created_at.
+    /// Inserts a trace: id, turn id, body (JSON null for a packed trace), packed, created_at.
     pub(crate) insert_trace: &'static str,
-    /// Selects a trace's `body` by id.
+    /// Selects a trace's `body, packed` by id.
     pub(crate) select_trace: &'static str,
     /// Inserts or updates a tool state: name, enabled, updated_at.
     pub(crate) upsert_tool_state: &'static str,

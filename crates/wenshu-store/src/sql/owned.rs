@@ -54,7 +54,7 @@ impl OwnedSql for Sqlite {
                ORDER BY seq",
         page_feedback: "SELECT f.turn_id, f.verdict, f.note, f.created_at FROM feedback f JOIN turns t ON t.id = f.turn_id \
                         WHERE t.conversation_id = ? AND t.seq >= ? AND t.seq < ? ORDER BY t.seq",
-        trace: "SELECT c.owner, tr.body FROM traces tr JOIN turns t ON t.id = tr.turn_id \
+        trace: "SELECT c.owner, tr.body, tr.packed FROM traces tr JOIN turns t ON t.id = tr.turn_id \
                 JOIN conversations c ON c.id = t.conversation_id WHERE tr.id = ?",
         count_old: "SELECT COUNT(*) FROM turns WHERE created_at < ?",
         purge_traces: "DELETE FROM traces WHERE turn_id IN (SELECT id FROM turns WHERE created_at < ?)",
@@ -74,7 +74,7 @@ impl OwnedSql for Postgres {
                AS page ORDER BY seq",
         page_feedback: "SELECT f.turn_id, f.verdict, f.note, f.created_at FROM feedback f JOIN turns t ON t.id = f.turn_id \
                         WHERE t.conversation_id = $1 AND t.seq >= $2 AND t.seq < $3 ORDER BY t.seq",
-        trace: "SELECT c.owner, tr.body FROM traces tr JOIN turns t ON t.id = tr.turn_id \
+        trace: "SELECT c.owner, tr.body, tr.packed FROM traces tr JOIN turns t ON t.id = tr.turn_id \
                 JOIN conversations c ON c.id = t.conversation_id WHERE tr.id = $1",
         count_old: "SELECT COUNT(*) FROM turns WHERE created_at < $1",
         purge_traces: "DELETE FROM traces WHERE turn_id IN (SELECT id FROM turns WHERE created_at < $1)",
@@ -89,6 +89,11 @@ pub(crate) trait OwnedQueries: OwnedSql {
     /// Inserts a conversation owned by `owner`.
     fn create_owned<'a>(
         pool: &'a Pool<Self>,
+        owner: Option<&'a str>,
+    ) -> BoxFuture<'a, Result<Conversation, StoreError>>;
+    /// Inserts a conversation owned by `owner` on `connection` (inside the caller's transaction, if any).
+    fn insert_owned<'a>(
+        connection: &'a mut Self::Connection,
         owner: Option<&'a str>,
     ) -> BoxFuture<'a, Result<Conversation, StoreError>>;
     /// A conversation's owner and turn count.
@@ -118,6 +123,16 @@ on_every_backend! {
             owner: Option<&'a str>,
         ) -> BoxFuture<'a, Result<Conversation, StoreError>> {
             Box::pin(async move {
+                let mut connection = pool.acquire().await.map_err(failed("cannot create a conversation"))?;
+                <Self as OwnedQueries>::insert_owned(&mut *connection, owner).await
+            })
+        }
+
+        fn insert_owned<'a>(
+            connection: &'a mut Self::Connection,
+            owner: Option<&'a str>,
+        ) -> BoxFuture<'a, Result<Conversation, StoreError>> {
+            Box::pin(async move {
                 let conversation = Conversation {
                     id: ids::new_id(),
                     created_at: ids::now(),
@@ -126,7 +141,7 @@ on_every_backend! {
                     .bind(conversation.id.as_str())
                     .bind(conversation.created_at.as_str())
                     .bind(owner)
-                    .execute(pool)
+                    .execute(&mut *connection)
                     .await
                     .map_err(failed("cannot create a conversation"))?;
                 Ok(conversation)
@@ -243,7 +258,7 @@ on_every_backend! {
                 };
                 Ok(Some(OwnedTrace {
                     owner: get(&row, "owner")?,
-                    body: super::queries::get_json::<DB>(&row, "body", "traces.body")?,
+                    body: super::queries::trace_from_row::<DB>(&row)?,
                 }))
             })
         }

@@ -7,11 +7,11 @@ use super::Backend;
 use super::audit::AuditQueries;
 use crate::audit::NewAudit;
 use crate::error::StoreError;
-use crate::ids;
 use crate::model::{
     Conversation, ConversationWithTurns, HistoryRound, NewTurn, StoredIds, SubjectRef, ToolState, Turn,
 };
 use crate::store::BoxFuture;
+use crate::{ids, pack};
 
 /// The turn columns [`turn_from_row`] reads, in a `SELECT` list.
 pub(super) const TURN_COLUMNS: &str =
@@ -61,6 +61,20 @@ where
     })
 }
 
+/// The trace of a row with `body, packed`: the packed trace where the row has one, else the JSON of `body` (rows
+/// written before traces were packed).
+pub(super) fn trace_from_row<DB: Backend>(row: &DB::Row) -> Result<Value, StoreError>
+where
+    for<'c> &'c str: ColumnIndex<DB::Row>,
+    for<'r> Vec<u8>: Decode<'r, DB> + Type<DB>,
+{
+    let packed: Option<Vec<u8>> = get(row, "packed")?;
+    match packed {
+        Some(packed) => pack::unpack(&packed),
+        None => get_json::<DB>(row, "body", "traces.body"),
+    }
+}
+
 /// The subject of a history row (`subject_type, subject_id, subject_name`), when the turn had one.
 fn subject_from_row<DB: Backend>(row: &DB::Row) -> Result<Option<SubjectRef>, StoreError>
 where
@@ -103,6 +117,14 @@ pub(crate) trait Queries: AuditQueries {
     fn append_turn<'a>(
         pool: &'a Pool<Self>,
         turn: NewTurn,
+        audit: Option<&'a NewAudit>,
+    ) -> BoxFuture<'a, Result<StoredIds, StoreError>>;
+
+    /// Inserts a turn, its packed trace and (when given) its audit entry on `connection`, inside the caller's
+    /// write transaction, the turn numbered after the last.
+    fn write_turn<'a>(
+        connection: &'a mut Self::Connection,
+        turn: &'a NewTurn,
         audit: Option<&'a NewAudit>,
     ) -> BoxFuture<'a, Result<StoredIds, StoreError>>;
 
@@ -214,9 +236,21 @@ on_every_backend! {
                 let mut tx = super::begin_write(pool)
                     .await
                     .map_err(failed("cannot begin appending a turn"))?;
+                let ids = <Self as Queries>::write_turn(&mut *tx, &turn, audit).await?;
+                tx.commit().await.map_err(failed("cannot commit the turn"))?;
+                Ok(ids)
+            })
+        }
+
+        fn write_turn<'a>(
+            connection: &'a mut Self::Connection,
+            turn: &'a NewTurn,
+            audit: Option<&'a NewAudit>,
+        ) -> BoxFuture<'a, Result<StoredIds, StoreError>> {
+            Box::pin(async move {
                 let exists = sqlx::query(DB::SQL.lock_conversation)
                     .bind(turn.conversation_id.as_str())
-                    .fetch_optional(&mut *tx)
+                    .fetch_optional(&mut *connection)
                     .await
                     .map_err(failed("cannot look up the conversation"))?;
                 if exists.is_none() {
@@ -224,7 +258,7 @@ on_every_backend! {
                 }
                 let seq: i64 = sqlx::query_scalar(DB::SQL.next_seq)
                     .bind(turn.conversation_id.as_str())
-                    .fetch_one(&mut *tx)
+                    .fetch_one(&mut *connection)
                     .await
                     .map_err(failed("cannot number the turn"))?;
                 let ids = StoredIds {
@@ -249,34 +283,34 @@ on_every_backend! {
                     .bind(subject.as_ref().map(|s| s.entity_type.as_str()))
                     .bind(subject_id.as_deref())
                     .bind(subject.as_ref().map(|s| s.name.as_str()))
-                    .execute(&mut *tx)
+                    .execute(&mut *connection)
                     .await
                     .map_err(failed("cannot insert the turn"))?;
                 if let Some(audit) = audit {
                     let (conversation, turn_id) = (turn.conversation_id.as_str(), ids.turn_id.as_str());
-                    DB::insert_audit(&mut *tx, audit, Some(conversation), Some(turn_id)).await?;
+                    DB::insert_audit(&mut *connection, audit, Some(conversation), Some(turn_id)).await?;
                 }
                 let insert = sqlx::query(DB::SQL.insert_trace)
                     .bind(ids.trace_id.as_str())
                     .bind(ids.turn_id.as_str());
-                DB::bind_json(insert, &turn.trace)
+                DB::bind_json(insert, &Value::Null)
+                    .bind(pack::pack(&turn.trace))
                     .bind(created_at.as_str())
-                    .execute(&mut *tx)
+                    .execute(&mut *connection)
                     .await
                     .map_err(failed("cannot insert the trace"))?;
-                tx.commit().await.map_err(failed("cannot commit the turn"))?;
                 Ok(ids)
             })
         }
 
         fn trace<'a>(pool: &'a Pool<Self>, trace_id: &'a str) -> BoxFuture<'a, Result<Option<Value>, StoreError>> {
             Box::pin(async move {
-                let body: Option<DB::Json> = sqlx::query_scalar(DB::SQL.select_trace)
+                let row = sqlx::query(DB::SQL.select_trace)
                     .bind(trace_id)
                     .fetch_optional(pool)
                     .await
                     .map_err(failed("cannot read a trace"))?;
-                body.map(|stored| DB::json_value(stored, "traces.body")).transpose()
+                row.as_ref().map(trace_from_row::<DB>).transpose()
             })
         }
 

@@ -27,8 +27,8 @@ impl Backend for Sqlite {
         insert_turn: "INSERT INTO turns (id, conversation_id, seq, question, rewritten_question, kind, tool, outcome, \
                       conclusion, trace_id, created_at, subject_type, subject_id, subject_name) \
                       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        insert_trace: "INSERT INTO traces (id, turn_id, body, created_at) VALUES (?, ?, ?, ?)",
-        select_trace: "SELECT body FROM traces WHERE id = ?",
+        insert_trace: "INSERT INTO traces (id, turn_id, body, packed, created_at) VALUES (?, ?, ?, ?, ?)",
+        select_trace: "SELECT body, packed FROM traces WHERE id = ?",
         upsert_tool_state: "INSERT INTO tool_states (name, enabled, updated_at) VALUES (?, ?, ?) \
                             ON CONFLICT (name) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at",
         upsert_entity_catalog: "INSERT INTO entity_catalogs (entity_type, body, updated_at) VALUES (?, ?, ?) \

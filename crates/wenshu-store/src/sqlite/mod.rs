@@ -3,13 +3,16 @@
 mod backend;
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::Sqlite;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous};
 use tokio::sync::Mutex;
 
+use crate::commit::GroupCommit;
 use crate::error::StoreError;
+use crate::sql::group::Writer;
 use crate::sql::queries::Queries;
 use crate::sql::store::OnPool;
 use crate::url;
@@ -26,12 +29,20 @@ pub struct SqliteStore {
     /// The connection pool (one connection for an in-memory database).
     pool: SqlitePool,
     /// Serializes this process's write transactions, so they queue here instead of spinning on SQLite's lock.
-    writes: Mutex<()>,
+    writes: Arc<Mutex<()>>,
+    /// The group writer of asks' writes; `None` with group commit off.
+    writer: Option<Writer>,
 }
 
 impl SqliteStore {
-    /// Opens (creating the file if missing) the store at a file path or a `sqlite:` URL, and applies its migrations.
+    /// Opens (creating the file if missing) the store at a file path or a `sqlite:` URL, and applies its migrations;
+    /// group commit with its default window.
     pub async fn open(path_or_url: &str) -> Result<Self, StoreError> {
+        Self::open_with(path_or_url, GroupCommit::default()).await
+    }
+
+    /// Opens the store like [`SqliteStore::open`], gathering asks' writes as `commit` says.
+    pub async fn open_with(path_or_url: &str, commit: GroupCommit) -> Result<Self, StoreError> {
         let is_url = path_or_url.trim_start().to_ascii_lowercase().starts_with("sqlite:");
         if !is_url && path_or_url.contains("://") {
             return Err(url::invalid(path_or_url));
@@ -61,10 +72,12 @@ impl SqliteStore {
         .map_err(|error| StoreError::database(&format!("cannot open SQLite store `{path_or_url}`"), error))?;
         Sqlite::migrate(&pool).await?;
         tracing::debug!(store = path_or_url, "SQLite store open");
-        Ok(Self {
-            pool,
-            writes: Mutex::new(()),
-        })
+        let writes = Arc::new(Mutex::new(()));
+        let writer = match commit.is_on() {
+            true => Some(Writer::spawn(pool.clone(), Some(Arc::clone(&writes)), commit)?),
+            false => None,
+        };
+        Ok(Self { pool, writes, writer })
     }
 
     /// Opens a new, private in-memory store (gone when the store is dropped).
@@ -87,6 +100,10 @@ impl OnPool for SqliteStore {
 
     fn writes(&self) -> Option<&Mutex<()>> {
         Some(&self.writes)
+    }
+
+    fn writer(&self) -> Option<&Writer> {
+        self.writer.as_ref()
     }
 }
 

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use wenshu_store::{HistoryRound, NewTurn, Store, StoreError, SubjectRef};
+use wenshu_store::{AuditPrincipal, HistoryRound, NewAudit, NewTurn, Store, StoreError, SubjectRef};
 
 /// A turn numbered `n` for a conversation.
 pub fn new_turn(conversation_id: &str, n: usize) -> NewTurn {
@@ -22,6 +22,26 @@ pub fn new_turn(conversation_id: &str, n: usize) -> NewTurn {
         conclusion: format!("conclusion {n}"),
         trace: json!({"steps": [{"step": "route", "n": n}], "note": "问数"}),
         subject: None,
+    }
+}
+
+/// An audit entry of `principal` (an id) for `question`, answered by one SQL statement.
+pub fn audit_of(principal: &str, question: &str) -> NewAudit {
+    NewAudit {
+        principal: AuditPrincipal {
+            id: Some(principal.to_string()),
+            name: None,
+            role: "user".to_string(),
+        },
+        door: "api".to_string(),
+        conversation_id: None,
+        question: question.to_string(),
+        tool: Some("sales_query".to_string()),
+        params: json!({"region": "华东"}),
+        sql: vec![json!({"sql": "SELECT SUM(amount) FROM sales WHERE region = ?", "binds": ["华东"]})],
+        rows: Some(1),
+        outcome: "answered".to_string(),
+        step: Some("execute".to_string()),
     }
 }
 
