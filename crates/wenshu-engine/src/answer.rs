@@ -457,6 +457,7 @@ impl Engine {
                 }
             }
             Err(ExecError::Scope(refusal)) => {
+                let refusal = self.subject_named(refusal, tool, &params);
                 trace.record(
                     "execute",
                     started,
@@ -478,6 +479,37 @@ impl Engine {
                 );
                 self.degrade(reason, message, request, question, trace).await
             }
+        }
+    }
+
+    /// A refusal of the subject's own ID (`movie_id = 3`) told by the subject's name, as the user asked it;
+    /// `refusal` as it is when it asks another value or the ID names no entity.
+    fn subject_named(
+        &self,
+        refusal: ScopeRefusal,
+        tool: &wenshu_contract::Tool,
+        params: &Map<String, Value>,
+    ) -> ScopeRefusal {
+        let Some(subject) = &tool.extensions().subject else {
+            return refusal;
+        };
+        let Some(id) = params.get(&subject.param) else {
+            return refusal;
+        };
+        let of_id = refusal
+            .params
+            .iter()
+            .any(|(k, v)| *k == "asked" && *v == crate::scope::bound::value_text(id));
+        let entity = self
+            .planner
+            .entities()
+            .get(&subject.entity_type)
+            .and_then(|index| index.by_id(id));
+        match entity {
+            Some(entity) if of_id => {
+                crate::scope::reach::named_refusal(refusal, "", std::slice::from_ref(&entity.name))
+            }
+            _ => refusal,
         }
     }
 

@@ -4,6 +4,7 @@
 
 mod error;
 mod http;
+mod joined;
 mod registry;
 mod sql;
 pub mod sql_template;
@@ -23,6 +24,7 @@ use crate::scope::BoundScope;
 
 pub use error::ExecError;
 pub use http::{HttpExecutor, json_to_rows};
+pub use joined::Reached;
 pub use registry::Executors;
 pub use sql::SqlTemplateExecutor;
 pub use sql_template::{SqlTemplate, read_sql_templates};

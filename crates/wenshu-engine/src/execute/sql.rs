@@ -111,16 +111,20 @@ impl SqlTemplateExecutor {
                 .collect::<Result<Vec<_>, ExecError>>()?;
             return Ok((query.sql.clone(), binds));
         };
-        for (param, column) in &query.compared {
-            let Some(value) = call.arguments.get(param) else {
+        for reached in &query.reached {
+            let Some(value) = call.arguments.get(&reached.param) else {
                 continue;
             };
             let values = match value {
                 Value::Array(items) => items.clone(),
                 other => vec![other.clone()],
             };
-            for table in &marks.tables {
-                if let Some(refusal) = ctx.scope.outside(table, column, &values) {
+            let tables: Vec<&str> = match &reached.table {
+                Some(table) => vec![table.as_str()],
+                None => marks.tables.iter().map(String::as_str).collect(),
+            };
+            for table in tables {
+                if let Some(refusal) = ctx.scope.outside(table, &reached.column, &values) {
                     return Err(ExecError::Scope(refusal));
                 }
             }

@@ -27,14 +27,13 @@
 //! Row scope: administrators mark nothing in a template. Under a viewer's scope, wenshu parses the template with
 //! sqlparser and reads every scoped table through a scoped subquery (`(SELECT * FROM sales AS wenshu_scoped WHERE
 //! wenshu_scoped.region = ? OFFSET 0) AS sales`, fenced per dialect so the optimizer never merges it), the same
-//! rewrite the Text-to-SQL guard makes, with the viewer's values bound. A parameter compared with a scoped column (`region = :region`, `region IN (:a, :b)`) whose value lies
-//! outside the viewer's scope refuses the call (`scope.outside`). With row scopes configured, a template that
+//! rewrite the Text-to-SQL guard makes, with the viewer's values bound. A parameter compared with a scoped column (`region = :region`, `region IN (:a, :b)`), or with a column the
+//! template joins to one (`m.id = :movieId` with `JOIN ratings r ON r.movie_id = m.id`), whose value lies outside
+//! the viewer's scope refuses the call (`scope.outside`), never answers it empty. With row scopes configured, a template that
 //! sqlparser cannot parse fails at load ([`check_scope`]).
 
-use std::ops::ControlFlow;
-
 use serde_json::{Map, Value};
-use sqlparser::ast::{BinaryOperator, Expr, InTarget, Query, ValueWithSpan};
+use sqlparser::ast::Query;
 use wenshu_contract::{Catalog, Tool};
 
 use super::error::ExecError;
@@ -51,8 +50,9 @@ pub struct CompiledQuery {
     pub binds: Vec<String>,
     /// The template parsed by sqlparser (for row scope), when it parses.
     pub parsed: Option<Query>,
-    /// `(parameter, column)`: each parameter compared with a column by `=` or `IN` in the template.
-    pub compared: Vec<(String, String)>,
+    /// Each parameter compared with a column by `=` or `IN` in the template, with that column and every column
+    /// equal to it through the template's joins (see [`super::joined`]).
+    pub reached: Vec<super::joined::Reached>,
 }
 
 /// The checked `x-sql` of one tool.
@@ -143,13 +143,13 @@ pub fn read_template(tool: &Tool, x_sql: &Value, dialect: Dialect) -> Result<Sql
             )));
         }
         let parsed = crate::sql_guard::parse_query(template, guard_dialect(dialect)).ok();
-        let compared = parsed.as_ref().map(compared_params).unwrap_or_default();
+        let reached = parsed.as_ref().map(super::joined::reached_columns).unwrap_or_default();
         Ok(CompiledQuery {
             template: template.to_string(),
             sql: positional.sql,
             binds: positional.binds,
             parsed,
-            compared,
+            reached,
         })
     };
     let (by, queries) = match (object.get("query"), object.get("by"), object.get("queries")) {
@@ -262,55 +262,4 @@ pub(crate) fn guard_dialect(dialect: Dialect) -> crate::sql_guard::SqlDialect {
         Dialect::Postgres => crate::sql_guard::SqlDialect::Postgres,
         Dialect::MySql => crate::sql_guard::SqlDialect::Mysql,
     }
-}
-
-/// Every `(parameter, column)` compared at any depth: `col = :p`, `:p = col`, `col IN (:p, …)`.
-fn compared_params(query: &Query) -> Vec<(String, String)> {
-    let mut pairs: Vec<(String, String)> = Vec::new();
-    let column = |e: &Expr| match e {
-        Expr::Identifier(ident) => Some(ident.value.clone()),
-        Expr::CompoundIdentifier(parts) => parts.last().map(|p| p.value.clone()),
-        _ => None,
-    };
-    let param = |e: &Expr| match e {
-        Expr::Value(ValueWithSpan {
-            value: sqlparser::ast::Value::Placeholder(p),
-            ..
-        }) => p.strip_prefix(':').map(str::to_string),
-        _ => None,
-    };
-    let _ = sqlparser::ast::visit_expressions(query, |expr| {
-        let mut found = Vec::new();
-        match expr {
-            Expr::BinaryOp {
-                left,
-                op: BinaryOperator::Eq,
-                right,
-            } => {
-                if let (Some(c), Some(p)) = (column(left), param(right)) {
-                    found.push((p, c));
-                } else if let (Some(p), Some(c)) = (param(left), column(right)) {
-                    found.push((p, c));
-                }
-            }
-            Expr::In {
-                expr,
-                target: InTarget::List(list),
-                negated: false,
-                ..
-            } => {
-                if let Some(c) = column(expr) {
-                    found.extend(list.iter().filter_map(param).map(|p| (p, c.clone())));
-                }
-            }
-            _ => {}
-        }
-        for pair in found {
-            if !pairs.contains(&pair) {
-                pairs.push(pair);
-            }
-        }
-        ControlFlow::<()>::Continue(())
-    });
-    pairs
 }

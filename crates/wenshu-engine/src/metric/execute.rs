@@ -1,7 +1,8 @@
 //! The metric executor: a call's metric query checked against the model and the known values, compiled to SQL,
 //! passed through the SQL guard, run read-only under the timeout and row cap; comparisons joined in code. Under a
 //! viewer's row scope every scoped table of the model is filtered in WHERE, a table the viewer is denied refuses
-//! the call, and a filter value outside the scope (a 华东 viewer asking for 华南) is refused, never answered empty.
+//! the call, and a filter value outside the scope (a 华东 viewer asking for 华南, or a movie whose key the model joins
+//! to a scoped column — see `reach`) is refused, never answered empty.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -81,6 +82,7 @@ pub fn prepare_scoped(
         let label = &model.dimensions[*dim].label;
         let known = values.values(tool, *dim);
         let mut typed = Vec::new();
+        let mut named = Vec::new();
         for name in names {
             let value = values.lookup(tool, *dim, name).ok_or_else(|| {
                 let some: Vec<&str> = known.iter().take(10).map(|v| v.text.as_str()).collect();
@@ -95,12 +97,16 @@ pub fn prepare_scoped(
             })?;
             if !typed.contains(&value.value) {
                 typed.push(value.value.clone());
+                named.push(value);
             }
         }
         let column = &model.dimensions[*dim].column;
         if let Some(table) = model.tables.iter().find(|t| t.alias == column.table)
             && let Some(refusal) = scope.outside(&table.name, &column.column, &typed)
         {
+            return Err(ExecError::Scope(refusal));
+        }
+        if let Some(refusal) = super::reach::outside_through_joins(model, *dim, &named, scope) {
             return Err(ExecError::Scope(refusal));
         }
         filters.push((*dim, typed));

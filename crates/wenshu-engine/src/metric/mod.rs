@@ -20,6 +20,7 @@ pub mod extract;
 pub mod measures;
 pub mod offer;
 pub mod present;
+mod reach;
 pub mod running;
 pub mod sql;
 pub mod values;

@@ -33,6 +33,8 @@ pub struct KnownValue {
     pub spellings: Vec<String>,
     /// Whether several entities share this name (a filter on it would merge them).
     pub ambiguous: bool,
+    /// The IDs of the entities of this name, for an entity dimension (empty otherwise): what its `key` column holds.
+    pub keys: Vec<Value>,
 }
 
 /// A value named in a question.
@@ -93,7 +95,20 @@ impl MetricValues {
                         values.iter().map(|v| (Value::String(v.clone()), Vec::new())).collect()
                     }
                 };
-                dims.push(known_values(model, index, raw));
+                let mut known = known_values(model, index, raw);
+                if let DimensionValues::Entity { entity } = &dim.values
+                    && let Some(index) = entities.get(entity)
+                {
+                    for value in &mut known {
+                        value.keys = index
+                            .entities()
+                            .iter()
+                            .filter(|e| e.name == value.text)
+                            .map(|e| e.id.clone())
+                            .collect();
+                    }
+                }
+                dims.push(known);
             }
             out.by_tool.insert(tool.name().to_string(), dims);
         }
@@ -289,6 +304,7 @@ fn known_values(model: &MetricModel, dimension: usize, raw: Vec<(Value, Vec<Stri
             value,
             text,
             spellings,
+            keys: Vec::new(),
         }
     }) {
         match out.iter_mut().find(|k| k.value == known.value) {

@@ -7,6 +7,7 @@
 //!   the table denied; the refusals (`scope.denied`, `scope.outside`).
 //! - [`principal`]: parameters filled from the viewer's attributes (`x-principal`).
 //! - [`read`]: values of the data read through the viewer's scope, and a cache of them per scope.
+//! - [`reach`]: the columns a value reaches through equal columns (joins), where the scope decides it.
 //!
 //! Where the scope is enforced: the SQL guard's rewrite wraps every scoped table of generated SQL and of `x-sql`
 //! templates in a scoped subquery (`sql_guard::row_scope`); the metric compiler adds the conditions to WHERE.
@@ -14,6 +15,7 @@
 pub mod bound;
 pub mod named;
 pub mod principal;
+pub mod reach;
 pub mod read;
 pub mod rule;
 
