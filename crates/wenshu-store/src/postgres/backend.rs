@@ -21,13 +21,8 @@ impl Backend for Postgres {
         select_history: "SELECT question, conclusion, kind, subject_type, subject_id, subject_name FROM (SELECT seq, \
                          question, conclusion, kind, subject_type, subject_id, subject_name FROM turns \
                          WHERE conversation_id = $1 ORDER BY seq DESC LIMIT $2) AS recent ORDER BY seq",
-        // The conversation row stays locked until the append commits, so turns number one after another.
-        lock_conversation: "SELECT id FROM conversations WHERE id = $1 FOR UPDATE",
-        next_seq: "SELECT COALESCE(MAX(seq), 0) + 1 FROM turns WHERE conversation_id = $1",
-        insert_turn: "INSERT INTO turns (id, conversation_id, seq, question, rewritten_question, kind, tool, outcome, \
-                      conclusion, trace_id, created_at, subject_type, subject_id, subject_name) \
-                      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
-        insert_trace: "INSERT INTO traces (id, turn_id, body, packed, created_at) VALUES ($1, $2, $3, $4, $5)",
+        // The conversation rows stay locked until the append commits, so turns number one after another.
+        lock_rows: " FOR UPDATE",
         select_trace: "SELECT body, packed FROM traces WHERE id = $1",
         upsert_tool_state: "INSERT INTO tool_states (name, enabled, updated_at) VALUES ($1, $2, $3) \
                             ON CONFLICT (name) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at",

@@ -7,16 +7,11 @@ use sqlx::Pool;
 
 use super::Backend;
 use super::queries::{failed, get, get_json};
+use super::rows::{AUDIT_COLUMNS, RowWrites};
 use crate::audit::{AuditEntry, AuditFilter, AuditPage, AuditPrincipal, MAX_AUDIT_PAGE, NewAudit};
 use crate::error::StoreError;
 use crate::ids;
 use crate::store::BoxFuture;
-
-/// Inserts an entry, returning its number: created_at, principal id, name, role, door, conversation id, turn id,
-/// question, tool, params, statements, row count, outcome, step.
-const INSERT: &str = "INSERT INTO audit_log (created_at, principal_id, principal_name, principal_role, door, \
-    conversation_id, turn_id, question, tool, params, statements, row_count, outcome, step) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING seq";
 
 /// The columns [`entry_from_row`] reads, after `SELECT`.
 const COLUMNS: &str = "seq, created_at, principal_id, principal_name, principal_role, door, conversation_id, \
@@ -124,7 +119,7 @@ fn cutoff(days: u32) -> String {
 }
 
 /// The audit log's statements on one backend.
-pub(crate) trait AuditQueries: Backend {
+pub(crate) trait AuditQueries: RowWrites {
     /// Inserts `audit` on `connection` (inside the caller's transaction), with the turn it belongs to, if any.
     fn insert_audit<'a>(
         connection: &'a mut Self::Connection,
@@ -144,7 +139,7 @@ pub(crate) trait AuditQueries: Backend {
 }
 
 on_every_backend! {
-    impl<DB: Backend> AuditQueries for DB {
+    impl<DB: RowWrites> AuditQueries for DB {
         fn insert_audit<'a>(
             connection: &'a mut Self::Connection,
             audit: &'a NewAudit,
@@ -153,23 +148,11 @@ on_every_backend! {
         ) -> BoxFuture<'a, Result<i64, StoreError>> {
             Box::pin(async move {
                 let created_at = ids::now();
-                let rows = audit.rows.map(|n| i64::try_from(n).unwrap_or(i64::MAX));
-                let insert = sqlx::query(INSERT)
-                    .bind(created_at.as_str())
-                    .bind(audit.principal.id.as_deref())
-                    .bind(audit.principal.name.as_deref())
-                    .bind(audit.principal.role.as_str())
-                    .bind(audit.door.as_str())
-                    .bind(conversation_id.or(audit.conversation_id.as_deref()))
-                    .bind(turn_id)
-                    .bind(audit.question.as_str())
-                    .bind(audit.tool.as_deref());
-                let insert = DB::bind_json(insert, &audit.params);
-                let statements = Value::Array(audit.sql.clone());
-                let row = DB::bind_json(insert, &statements)
-                    .bind(rows)
-                    .bind(audit.outcome.as_str())
-                    .bind(audit.step.as_deref())
+                let text = format!(
+                    "INSERT INTO {AUDIT_COLUMNS} VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
+                     RETURNING seq"
+                );
+                let row = DB::bind_audit(sqlx::query(sqlx::AssertSqlSafe(text)), audit, conversation_id, turn_id, &created_at)
                     .fetch_one(&mut *connection)
                     .await
                     .map_err(failed("cannot write the audit entry"))?;

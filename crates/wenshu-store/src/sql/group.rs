@@ -1,20 +1,22 @@
 //! The group writer: one task per store takes the writes of concurrent asks from a queue, gathers them for at most
-//! the window (or the most writes a group holds), writes them in one write transaction — each inside a savepoint
-//! of its own, so one failing write fails alone — and answers every caller only once that transaction has
-//! committed (with SQLite's full syncs, once the log is on disk). A crash loses only writes no one was answered
+//! the window (or the most writes a group holds), writes them in one write transaction — many rows to a statement;
+//! when the group fails, it is rolled back and each write is tried alone, so one failing write fails alone — and
+//! answers every caller only once its transaction has committed (with SQLite's full syncs, once the log is on disk). A crash loses only writes no one was answered
 //! for. The writer only awaits: the statements and the sync run on the driver's connection thread (SQLite) or
 //! socket (PostgreSQL), never blocking the runtime's workers.
 
 use std::sync::Arc;
 
-use sqlx::{Acquire, Pool};
+use sqlx::Pool;
 use tokio::sync::{Mutex, mpsc, oneshot};
 
 use super::owned::OwnedQueries;
 use super::queries::Queries;
+use super::rows::{ConversationRow, TurnRow};
 use crate::audit::NewAudit;
 use crate::commit::GroupCommit;
 use crate::error::StoreError;
+use crate::ids;
 use crate::model::{Conversation, NewTurn, StoredIds};
 use crate::store::BoxFuture;
 
@@ -32,16 +34,6 @@ pub(crate) enum Write {
     },
     /// An audit entry alone.
     Audit { audit: Box<NewAudit> },
-}
-
-impl Write {
-    /// The conversation a turn locks; `None` for writes that lock none.
-    fn locks(&self) -> Option<&str> {
-        match self {
-            Self::Turn { turn, .. } => Some(turn.conversation_id.as_str()),
-            Self::Conversation { .. } | Self::Audit { .. } => None,
-        }
-    }
 }
 
 /// What a write gave back.
@@ -73,7 +65,7 @@ fn writer_gone() -> StoreError {
     }
 }
 
-/// The error of an answer of the wrong kind (never expected).
+/// The error of an answer of the wrong kind, or of none (never expected).
 fn mismatched() -> StoreError {
     StoreError::Database {
         message: "the store's group writer answered another kind of write".to_string(),
@@ -163,83 +155,157 @@ async fn run<DB: GroupWrites>(
 
 /// Writing a group in one transaction, on one backend.
 pub(crate) trait GroupWrites: Queries + OwnedQueries {
-    /// Writes `group` in one write transaction, each write in a savepoint, and answers every caller after the
-    /// commit (a failed commit fails them all).
+    /// Writes `group` in one write transaction and answers every caller after the commit; when the group fails
+    /// (a refused row, a failed commit), it is rolled back and each write is tried alone, so one failing write fails
+    /// alone.
     fn commit_group(pool: &Pool<Self>, group: Vec<Job>) -> BoxFuture<'_, ()>;
 
-    /// Does one write on `connection`, inside the group's transaction.
-    fn write<'a>(connection: &'a mut Self::Connection, write: &'a Write) -> BoxFuture<'a, Result<Written, StoreError>>;
+    /// Writes `group` on `connection`, inside the group's transaction, many rows to a statement: each write's
+    /// answer (a turn of an unknown conversation is [`StoreError::NotFound`] and writes nothing), or the error
+    /// that fails the whole group.
+    fn write_group<'a>(
+        connection: &'a mut Self::Connection,
+        group: &'a [Job],
+    ) -> BoxFuture<'a, Result<Vec<Result<Written, StoreError>>, StoreError>>;
+
+    /// Does one write alone, in a transaction of its own.
+    fn write_alone(pool: &Pool<Self>, write: Write) -> BoxFuture<'_, Result<Written, StoreError>>;
 }
 
 on_every_backend! {
     impl<DB: Queries + OwnedQueries> GroupWrites for DB {
-        fn commit_group(pool: &Pool<Self>, mut group: Vec<Job>) -> BoxFuture<'_, ()> {
+        fn commit_group(pool: &Pool<Self>, group: Vec<Job>) -> BoxFuture<'_, ()> {
             Box::pin(async move {
-                // Turns in the order of their conversations (a stable sort: each conversation's own order kept),
-                // so two instances' groups lock conversations in one order.
-                group.sort_by(|a, b| a.write.locks().cmp(&b.write.locks()));
-                let mut tx = match super::begin_write(pool).await {
-                    Ok(tx) => tx,
-                    Err(error) => {
-                        let error = StoreError::database("cannot begin a group of writes", error);
-                        for job in group {
-                            let _ = job.done.send(Err(error.clone()));
+                let written = match super::begin_write(pool).await {
+                    Ok(mut tx) => match <Self as GroupWrites>::write_group(&mut *tx, &group).await {
+                        Ok(answers) => tx
+                            .commit()
+                            .await
+                            .map(|()| answers)
+                            .map_err(|error| StoreError::database("cannot commit a group of writes", error)),
+                        Err(error) => {
+                            if let Err(error) = tx.rollback().await {
+                                tracing::warn!(%error, "rolling back a failed group of writes failed");
+                            }
+                            Err(error)
                         }
-                        return;
-                    }
+                    },
+                    Err(error) => Err(StoreError::database("cannot begin a group of writes", error)),
                 };
-                let mut answers = Vec::with_capacity(group.len());
-                for job in group {
-                    let result = match (&mut tx).begin().await {
-                        Ok(mut savepoint) => {
-                            let result = <Self as GroupWrites>::write(&mut *savepoint, &job.write).await;
-                            let closed = match result {
-                                Ok(_) => savepoint.commit().await,
-                                Err(_) => savepoint.rollback().await,
-                            };
-                            closed
-                                .map_err(|error| StoreError::database("cannot close a write's savepoint", error))
-                                .and(result)
-                        }
-                        Err(error) => Err(StoreError::database("cannot open a write's savepoint", error)),
-                    };
-                    answers.push((job.done, result));
-                }
-                match tx.commit().await {
-                    Ok(()) => {
-                        for (done, result) in answers {
-                            let _ = done.send(result);
+                match written {
+                    Ok(answers) => {
+                        for (job, answer) in group.into_iter().zip(answers) {
+                            let _ = job.done.send(answer);
                         }
                     }
                     Err(error) => {
-                        let error = StoreError::database("cannot commit a group of writes", error);
-                        for (done, _) in answers {
-                            let _ = done.send(Err(error.clone()));
+                        tracing::warn!(%error, writes = group.len(), "a group of writes failed: each is tried alone");
+                        for job in group {
+                            let answer = <Self as GroupWrites>::write_alone(pool, job.write).await;
+                            let _ = job.done.send(answer);
                         }
                     }
                 }
             })
         }
 
-        fn write<'a>(
+        fn write_group<'a>(
             connection: &'a mut Self::Connection,
-            write: &'a Write,
-        ) -> BoxFuture<'a, Result<Written, StoreError>> {
+            group: &'a [Job],
+        ) -> BoxFuture<'a, Result<Vec<Result<Written, StoreError>>, StoreError>> {
+            Box::pin(async move {
+                let mut answers: Vec<Option<Result<Written, StoreError>>> = group.iter().map(|_| None).collect();
+                // New conversations, many to a statement.
+                let conversations: Vec<(usize, Conversation, Option<&str>)> = group
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(at, job)| match &job.write {
+                        Write::Conversation { owner } => Some((at, fresh_conversation(), owner.as_deref())),
+                        Write::Turn { .. } | Write::Audit { .. } => None,
+                    })
+                    .collect();
+                let rows: Vec<ConversationRow<'_>> = conversations
+                    .iter()
+                    .map(|(_, conversation, owner)| ConversationRow { conversation, owner: *owner })
+                    .collect();
+                Self::insert_conversations(&mut *connection, &rows).await?;
+                for (at, conversation, _) in conversations {
+                    answers[at] = Some(Ok(Written::Conversation(conversation)));
+                }
+                // Audit entries alone, one by one (their numbers are their answers).
+                for (at, job) in group.iter().enumerate() {
+                    if let Write::Audit { audit } = &job.write {
+                        let id = Self::insert_audit(&mut *connection, audit, None, None).await?;
+                        answers[at] = Some(Ok(Written::Audit(id)));
+                    }
+                }
+                // Turns: numbered after their conversation's last, many to a statement.
+                let turns: Vec<(usize, &NewTurn, Option<&NewAudit>)> = group
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(at, job)| match &job.write {
+                        Write::Turn { turn, audit } => Some((at, &**turn, audit.as_deref())),
+                        Write::Conversation { .. } | Write::Audit { .. } => None,
+                    })
+                    .collect();
+                let named: Vec<&str> = turns.iter().map(|(_, turn, _)| turn.conversation_id.as_str()).collect();
+                let mut last = Self::last_seqs(&mut *connection, &named).await?;
+                let created_at = ids::now();
+                let mut numbered = Vec::with_capacity(turns.len());
+                for (at, turn, audit) in turns {
+                    match last.get_mut(turn.conversation_id.as_str()) {
+                        Some(seq) => {
+                            *seq += 1;
+                            let ids = StoredIds {
+                                turn_id: ids::new_id(),
+                                trace_id: ids::new_id(),
+                            };
+                            numbered.push((at, ids, *seq, turn, audit));
+                        }
+                        None => answers[at] = Some(Err(StoreError::conversation_not_found(&turn.conversation_id))),
+                    }
+                }
+                let rows: Vec<TurnRow<'_>> = numbered
+                    .iter()
+                    .map(|(_, ids, seq, turn, audit)| TurnRow {
+                        ids,
+                        seq: *seq,
+                        created_at: &created_at,
+                        turn,
+                        audit: *audit,
+                    })
+                    .collect();
+                Self::insert_turns(&mut *connection, &rows).await?;
+                for (at, ids, ..) in numbered {
+                    answers[at] = Some(Ok(Written::Turn(ids)));
+                }
+                Ok(answers
+                    .into_iter()
+                    .map(|answer| answer.unwrap_or_else(|| Err(mismatched())))
+                    .collect())
+            })
+        }
+
+        fn write_alone(pool: &Pool<Self>, write: Write) -> BoxFuture<'_, Result<Written, StoreError>> {
             Box::pin(async move {
                 match write {
-                    Write::Conversation { owner } => {
-                        <Self as OwnedQueries>::insert_owned(connection, owner.as_deref())
-                            .await
-                            .map(Written::Conversation)
-                    }
-                    Write::Turn { turn, audit } => <Self as Queries>::write_turn(connection, turn, audit.as_deref())
+                    Write::Conversation { owner } => Self::create_owned(pool, owner.as_deref())
+                        .await
+                        .map(Written::Conversation),
+                    Write::Turn { turn, audit } => <Self as Queries>::append_turn(pool, *turn, audit.as_deref())
                         .await
                         .map(Written::Turn),
-                    Write::Audit { audit } => Self::insert_audit(connection, audit, None, None)
-                        .await
-                        .map(Written::Audit),
+                    Write::Audit { audit } => Self::record_audit(pool, &audit).await.map(Written::Audit),
                 }
             })
         }
+    }
+}
+
+/// A new conversation's id and time.
+fn fresh_conversation() -> Conversation {
+    Conversation {
+        id: ids::new_id(),
+        created_at: ids::now(),
     }
 }

@@ -30,6 +30,7 @@ pub(crate) mod library;
 pub(crate) mod migrate;
 pub(crate) mod owned;
 pub(crate) mod queries;
+pub(crate) mod rows;
 pub(crate) mod store;
 
 use serde_json::Value;
@@ -53,15 +54,9 @@ pub(crate) struct Statements {
     /// Selects `question, conclusion, subject_type, subject_id, subject_name` of the last N turns of a
     /// conversation, oldest first: conversation id, N.
     pub(crate) select_history: &'static str,
-    /// Finds (and, where it can, locks) a conversation by id inside the append transaction.
-    pub(crate) lock_conversation: &'static str,
-    /// The next turn number of a conversation by id.
-    pub(crate) next_seq: &'static str,
-    /// Inserts a turn: id, conversation id, seq, question, rewritten question, kind, tool, outcome, conclusion,
-    /// trace id, created_at, subject type, subject id (JSON text), subject name.
-    pub(crate) insert_turn: &'static str,
-    /// Inserts a trace: id, turn id, body (JSON null for a packed trace), packed, created_at.
-    pub(crate) insert_trace: &'static str,
+    /// What ends a `SELECT` of conversations to lock them until the transaction ends (` FOR UPDATE`); empty where
+    /// the write transaction already holds the whole database (SQLite).
+    pub(crate) lock_rows: &'static str,
     /// Selects a trace's `body, packed` by id.
     pub(crate) select_trace: &'static str,
     /// Inserts or updates a tool state: name, enabled, updated_at.

@@ -5,6 +5,7 @@ use sqlx::{ColumnIndex, Decode, Pool, Row, Type};
 
 use super::Backend;
 use super::audit::AuditQueries;
+use super::rows::{RowWrites, TurnRow};
 use crate::audit::NewAudit;
 use crate::error::StoreError;
 use crate::model::{
@@ -92,7 +93,7 @@ where
 }
 
 /// The statements behind each [`Store`](crate::Store) method, on a pool of one backend.
-pub(crate) trait Queries: AuditQueries {
+pub(crate) trait Queries: AuditQueries + RowWrites {
     /// Brings the schema up to date (see [`super::migrate`]).
     fn migrate(pool: &Pool<Self>) -> BoxFuture<'_, Result<(), StoreError>>;
 
@@ -121,7 +122,7 @@ pub(crate) trait Queries: AuditQueries {
     ) -> BoxFuture<'a, Result<StoredIds, StoreError>>;
 
     /// Inserts a turn, its packed trace and (when given) its audit entry on `connection`, inside the caller's
-    /// write transaction, the turn numbered after the last.
+    /// write transaction, the turn numbered after the last (the conversation locked where the backend locks rows).
     fn write_turn<'a>(
         connection: &'a mut Self::Connection,
         turn: &'a NewTurn,
@@ -248,57 +249,24 @@ on_every_backend! {
             audit: Option<&'a NewAudit>,
         ) -> BoxFuture<'a, Result<StoredIds, StoreError>> {
             Box::pin(async move {
-                let exists = sqlx::query(DB::SQL.lock_conversation)
-                    .bind(turn.conversation_id.as_str())
-                    .fetch_optional(&mut *connection)
-                    .await
-                    .map_err(failed("cannot look up the conversation"))?;
-                if exists.is_none() {
-                    return Err(StoreError::conversation_not_found(&turn.conversation_id));
-                }
-                let seq: i64 = sqlx::query_scalar(DB::SQL.next_seq)
-                    .bind(turn.conversation_id.as_str())
-                    .fetch_one(&mut *connection)
-                    .await
-                    .map_err(failed("cannot number the turn"))?;
+                let conversation = turn.conversation_id.as_str();
+                let last = DB::last_seqs(&mut *connection, &[conversation]).await?;
+                let Some(last) = last.get(conversation) else {
+                    return Err(StoreError::conversation_not_found(conversation));
+                };
                 let ids = StoredIds {
                     turn_id: ids::new_id(),
                     trace_id: ids::new_id(),
                 };
                 let created_at = ids::now();
-                let subject = &turn.subject;
-                let subject_id = subject.as_ref().map(|s| s.id.to_string());
-                let insert = sqlx::query(DB::SQL.insert_turn)
-                    .bind(ids.turn_id.as_str())
-                    .bind(turn.conversation_id.as_str())
-                    .bind(seq)
-                    .bind(turn.question.as_str())
-                    .bind(turn.rewritten_question.as_str())
-                    .bind(turn.kind.as_str())
-                    .bind(turn.tool.as_deref());
-                DB::bind_json(insert, &turn.outcome)
-                    .bind(turn.conclusion.as_str())
-                    .bind(ids.trace_id.as_str())
-                    .bind(created_at.as_str())
-                    .bind(subject.as_ref().map(|s| s.entity_type.as_str()))
-                    .bind(subject_id.as_deref())
-                    .bind(subject.as_ref().map(|s| s.name.as_str()))
-                    .execute(&mut *connection)
-                    .await
-                    .map_err(failed("cannot insert the turn"))?;
-                if let Some(audit) = audit {
-                    let (conversation, turn_id) = (turn.conversation_id.as_str(), ids.turn_id.as_str());
-                    DB::insert_audit(&mut *connection, audit, Some(conversation), Some(turn_id)).await?;
-                }
-                let insert = sqlx::query(DB::SQL.insert_trace)
-                    .bind(ids.trace_id.as_str())
-                    .bind(ids.turn_id.as_str());
-                DB::bind_json(insert, &Value::Null)
-                    .bind(pack::pack(&turn.trace))
-                    .bind(created_at.as_str())
-                    .execute(&mut *connection)
-                    .await
-                    .map_err(failed("cannot insert the trace"))?;
+                let row = TurnRow {
+                    ids: &ids,
+                    seq: last + 1,
+                    created_at: &created_at,
+                    turn,
+                    audit,
+                };
+                DB::insert_turns(&mut *connection, &[row]).await?;
                 Ok(ids)
             })
         }

@@ -22,12 +22,7 @@ impl Backend for Sqlite {
         select_history: "SELECT question, conclusion, kind, subject_type, subject_id, subject_name FROM (SELECT seq, \
                          question, conclusion, kind, subject_type, subject_id, subject_name FROM turns \
                          WHERE conversation_id = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq",
-        lock_conversation: "SELECT 1 FROM conversations WHERE id = ?",
-        next_seq: "SELECT COALESCE(MAX(seq), 0) + 1 FROM turns WHERE conversation_id = ?",
-        insert_turn: "INSERT INTO turns (id, conversation_id, seq, question, rewritten_question, kind, tool, outcome, \
-                      conclusion, trace_id, created_at, subject_type, subject_id, subject_name) \
-                      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        insert_trace: "INSERT INTO traces (id, turn_id, body, packed, created_at) VALUES (?, ?, ?, ?, ?)",
+        lock_rows: "",
         select_trace: "SELECT body, packed FROM traces WHERE id = ?",
         upsert_tool_state: "INSERT INTO tool_states (name, enabled, updated_at) VALUES (?, ?, ?) \
                             ON CONFLICT (name) DO UPDATE SET enabled = excluded.enabled, updated_at = excluded.updated_at",
