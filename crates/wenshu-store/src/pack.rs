@@ -1,6 +1,11 @@
 //! Traces kept small: a trace's JSON text deflated, behind a one-byte format tag, and the same JSON on the way
 //! out. Rows written before packing (their JSON in `traces.body`) are read as they are.
 
+use std::cell::RefCell;
+
+use miniz_oxide::deflate::core::{
+    CompressorOxide, TDEFLFlush, TDEFLStatus, compress, create_comp_flags_from_zip_params,
+};
 use serde_json::Value;
 
 use crate::error::StoreError;
@@ -8,20 +13,66 @@ use crate::error::StoreError;
 /// The tag of a deflated (RFC 1951) JSON text.
 const DEFLATED_JSON: u8 = b'z';
 
+/// The tag of a JSON text kept as it is (when deflating failed, never expected).
+const PLAIN_JSON: u8 = b'j';
+
 /// The deflate level: the default's ratio at a fraction of the best level's time.
 const LEVEL: u8 = 6;
 
 /// The largest JSON text a packed trace may unpack to, so a damaged row cannot take all memory.
 const MAX_UNPACKED: usize = 256 * 1024 * 1024;
 
+thread_local! {
+    /// This thread's compressor, reset for each trace: making one allocates and clears a few hundred KB, which
+    /// costs more than deflating a trace of a few KB.
+    static COMPRESSOR: RefCell<Option<Box<CompressorOxide>>> = const { RefCell::new(None) };
+}
+
 /// A trace as stored: its JSON text deflated, after the format tag.
 pub(crate) fn pack(trace: &Value) -> Vec<u8> {
     let text = trace.to_string();
-    let deflated = miniz_oxide::deflate::compress_to_vec(text.as_bytes(), LEVEL);
-    let mut packed = Vec::with_capacity(deflated.len() + 1);
+    let mut packed = Vec::with_capacity(text.len() / 3 + 64);
     packed.push(DEFLATED_JSON);
-    packed.extend_from_slice(&deflated);
-    packed
+    if deflate(text.as_bytes(), &mut packed) {
+        return packed;
+    }
+    let mut plain = Vec::with_capacity(text.len() + 1);
+    plain.push(PLAIN_JSON);
+    plain.extend_from_slice(text.as_bytes());
+    plain
+}
+
+/// Appends `input` deflated to `output`; `false` when the compressor reports a failure.
+fn deflate(mut input: &[u8], output: &mut Vec<u8>) -> bool {
+    COMPRESSOR.with_borrow_mut(|slot| {
+        let compressor = slot.get_or_insert_with(|| {
+            Box::new(CompressorOxide::new(create_comp_flags_from_zip_params(
+                LEVEL.into(),
+                0,
+                0,
+            )))
+        });
+        compressor.reset();
+        let mut at = output.len();
+        output.resize(at + input.len() / 2 + 64, 0);
+        loop {
+            let (status, read, written) = compress(compressor, input, &mut output[at..], TDEFLFlush::Finish);
+            at += written;
+            match status {
+                TDEFLStatus::Done => {
+                    output.truncate(at);
+                    return true;
+                }
+                TDEFLStatus::Okay if read <= input.len() => {
+                    input = &input[read..];
+                    if output.len() - at < 64 {
+                        output.resize(output.len() * 2, 0);
+                    }
+                }
+                _ => return false,
+            }
+        }
+    })
 }
 
 /// The trace a packed row holds; a tag this build does not know, a damaged stream or text that is not JSON is a
@@ -30,14 +81,13 @@ pub(crate) fn unpack(packed: &[u8]) -> Result<Value, StoreError> {
     let unreadable = |why: String| StoreError::Database {
         message: format!("stored traces.packed cannot be read: {why}"),
     };
-    let Some((&tag, deflated)) = packed.split_first() else {
-        return Err(unreadable("it is empty".to_string()));
+    let text = match packed.split_first() {
+        Some((&DEFLATED_JSON, deflated)) => miniz_oxide::inflate::decompress_to_vec_with_limit(deflated, MAX_UNPACKED)
+            .map_err(|error| unreadable(format!("the deflate stream is damaged ({:?})", error.status)))?,
+        Some((&PLAIN_JSON, text)) => text.to_vec(),
+        Some((tag, _)) => return Err(unreadable(format!("unknown format tag {tag}"))),
+        None => return Err(unreadable("it is empty".to_string())),
     };
-    if tag != DEFLATED_JSON {
-        return Err(unreadable(format!("unknown format tag {tag}")));
-    }
-    let text = miniz_oxide::inflate::decompress_to_vec_with_limit(deflated, MAX_UNPACKED)
-        .map_err(|error| unreadable(format!("the deflate stream is damaged ({:?})", error.status)))?;
     serde_json::from_slice(&text).map_err(|error| unreadable(format!("it is not JSON ({error})")))
 }
 
@@ -59,6 +109,15 @@ mod tests {
         let unpacked = unpack(&packed).expect("unpacks");
         let keys: Vec<&String> = unpacked.as_object().expect("object").keys().collect();
         assert_eq!(keys, ["engine", "steps", "z", "a"], "the order of keys is kept");
+        // The compressor is reused: a second, different trace on the same thread comes back too, and as a fresh
+        // compressor would make it.
+        let other = json!({"steps": [{"step": "extract", "output": "x".repeat(100_000)}]});
+        let packed = pack(&other);
+        assert_eq!(unpack(&packed).expect("unpacks"), other);
+        let fresh = miniz_oxide::deflate::compress_to_vec(other.to_string().as_bytes(), LEVEL);
+        assert_eq!(packed[1..], fresh[..]);
+        let plain = [&[PLAIN_JSON][..], other.to_string().as_bytes()].concat();
+        assert_eq!(unpack(&plain).expect("plain JSON reads"), other);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use tokio::sync::Mutex;
 
 use crate::commit::GroupCommit;
 use crate::error::StoreError;
-use crate::sql::group::Writer;
+use crate::sql::group::{Place, Writer};
 use crate::sql::queries::Queries;
 use crate::sql::store::OnPool;
 use crate::url;
@@ -61,7 +61,7 @@ impl PgStore {
         Postgres::migrate(&pool).await?;
         tracing::debug!(store = %url::redact(url), "PostgreSQL store open");
         let writer = match commit.is_on() {
-            true => Some(Writer::spawn(pool.clone(), None, commit)?),
+            true => Some(Writer::spawn(pool.clone(), None, commit, Place::Runtime)?),
             false => None,
         };
         Ok(Self { pool, writer })

@@ -1,9 +1,10 @@
-//! The group writer: one task per store takes the writes of concurrent asks from a queue, gathers them for at most
-//! the window (or the most writes a group holds), writes them in one write transaction — many rows to a statement;
-//! when the group fails, it is rolled back and each write is tried alone, so one failing write fails alone — and
-//! answers every caller only once its transaction has committed (with SQLite's full syncs, once the log is on disk). A crash loses only writes no one was answered
-//! for. The writer only awaits: the statements and the sync run on the driver's connection thread (SQLite) or
-//! socket (PostgreSQL), never blocking the runtime's workers.
+//! The group writer: one writer per store takes the writes of concurrent asks from a queue, gathers them for at
+//! most the window (or the most writes a group holds), writes them in one write transaction — many rows to a
+//! statement; when the group fails, it is rolled back and each write is tried alone, so one failing write fails
+//! alone — and answers every caller only once its transaction has committed (with SQLite's full syncs, once the log
+//! is on disk). A crash loses only writes no one was answered for. SQLite's writer runs on a thread of its own (its
+//! statements and sync on the driver's connection thread), PostgreSQL's as a task that only awaits its socket: the
+//! write path never blocks the runtime's workers, nor waits behind their tasks.
 
 use std::sync::Arc;
 
@@ -52,6 +53,15 @@ pub(crate) struct Job {
     done: oneshot::Sender<Result<Written, StoreError>>,
 }
 
+/// Where a group writer runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// On a thread of its own, with a runtime of its own.
+    Thread,
+    /// As a task of the runtime that opens the store.
+    Runtime,
+}
+
 /// The queue of a store's group writer.
 #[derive(Debug)]
 pub(crate) struct Writer {
@@ -73,17 +83,36 @@ fn mismatched() -> StoreError {
 }
 
 impl Writer {
-    /// Starts the writer of `pool` on the current runtime; `lock` is the store's write lock, taken for each group.
+    /// Starts the writer of `pool`: on a thread of its own (`Place::Thread`), where its many short waits on the
+    /// database never queue behind the runtime's other tasks, or as a task of the current runtime
+    /// (`Place::Runtime`, for a driver whose connections belong to that runtime); `lock` is the store's write lock,
+    /// taken for each group.
     pub(crate) fn spawn<DB: GroupWrites>(
         pool: Pool<DB>,
         lock: Option<Arc<Mutex<()>>>,
         commit: GroupCommit,
+        place: Place,
     ) -> Result<Self, StoreError> {
-        let runtime = tokio::runtime::Handle::try_current().map_err(|error| StoreError::Database {
-            message: format!("the store's group writer needs a Tokio runtime: {error}"),
-        })?;
         let (jobs, queue) = mpsc::channel(QUEUE);
-        runtime.spawn(run(pool, lock, commit, queue));
+        let writer = run(pool, lock, commit, queue);
+        match place {
+            Place::Runtime => {
+                let runtime = tokio::runtime::Handle::try_current().map_err(|error| StoreError::Database {
+                    message: format!("the store's group writer needs a Tokio runtime: {error}"),
+                })?;
+                runtime.spawn(writer);
+            }
+            Place::Thread => {
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_time()
+                    .build()
+                    .map_err(|error| StoreError::database("cannot start the store's group writer", error))?;
+                std::thread::Builder::new()
+                    .name("wenshu-store-writer".to_string())
+                    .spawn(move || runtime.block_on(writer))
+                    .map_err(|error| StoreError::database("cannot start the store's group writer", error))?;
+            }
+        }
         Ok(Self { jobs })
     }
 

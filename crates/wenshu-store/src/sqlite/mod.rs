@@ -12,7 +12,7 @@ use tokio::sync::Mutex;
 
 use crate::commit::GroupCommit;
 use crate::error::StoreError;
-use crate::sql::group::Writer;
+use crate::sql::group::{Place, Writer};
 use crate::sql::queries::Queries;
 use crate::sql::store::OnPool;
 use crate::url;
@@ -74,7 +74,12 @@ impl SqliteStore {
         tracing::debug!(store = path_or_url, "SQLite store open");
         let writes = Arc::new(Mutex::new(()));
         let writer = match commit.is_on() {
-            true => Some(Writer::spawn(pool.clone(), Some(Arc::clone(&writes)), commit)?),
+            true => Some(Writer::spawn(
+                pool.clone(),
+                Some(Arc::clone(&writes)),
+                commit,
+                Place::Thread,
+            )?),
             false => None,
         };
         Ok(Self { pool, writes, writer })
