@@ -3,7 +3,7 @@
 //! executable comments and function calls, each with the oracle's answer: whether it reads a secret table or
 //! does something the guard must refuse.
 
-use wenshu_engine::sql_guard::SqlDialect;
+use wenshu_sql::guard::SqlDialect;
 
 /// The tables a generated statement may read.
 pub const ALLOWED: &[&str] = &["sales", "movies"];

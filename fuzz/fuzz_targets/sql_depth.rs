@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use wenshu_engine::sql_guard::{GuardPolicy, SqlDialect, check_sql};
+use wenshu_sql::guard::{GuardPolicy, SqlDialect, check_sql};
 
 /// Binary operators and set operations a piece may repeat.
 const INFIX: &[&str] = &[

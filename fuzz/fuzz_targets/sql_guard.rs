@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use wenshu_engine::sql_guard::{GuardPolicy, check_sql};
+use wenshu_sql::guard::{GuardPolicy, check_sql};
 
 #[path = "../sql_grammar.rs"]
 mod sql_grammar;

@@ -8,7 +8,6 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use wenshu_contract::BoundCall;
 
-use crate::db::ByteCaps;
 use crate::execute::{ExecContext, ExecError, Executors};
 use crate::fallback::SqlFallback;
 use crate::message::{Code, Message};
@@ -17,10 +16,11 @@ use crate::pipeline::{AskRequest, Planner};
 use crate::plan::{Audience, Plan};
 use crate::resolve::Candidate;
 use crate::resolve::chosen::SubjectIdError;
-use crate::scope::{ScopeRefusal, ScopeRules};
+use crate::scope::{RefusalMessage, ScopeRefusal, ScopeRules};
 use crate::series_total::{TOTAL_LABEL, total_row};
 use crate::trace::Trace;
 use crate::understood::{Understood, understood, understood_fallback};
+use wenshu_sql::db::ByteCaps;
 
 /// How a question ended.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -10,7 +10,6 @@
 pub mod answer;
 pub mod check;
 pub mod coverage;
-pub mod db;
 pub mod demo;
 pub mod execute;
 pub mod extract;
@@ -27,6 +26,8 @@ pub mod resolve;
 pub mod route;
 pub mod scope;
 pub mod series_total;
-pub mod sql_guard;
 pub mod trace;
 pub mod understood;
+
+/// The SQL side (`wenshu-sql`) under the names the engine's callers know: connections and read-only runs, and the guard.
+pub use wenshu_sql::{db, guard as sql_guard};

@@ -16,7 +16,7 @@ use crate::plan::{Audience, Plan};
 use crate::resolve::chosen::{check_chosen_id, choice_by_attribute, earlier_choice};
 use crate::resolve::{EntityCatalogs, Resolution};
 use crate::route::{RouteInput, Router, Turn};
-use crate::scope::Viewer;
+use crate::scope::{RefusalMessage, Viewer};
 use crate::trace::{StepSink, Trace};
 
 mod cover;

@@ -15,9 +15,9 @@ use wenshu_engine::db::{Database, Dialect, QueryLimits};
 use wenshu_engine::execute::{ExecContext, Executor};
 use wenshu_engine::metric::build::{build_query, choose};
 use wenshu_engine::metric::execute::query_params;
-use wenshu_engine::metric::sql::compile;
 use wenshu_engine::metric::{MetricBuild, MetricExecutor, MetricValues, SharedValues};
 use wenshu_engine::resolve::EntityCatalogs;
+use wenshu_sql::metric::compile;
 
 /// A clinic's visits: doctors (people, with an ID key) in departments; `patients` adds a second people dimension.
 fn clinic(patients: bool, doctors: bool) -> Catalog {

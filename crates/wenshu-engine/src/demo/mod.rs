@@ -17,7 +17,7 @@ pub use data::{BOX_OFFICE_DAYS, DemoRows, PRODUCTS, REGIONS, SALES_DAYS, XorShif
 pub use entities::{DemoEntities, ENTITIES_JSON, Movie, SalesPerson, demo_entities};
 pub use schema::TABLES;
 
-use crate::db::{Database, DbError, QueryLimits};
+use wenshu_sql::db::{Database, DbError, QueryLimits};
 
 /// How many rows the demo holds, per table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

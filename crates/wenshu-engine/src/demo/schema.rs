@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::db::{Dialect, WriteStatement};
+use wenshu_sql::db::{Dialect, WriteStatement};
 
 /// The demo tables, in the order they are created (dropped in reverse).
 pub const TABLES: [&str; 5] = ["movies", "box_office", "ratings", "sales_people", "sales"];

@@ -1,6 +1,6 @@
 //! Why a tool call could not be executed.
 
-use crate::db::{ByteCap, DbError};
+use wenshu_sql::db::{ByteCap, DbError};
 
 /// A failed execution: no executor, a template or call that does not fit, or the database/endpoint failing.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

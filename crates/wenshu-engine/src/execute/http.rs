@@ -12,8 +12,8 @@ use wenshu_contract::{BoundCall, Tool};
 
 use super::error::ExecError;
 use super::{ExecContext, ExecFuture, Executor, ToolResult, check_call, elapsed_ms};
-use crate::db::ByteCap;
-use crate::db::bytes::check_rows;
+use wenshu_sql::db::ByteCap;
+use wenshu_sql::db::bytes::check_rows;
 
 /// The most characters of an error response's body kept in the message.
 const ERROR_BODY_CHARS: usize = 200;

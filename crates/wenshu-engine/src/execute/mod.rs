@@ -19,8 +19,8 @@ use serde::Serialize;
 use serde_json::Value;
 use wenshu_contract::{BoundCall, Tool};
 
-use crate::db::{ByteCaps, QueryLimits};
 use crate::scope::BoundScope;
+use wenshu_sql::db::{ByteCaps, QueryLimits};
 
 pub use error::ExecError;
 pub use http::{HttpExecutor, json_to_rows};
@@ -51,8 +51,8 @@ impl ExecContext {
     pub fn new(today: Date) -> Self {
         Self {
             today,
-            timeout: crate::db::QueryLimits::DEFAULT_TIMEOUT,
-            row_cap: crate::db::QueryLimits::DEFAULT_ROW_CAP,
+            timeout: wenshu_sql::db::QueryLimits::DEFAULT_TIMEOUT,
+            row_cap: wenshu_sql::db::QueryLimits::DEFAULT_ROW_CAP,
             bytes: ByteCaps::default(),
             scope: Arc::new(BoundScope::unscoped()),
         }

@@ -10,8 +10,8 @@ use wenshu_contract::{BoundCall, Catalog, Tool};
 use super::error::ExecError;
 use super::sql_template::{SqlTemplate, check_scope, guard_dialect, read_sql_templates};
 use super::{ExecContext, ExecFuture, Executor, ToolResult, check_call, elapsed_ms};
-use crate::db::{Bind, Database, NullType, rewrite_named};
 use wenshu_contract::ParamType;
+use wenshu_sql::db::{Bind, Database, NullType, rewrite_named};
 
 /// Runs the `x-sql` templates of a catalog's tools on one database (open it read-only).
 #[derive(Debug, Clone)]
@@ -99,9 +99,9 @@ impl SqlTemplateExecutor {
         let parsed = query.parsed.as_ref().ok_or_else(|| {
             invalid("the template does not parse as one query, so the row scope cannot be applied".into())
         })?;
-        let scoped = crate::sql_guard::scope_query(parsed, dialect, &ctx.scope).map_err(|e| match e {
-            crate::sql_guard::row_scope::ScopeRewriteError::Denied(refusal) => ExecError::Scope(refusal),
-            crate::sql_guard::row_scope::ScopeRewriteError::Refused(why) => invalid(format!("row scope: {why}")),
+        let scoped = wenshu_sql::guard::scope_query(parsed, dialect, &ctx.scope).map_err(|e| match e {
+            wenshu_sql::guard::row_scope::ScopeRewriteError::Denied(refusal) => ExecError::Scope(refusal),
+            wenshu_sql::guard::row_scope::ScopeRewriteError::Refused(why) => invalid(format!("row scope: {why}")),
         })?;
         let Some((text, marks)) = scoped else {
             let binds = query

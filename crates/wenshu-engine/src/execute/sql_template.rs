@@ -37,7 +37,7 @@ use sqlparser::ast::Query;
 use wenshu_contract::{Catalog, Tool};
 
 use super::error::ExecError;
-use crate::db::{Dialect, rewrite_named};
+use wenshu_sql::db::{Dialect, rewrite_named};
 
 /// One query of a template, rewritten for the database's dialect.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -142,7 +142,7 @@ pub fn read_template(tool: &Tool, x_sql: &Value, dialect: Dialect) -> Result<Sql
                 known_names(tool, &periods)
             )));
         }
-        let parsed = crate::sql_guard::parse_query(template, guard_dialect(dialect)).ok();
+        let parsed = wenshu_sql::guard::parse_query(template, guard_dialect(dialect)).ok();
         let reached = parsed.as_ref().map(super::joined::reached_columns).unwrap_or_default();
         Ok(CompiledQuery {
             template: template.to_string(),
@@ -256,10 +256,10 @@ pub fn check_scope(templates: &[SqlTemplate], rules: &crate::scope::ScopeRules) 
 }
 
 /// The guard's dialect of a connection's.
-pub(crate) fn guard_dialect(dialect: Dialect) -> crate::sql_guard::SqlDialect {
+pub(crate) fn guard_dialect(dialect: Dialect) -> wenshu_sql::guard::SqlDialect {
     match dialect {
-        Dialect::Sqlite => crate::sql_guard::SqlDialect::Sqlite,
-        Dialect::Postgres => crate::sql_guard::SqlDialect::Postgres,
-        Dialect::MySql => crate::sql_guard::SqlDialect::Mysql,
+        Dialect::Sqlite => wenshu_sql::guard::SqlDialect::Sqlite,
+        Dialect::Postgres => wenshu_sql::guard::SqlDialect::Postgres,
+        Dialect::MySql => wenshu_sql::guard::SqlDialect::Mysql,
     }
 }

@@ -24,11 +24,11 @@ use wenshu_llm::prompt::{PromptTemplates, SqlContext};
 
 use self::schema::{SchemaSource, ScopedSchema};
 use self::verify::{Mismatch, verify};
-use crate::db::{Database, DbError, Dialect, QueryLimits, ReadScope, Rows};
 use crate::extract::{ModelCall, chinese_weekday};
 use crate::facts::QuestionFacts;
 use crate::scope::BoundScope;
-use crate::sql_guard::{GuardPolicy, GuardVerdict, SqlDialect, check_sql_scoped, default_table_functions};
+use wenshu_sql::db::{Database, DbError, Dialect, QueryLimits, ReadScope, Rows};
+use wenshu_sql::guard::{GuardPolicy, GuardVerdict, SqlDialect, check_sql_scoped, default_table_functions};
 
 /// How many SQL statements the fallback writes at most: the first and one correction.
 pub const MAX_SQL_ATTEMPTS: usize = 2;

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::db::{Database, DbError, Dialect, QueryLimits};
 use crate::scope::BoundScope;
 use crate::scope::read::{ScopeCache, scope_key, scoped_statement};
+use wenshu_sql::db::{Database, DbError, Dialect, QueryLimits};
 
 /// How many distinct values make a text column enum-like (its values are listed).
 pub const ENUM_LIKE_MAX: usize = 8;

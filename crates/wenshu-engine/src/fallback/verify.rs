@@ -24,7 +24,7 @@ use wenshu_lexicon::time::DateRange;
 
 use super::schema::DescribedColumn;
 use crate::facts::QuestionFacts;
-use crate::sql_guard::{SqlDialect, on_guard_stack, parse_query};
+use wenshu_sql::guard::{SqlDialect, on_guard_stack, parse_query};
 
 /// A measure a question may name, by its spellings: Chinese words (found inside text) and English words or
 /// phrases (found as whole words). None of them is ever another measure (利润 is never 销售额).

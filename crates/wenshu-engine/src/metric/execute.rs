@@ -14,13 +14,13 @@ use wenshu_contract::{BoundCall, Catalog, Tool};
 use super::dates::{bucket_count, other_range};
 use super::describe::ALL_DATA_ZH;
 use super::present::{self, ColumnInfo, ColumnKind, Presentation};
-use super::sql::{CompiledStatement, MetricStatement, ModelScope, OutputColumn, compile_scoped, compile_span};
 use super::values::{MetricValues, SharedValues};
-use crate::db::bytes::value_bytes;
-use crate::db::{Database, Dialect, QueryLimits};
 use crate::execute::{ExecContext, ExecError, ExecFuture, Executor, Executors, ToolResult, check_call, elapsed_ms};
 use crate::scope::BoundScope;
-use crate::sql_guard::{GuardPolicy, SqlDialect, check_sql};
+use wenshu_sql::db::bytes::value_bytes;
+use wenshu_sql::db::{Database, Dialect, QueryLimits};
+use wenshu_sql::guard::{GuardPolicy, SqlDialect, check_sql};
+use wenshu_sql::metric::{CompiledStatement, MetricStatement, ModelScope, OutputColumn, compile_scoped, compile_span};
 
 /// A metric query compiled for one dialect: the statements (one per period) and how the answer is labelled.
 #[derive(Debug, Clone)]

@@ -4,7 +4,7 @@
 //!
 //! - [`values`]: dimension values read from the data at start (or an entity catalog), and where a question names
 //!   them; [`dates`]: comparison periods and bucket counts.
-//! - [`sql`]: the compiler per dialect (SQLite, PostgreSQL, MySQL/MariaDB); [`execute`]: the executor;
+//! - the compiler per dialect (SQLite, PostgreSQL, MySQL/MariaDB) is `wenshu_sql::metric`; [`execute`]: the executor;
 //!   [`present`]: labels, headline and chart hint; [`describe`]: 理解为 in words.
 //! - [`build`]: the metric query of a question from its demands, values and times (the lexicon engine);
 //!   [`extract`]: that query as the lexicon engine's extraction; [`offer`]: what a metric call answers, for
@@ -22,7 +22,6 @@ pub mod offer;
 pub mod present;
 mod reach;
 pub mod running;
-pub mod sql;
 pub mod values;
 
 pub use build::{MetricBuild, build_query};

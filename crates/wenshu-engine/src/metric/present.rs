@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 use wenshu_contract::metric::{Measured, MetricModel, ResolvedQuery};
 
-use super::sql::OutputColumn;
+use wenshu_sql::metric::OutputColumn;
 
 /// What one column of a metric answer holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

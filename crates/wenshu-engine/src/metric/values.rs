@@ -12,12 +12,12 @@ use wenshu_contract::metric::{DimensionValues, MetricModel};
 use wenshu_contract::{Catalog, Tool};
 use wenshu_lexicon::canonical::canonical;
 
-use super::sql::distinct_values_sql;
-use crate::db::{Database, QueryLimits};
 use crate::execute::ExecError;
 use crate::resolve::EntityCatalogs;
 use crate::scope::BoundScope;
 use crate::scope::read::{ScopeCache, scope_key, scoped_statement};
+use wenshu_sql::db::{Database, QueryLimits};
+use wenshu_sql::metric::distinct_values_sql;
 
 /// The most distinct values read for one dimension.
 pub const MAX_VALUES: usize = 10_000;

@@ -6,10 +6,10 @@ use serde_json::{Map, Value};
 use super::catalog::parse_entity;
 use super::entity::Entity;
 use super::error::ResolveError;
-use crate::db::{Database, QueryLimits};
 use crate::scope::BoundScope;
 use crate::scope::read::scoped_statement;
-use crate::sql_guard::row_scope::ScopeRewriteError;
+use wenshu_sql::db::{Database, QueryLimits};
+use wenshu_sql::guard::row_scope::ScopeRewriteError;
 
 /// The most rows one entity query may return.
 pub const MAX_ENTITY_ROWS: usize = 5_000_000;
@@ -42,9 +42,9 @@ pub async fn load_entities_scoped(
         row_cap: MAX_ENTITY_ROWS,
         timeout: std::time::Duration::from_secs(120),
         // A catalog of millions of entities is read whole; each value still under the cap per value.
-        bytes: crate::db::ByteCaps {
+        bytes: wenshu_sql::db::ByteCaps {
             result: usize::MAX,
-            ..crate::db::ByteCaps::default()
+            ..wenshu_sql::db::ByteCaps::default()
         },
     };
     let rows = db

@@ -1,76 +1,42 @@
-//! Who may see what: the [`Viewer`] of a question — who asks, and the attributes a row scope and principal-filled
-//! parameters read. The server makes a viewer from its principal; the engine never takes one from the question or
-//! the model.
+//! Who may see what, as the pipeline applies it. The viewer, the `[scope]` rules and the rules bound to a viewer live
+//! in `wenshu-sql` ([`wenshu_sql::scope`]) and are re-exported here; this module adds what needs the question:
 //!
-//! - [`rule`]: row-scope rules, one per table (`region = :user.region`), parsed and checked at load.
-//! - [`bound`]: the rules bound to a viewer ([`BoundScope`]): the values each scoped table's rows must have, or
-//!   the table denied; the refusals (`scope.denied`, `scope.outside`).
 //! - [`principal`]: parameters filled from the viewer's attributes (`x-principal`).
-//! - [`read`]: values of the data read through the viewer's scope, and a cache of them per scope.
+//! - [`named`]: a question naming a value of a scoped column outside the viewer's scope is refused.
 //! - [`reach`]: the columns a value reaches through equal columns (joins), where the scope decides it.
-//!
-//! Where the scope is enforced: the SQL guard's rewrite wraps every scoped table of generated SQL and of `x-sql`
-//! templates in a scoped subquery (`sql_guard::row_scope`); the metric compiler adds the conditions to WHERE.
+//! - [`RefusalMessage`]: a scope refusal as a coded message in both languages.
 
-pub mod bound;
 pub mod named;
 pub mod principal;
 pub mod reach;
-pub mod read;
-pub mod rule;
 
-pub use bound::{BoundCondition, BoundScope, BoundTable, ScopeRefusal, TableAccess};
 pub use principal::{apply_principal, principal_names, principal_params};
-pub use rule::{Comparison, Condition, RULE_SYNTAX, ScopeError, ScopeRules, TableRule};
+pub use wenshu_sql::scope::bound::{self, OUTSIDE};
+pub use wenshu_sql::scope::rule::{self};
+pub use wenshu_sql::scope::{
+    BoundCondition, BoundScope, BoundTable, Comparison, Condition, RULE_SYNTAX, ScopeError, ScopeRefusal, ScopeRules,
+    TableAccess, TableRule, Viewer, read,
+};
 
-use std::collections::BTreeMap;
+use crate::message::{Code, Message};
 
-use serde::Serialize;
-use serde_json::Value;
-
-/// Who asks a question, as the engine sees it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Viewer {
-    /// A stable identifier of the principal (a key fingerprint, a token's subject); `None` for the local operator.
-    pub id: Option<String>,
-    /// A display name, when the principal has one.
-    pub name: Option<String>,
-    /// Whether row scopes are lifted (an admin, the local operator of the CLI).
-    pub unscoped: bool,
-    /// The principal's attributes (`region`, `tenant_id`, …): strings, numbers, booleans or arrays of them.
-    pub attributes: BTreeMap<String, Value>,
+/// A scope refusal as the engine's coded message.
+pub trait RefusalMessage {
+    /// The refusal as a coded message in both languages (`scope.outside` for the user; `scope.denied` otherwise).
+    fn message(&self) -> Message;
 }
 
-impl Viewer {
-    /// The local operator (the CLI, a library caller that configured no principal): every row, no attributes.
-    pub fn operator() -> Self {
-        Self {
-            id: None,
-            name: None,
-            unscoped: true,
-            attributes: BTreeMap::new(),
-        }
-    }
-
-    /// A scoped viewer with `attributes`.
-    pub fn scoped(id: Option<String>, attributes: BTreeMap<String, Value>) -> Self {
-        Self {
-            id,
-            name: None,
-            unscoped: false,
-            attributes,
-        }
-    }
-
-    /// The value of attribute `name`, if the viewer has it.
-    pub fn attribute(&self, name: &str) -> Option<&Value> {
-        self.attributes.get(name)
-    }
-}
-
-impl Default for Viewer {
-    /// The local operator: see [`Viewer::operator`].
-    fn default() -> Self {
-        Self::operator()
+impl RefusalMessage for ScopeRefusal {
+    fn message(&self) -> Message {
+        let code = if self.code == OUTSIDE {
+            Code::ScopeOutside
+        } else {
+            Code::ScopeDenied
+        };
+        self.params
+            .iter()
+            .fold(Message::new(code, self.zh.clone(), self.en.clone()), |m, (k, v)| {
+                m.with(k, v.clone())
+            })
     }
 }

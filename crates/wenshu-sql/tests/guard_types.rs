@@ -5,8 +5,8 @@
 //! MariaDB); unbounded recursion stays refused with the bound it lacks.
 
 use serde_json::Value;
-use wenshu_engine::db::{Database, QueryLimits, ensure_database};
-use wenshu_engine::sql_guard::{GuardPolicy, GuardVerdict, SqlDialect, check_sql};
+use wenshu_sql::db::{Database, QueryLimits, ensure_database};
+use wenshu_sql::guard::{GuardPolicy, GuardVerdict, SqlDialect, check_sql};
 
 /// The database these tests make on each server.
 const DB_NAME: &str = "wenshu_guard_types";

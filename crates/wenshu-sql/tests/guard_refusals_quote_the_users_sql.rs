@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use serde_json::json;
-use wenshu_engine::scope::{ScopeRules, Viewer};
-use wenshu_engine::sql_guard::{GuardPolicy, SqlDialect, check_sql_scoped};
+use wenshu_sql::guard::{GuardPolicy, SqlDialect, check_sql_scoped};
+use wenshu_sql::scope::{ScopeRules, Viewer};
 
 #[test]
 fn a_refused_limit_quotes_the_users_sql_not_the_rewrite() {

@@ -5,8 +5,8 @@
 //! `json_each(attrs)`) are accepted and run: on SQLite in memory always, on PostgreSQL and MariaDB/MySQL when
 //! `WENSHU_TEST_POSTGRES_URL` / `WENSHU_TEST_MYSQL_URL` name a server (a database of its own is made there).
 
-use wenshu_engine::db::{Database, Dialect, QueryLimits, ensure_database};
-use wenshu_engine::sql_guard::{GuardPolicy, SqlDialect, check_sql};
+use wenshu_sql::db::{Database, Dialect, QueryLimits, ensure_database};
+use wenshu_sql::guard::{GuardPolicy, SqlDialect, check_sql};
 
 const ALL: &[SqlDialect] = &[SqlDialect::Sqlite, SqlDialect::Postgres, SqlDialect::Mysql];
 const PG: &[SqlDialect] = &[SqlDialect::Postgres];

@@ -3,8 +3,8 @@
 //! stack — the caller's here is a test thread's 2 MiB; statements just within the bounds are checked on the guard's
 //! own stack and accepted; the rewrite of an accepted chain runs on SQLite.
 
-use wenshu_engine::db::{Database, QueryLimits};
-use wenshu_engine::sql_guard::{GuardPolicy, MAX_DEPTH, MAX_SQL_BYTES, MAX_TOKENS, SqlDialect, check_sql};
+use wenshu_sql::db::{Database, QueryLimits};
+use wenshu_sql::guard::{GuardPolicy, MAX_DEPTH, MAX_SQL_BYTES, MAX_TOKENS, SqlDialect, check_sql};
 
 const DIALECTS: [SqlDialect; 3] = [SqlDialect::Sqlite, SqlDialect::Postgres, SqlDialect::Mysql];
 
@@ -24,7 +24,7 @@ fn over_the_bounds(reasons: &[String]) -> bool {
 }
 
 /// Checks `sql` on a thread with the default 2 MiB stack of a test thread: the guard must not use the caller's.
-fn check_on_small_stack(sql: String, dialect: SqlDialect) -> wenshu_engine::sql_guard::GuardVerdict {
+fn check_on_small_stack(sql: String, dialect: SqlDialect) -> wenshu_sql::guard::GuardVerdict {
     std::thread::Builder::new()
         .stack_size(2 << 20)
         .spawn(move || check_sql(&sql, dialect, &policy()))

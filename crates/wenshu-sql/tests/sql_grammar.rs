@@ -1,7 +1,7 @@
 //! The fuzz target's property on a fixed set of statements from its grammar (fuzz/sql_grammar.rs): whatever the
 //! guard accepts reads no secret table, uses nothing refused, and its rewrite checks again as one query.
 
-use wenshu_engine::sql_guard::{GuardPolicy, check_sql};
+use wenshu_sql::guard::{GuardPolicy, check_sql};
 
 #[path = "../../../fuzz/sql_grammar.rs"]
 mod sql_grammar;

@@ -5,7 +5,7 @@ use std::hint::black_box;
 
 use criterion::Criterion;
 use serde_json::Value;
-use wenshu_engine::sql_guard::{GuardPolicy, SqlDialect, check_sql};
+use wenshu_sql::guard::{GuardPolicy, SqlDialect, check_sql};
 
 const TABLES: &[&str] = &[
     "sales",

@@ -5,8 +5,8 @@
 //! tables an account can read and none when it is a least-privilege one.
 
 use serde_json::Value;
-use wenshu_engine::db::{Database, DbOptions, Dialect, QueryLimits, ensure_database};
-use wenshu_engine::sql_guard::{GuardPolicy, SqlDialect, check_sql};
+use wenshu_sql::db::{Database, DbOptions, Dialect, QueryLimits, ensure_database};
+use wenshu_sql::guard::{GuardPolicy, SqlDialect, check_sql};
 
 /// The database made for these tests on each server.
 const DB_NAME: &str = "wenshu_guard14";

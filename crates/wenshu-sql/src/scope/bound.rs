@@ -22,21 +22,6 @@ pub struct ScopeRefusal {
     pub params: Vec<(&'static str, String)>,
 }
 
-impl ScopeRefusal {
-    /// The refusal as a coded message in both languages (`scope.outside` for the user; `scope.denied` otherwise).
-    pub fn message(&self) -> crate::message::Message {
-        let code = if self.code == OUTSIDE {
-            crate::message::Code::ScopeOutside
-        } else {
-            crate::message::Code::ScopeDenied
-        };
-        self.params.iter().fold(
-            crate::message::Message::new(code, self.zh.clone(), self.en.clone()),
-            |m, (k, v)| m.with(k, v.clone()),
-        )
-    }
-}
-
 /// Stop code: the viewer lacks an attribute a table's rule or a principal parameter needs.
 pub const DENIED: &str = "scope.denied";
 /// Stop code: the question asks for rows outside the viewer's scope.

@@ -10,8 +10,8 @@ use serde_json::Value;
 
 use super::bound::BoundScope;
 use crate::db::Dialect;
-use crate::sql_guard::row_scope::ScopeRewriteError;
-use crate::sql_guard::{SqlDialect, parse_query, positional, scope_query};
+use crate::guard::row_scope::ScopeRewriteError;
+use crate::guard::{SqlDialect, parse_query, positional, scope_query};
 
 /// How many scopes' values a [`ScopeCache`] keeps by default.
 pub const SCOPES_KEPT: usize = 64;

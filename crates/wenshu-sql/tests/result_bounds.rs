@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use wenshu_engine::db::{ByteCap, ByteCaps, Database, DbError, QueryLimits};
+use wenshu_sql::db::{ByteCap, ByteCaps, Database, DbError, QueryLimits};
 
 /// The caps of these tests: the defaults.
 const CAPS: ByteCaps = ByteCaps {

@@ -1,7 +1,7 @@
 //! The SQL guard: every case of eval/sql.jsonl, and a generated corpus of attacks in each dialect.
 
 use serde_json::Value;
-use wenshu_engine::sql_guard::{GuardPolicy, SqlDialect, check_sql};
+use wenshu_sql::guard::{GuardPolicy, SqlDialect, check_sql};
 
 const TABLES: [&str; 4] = ["sales", "movies", "box_office", "ratings"];
 const DIALECTS: [SqlDialect; 3] = [SqlDialect::Sqlite, SqlDialect::Postgres, SqlDialect::Mysql];
