@@ -3,7 +3,7 @@
 //! executable comments and function calls, each with the oracle's answer: whether it reads a secret table or
 //! does something the guard must refuse.
 
-use wenshu_sql::guard::SqlDialect;
+use wenshu_sql::guard::Dialect;
 
 /// The tables a generated statement may read.
 pub const ALLOWED: &[&str] = &["sales", "movies"];
@@ -30,7 +30,7 @@ const FUNCTIONS: &[(&str, bool)] = &[
 #[derive(Debug, Clone)]
 pub struct Generated {
     /// The dialect it is written in.
-    pub dialect: SqlDialect,
+    pub dialect: Dialect,
     /// The text.
     pub sql: String,
     /// Whether the guard must refuse it (it reads a secret table or uses a refused construct).
@@ -54,7 +54,7 @@ impl Choices<'_> {
 /// The generator's state: dialect, what must be refused, how many aliases are used.
 struct Gen<'a> {
     choices: Choices<'a>,
-    dialect: SqlDialect,
+    dialect: Dialect,
     must_refuse: bool,
     aliases: usize,
 }
@@ -63,9 +63,9 @@ struct Gen<'a> {
 pub fn generate(bytes: &[u8]) -> Generated {
     let mut choices = Choices { bytes, at: 0 };
     let dialect = match choices.pick(3) {
-        0 => SqlDialect::Sqlite,
-        1 => SqlDialect::Postgres,
-        _ => SqlDialect::Mysql,
+        0 => Dialect::Sqlite,
+        1 => Dialect::Postgres,
+        _ => Dialect::MySql,
     };
     let mut generator = Gen {
         choices,
@@ -114,7 +114,7 @@ impl Gen<'_> {
                 // and MySQL's only the earlier ones (without RECURSIVE).
                 let mut visible = scopes.to_vec();
                 visible.push(own.clone());
-                if self.dialect == SqlDialect::Sqlite {
+                if self.dialect == Dialect::Sqlite {
                     visible.push(names.clone());
                 }
                 let body = self.query(&visible, depth + 1);
@@ -140,7 +140,7 @@ impl Gen<'_> {
                 self.select(scopes, depth),
                 self.select(scopes, depth)
             ),
-            1 if self.dialect == SqlDialect::Postgres => format!("TABLE {}", self.table(scopes)),
+            1 if self.dialect == Dialect::Postgres => format!("TABLE {}", self.table(scopes)),
             _ => self.select(scopes, depth),
         }
     }
@@ -181,18 +181,18 @@ impl Gen<'_> {
                 let table = self.table(scopes);
                 let alias = self.alias();
                 match self.dialect {
-                    SqlDialect::Postgres => {
+                    Dialect::Postgres => {
                         self.must_refuse = true;
                         format!("{table}, LATERAL query_to_xml('select * from users', true, true, '') AS {alias}")
                     }
-                    SqlDialect::Sqlite => format!("{table}, json_each('[1]') AS {alias}"),
-                    SqlDialect::Mysql => {
+                    Dialect::Sqlite | Dialect::Custom(_) => format!("{table}, json_each('[1]') AS {alias}"),
+                    Dialect::MySql => {
                         self.must_refuse = true;
                         format!("{table}, (SELECT * FROM mysql.user) AS {alias}")
                     }
                 }
             }
-            3 if self.dialect == SqlDialect::Postgres => {
+            3 if self.dialect == Dialect::Postgres => {
                 self.must_refuse = true;
                 format!("generate_series(1, 1000000000) AS {}", self.alias())
             }
@@ -226,13 +226,13 @@ impl Gen<'_> {
         let written = match self.choices.pick(4) {
             0 => name.to_ascii_uppercase(),
             1 => match self.dialect {
-                SqlDialect::Mysql => format!("`{name}`"),
+                Dialect::MySql => format!("`{name}`"),
                 _ => format!("\"{name}\""),
             },
             _ => name.clone(),
         };
         // PostgreSQL and SQLite fold every form written here to `name`; MySQL's CTE names may keep their case.
-        let case_kept = self.dialect == SqlDialect::Mysql && written == name.to_ascii_uppercase() && written != name;
+        let case_kept = self.dialect == Dialect::MySql && written == name.to_ascii_uppercase() && written != name;
         let surely_cte = visible.iter().any(|c| **c == name) && !case_kept;
         if !surely_cte && SECRET.iter().any(|s| s.eq_ignore_ascii_case(&name)) {
             self.must_refuse = true;

@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use wenshu_sql::guard::{GuardPolicy, SqlDialect, check_sql};
+use wenshu_sql::guard::{GuardPolicy, Dialect, check_sql};
 
 /// Binary operators and set operations a piece may repeat.
 const INFIX: &[&str] = &[
@@ -23,11 +23,11 @@ const NESTED: &[(&str, &str)] = &[
 ];
 
 /// Builds the statement: each 4-byte piece picks a shape and how many times to repeat it.
-fn statement(data: &[u8]) -> (SqlDialect, String) {
+fn statement(data: &[u8]) -> (Dialect, String) {
     let dialect = match data.first().copied().unwrap_or(0) % 3 {
-        0 => SqlDialect::Sqlite,
-        1 => SqlDialect::Postgres,
-        _ => SqlDialect::Mysql,
+        0 => Dialect::Sqlite,
+        1 => Dialect::Postgres,
+        _ => Dialect::MySql,
     };
     let mut opened = Vec::new();
     let mut body = String::from("amount");

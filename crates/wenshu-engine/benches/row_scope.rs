@@ -12,26 +12,26 @@ use wenshu_contract::metric::MetricQuery;
 use wenshu_engine::db::Dialect;
 use wenshu_engine::metric::{MetricValues, prepare, prepare_scoped};
 use wenshu_engine::scope::{ScopeRules, Viewer};
-use wenshu_engine::sql_guard::{GuardPolicy, SqlDialect, check_sql, check_sql_scoped, parse_query, scope_query};
+use wenshu_engine::sql_guard::{GuardPolicy, check_sql, check_sql_scoped, parse_query, scope_query};
 
 const TABLES: &[&str] = &["sales", "orders", "customers", "products"];
 
-const STATEMENTS: &[(&str, SqlDialect, &str)] = &[
+const STATEMENTS: &[(&str, Dialect, &str)] = &[
     (
         "simple",
-        SqlDialect::Sqlite,
+        Dialect::Sqlite,
         "SELECT region, SUM(amount) FROM sales GROUP BY region",
     ),
     (
         "join_subquery",
-        SqlDialect::Postgres,
+        Dialect::Postgres,
         "SELECT c.name, SUM(o.total) AS t FROM customers c JOIN orders o ON o.customer_id = c.id \
          WHERE o.total > (SELECT AVG(total) FROM orders) AND c.id IN (SELECT customer_id FROM sales) \
          GROUP BY c.name ORDER BY t DESC",
     ),
     (
         "nested_ctes",
-        SqlDialect::Mysql,
+        Dialect::MySql,
         "WITH a AS (SELECT * FROM sales), b AS (SELECT region, SUM(amount) AS s FROM a GROUP BY region) \
          SELECT b.region, b.s, (SELECT COUNT(*) FROM orders) AS n FROM b JOIN sales x ON x.region = b.region",
     ),
@@ -68,11 +68,11 @@ fn main() {
     }
     let template = parse_query(
         "SELECT region, SUM(amount) AS total FROM sales WHERE (:region IS NULL OR region = :region) GROUP BY region",
-        SqlDialect::Postgres,
+        Dialect::Postgres,
     )
     .expect("template");
     group.bench_function("template_rewrite_scoped", |b| {
-        b.iter(|| black_box(scope_query(black_box(&template), SqlDialect::Postgres, &scope)))
+        b.iter(|| black_box(scope_query(black_box(&template), Dialect::Postgres, &scope)))
     });
 
     let catalog = demo_catalog().expect("demo catalog");

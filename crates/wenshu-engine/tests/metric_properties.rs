@@ -13,7 +13,6 @@ use wenshu_contract::metric::{
 };
 use wenshu_contract::{Catalog, demo_catalog};
 use wenshu_engine::db::{Database, QueryLimits};
-use wenshu_engine::metric::execute::guard_dialect;
 use wenshu_engine::metric::{MetricValues, prepare};
 use wenshu_engine::resolve::EntityCatalogs;
 use wenshu_engine::sql_guard::{GuardPolicy, check_sql};
@@ -225,7 +224,7 @@ fn property_on(runtime: &tokio::runtime::Runtime, db: Database, cases: u32) {
             let policy = GuardPolicy::new(&pool.model.table_names());
             for (_, compiled) in &prepared.statements {
                 let statement = &compiled.statement;
-                let verdict = check_sql(&statement.sql, guard_dialect(dialect), &policy);
+                let verdict = check_sql(&statement.sql, dialect, &policy);
                 prop_assert!(
                     verdict.allowed,
                     "guard refused {}: {:?}",

@@ -34,7 +34,7 @@ fn catalog(date_type: &str) -> Catalog {
 /// 东区 holds days from 2026-01-05 to 2026-03-10, 西区 from 2025-06-01 to 2026-11-20.
 async fn fill(db: &Database) {
     let (day, suffix) = match db.dialect() {
-        Dialect::Sqlite => ("TEXT", ""),
+        Dialect::Sqlite | Dialect::Custom(_) => ("TEXT", ""),
         Dialect::MySql => ("DATE", " CHARACTER SET utf8mb4"),
         Dialect::Postgres => ("DATE", ""),
     };

@@ -19,7 +19,7 @@ use wenshu_engine::db::{Database, Dialect, QueryLimits};
 use wenshu_engine::execute::{ExecContext, ExecError, Executor, SqlTemplateExecutor};
 use wenshu_engine::metric::{MetricExecutor, MetricValues, SharedValues};
 use wenshu_engine::scope::{BoundScope, ScopeRules, Viewer};
-use wenshu_engine::sql_guard::{GuardPolicy, SqlDialect, check_sql, check_sql_scoped};
+use wenshu_engine::sql_guard::{GuardPolicy, check_sql, check_sql_scoped};
 
 const TABLES: [&str; 3] = ["regions", "sales", "orders"];
 
@@ -58,14 +58,6 @@ struct Pair {
     dialect: Dialect,
     full: Database,
     truth: Database,
-}
-
-fn guard_dialect(dialect: Dialect) -> SqlDialect {
-    match dialect {
-        Dialect::Sqlite => SqlDialect::Sqlite,
-        Dialect::Postgres => SqlDialect::Postgres,
-        Dialect::MySql => SqlDialect::Mysql,
-    }
 }
 
 async fn fill(db: &Database, dialect: Dialect, rows: &str) {
@@ -161,7 +153,7 @@ impl Pair {
 
     /// Runs `sql` scoped on the full data and unscoped on the truth; both must agree.
     async fn same_as_truth(&self, sql: &str, scope: &BoundScope) {
-        let dialect = guard_dialect(self.dialect);
+        let dialect = self.dialect;
         let scoped = check_sql_scoped(sql, dialect, &self.policy(), scope);
         assert!(scoped.allowed, "{sql}: {:?}", scoped.reasons);
         let rewrite = scoped.sql.clone().unwrap();
@@ -190,7 +182,7 @@ impl Pair {
     }
 
     fn refused(&self, sql: &str, scope: &BoundScope, why: &str) {
-        let verdict = check_sql_scoped(sql, guard_dialect(self.dialect), &self.policy(), scope);
+        let verdict = check_sql_scoped(sql, self.dialect, &self.policy(), scope);
         assert!(!verdict.allowed, "{sql} must be refused: {:?}", verdict.sql);
         assert!(
             verdict.reasons.iter().any(|r| r.contains(why)),
@@ -253,7 +245,7 @@ fn hostile(dialect: Dialect) -> Vec<String> {
                     .into(),
             );
         }
-        Dialect::MySql => {}
+        Dialect::MySql | Dialect::Custom(_) => {}
     }
     list
 }
@@ -323,13 +315,13 @@ async fn rewrite_at_every_depth(pair: &Pair) {
     pair.same_as_truth("SELECT * FROM sales", &denied).await;
     let all = check_sql_scoped(
         "SELECT * FROM sales",
-        guard_dialect(pair.dialect),
+        pair.dialect,
         &pair.policy(),
         &rules().bind(&Viewer::operator()),
     );
     assert_eq!(
         all.sql,
-        check_sql("SELECT * FROM sales", guard_dialect(pair.dialect), &pair.policy()).sql
+        check_sql("SELECT * FROM sales", pair.dialect, &pair.policy()).sql
     );
 }
 
@@ -750,7 +742,7 @@ fn every_accepted_guard_case_is_scoped_or_refused() {
             .iter()
             .filter_map(Value::as_str)
             .collect();
-        let dialect = SqlDialect::from_name(case["dialect"].as_str().unwrap()).unwrap();
+        let dialect = Dialect::from_name(case["dialect"].as_str().unwrap()).unwrap();
         let sql = case["sql"].as_str().unwrap();
         let policy = GuardPolicy::new(&tables);
         let plain = check_sql(sql, dialect, &policy);

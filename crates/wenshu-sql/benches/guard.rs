@@ -5,7 +5,7 @@ use std::hint::black_box;
 
 use criterion::Criterion;
 use serde_json::Value;
-use wenshu_sql::guard::{GuardPolicy, SqlDialect, check_sql};
+use wenshu_sql::guard::{Dialect, GuardPolicy, check_sql};
 
 const TABLES: &[&str] = &[
     "sales",
@@ -17,15 +17,15 @@ const TABLES: &[&str] = &[
     "box_office",
 ];
 
-const STATEMENTS: &[(&str, SqlDialect, &str)] = &[
+const STATEMENTS: &[(&str, Dialect, &str)] = &[
     (
         "simple",
-        SqlDialect::Sqlite,
+        Dialect::Sqlite,
         "SELECT region, SUM(amount) FROM sales GROUP BY region",
     ),
     (
         "ctes_window_join",
-        SqlDialect::Postgres,
+        Dialect::Postgres,
         "WITH monthly AS (SELECT product_id, date_trunc('month', sold_at) AS m, SUM(amount) AS total FROM sales \
          GROUP BY 1, 2), ranked AS (SELECT product_id, m, total, RANK() OVER (PARTITION BY m ORDER BY total DESC) \
          AS rk FROM monthly) SELECT p.name, r.m, r.total FROM ranked r JOIN products p ON p.id = r.product_id \
@@ -33,19 +33,19 @@ const STATEMENTS: &[(&str, SqlDialect, &str)] = &[
     ),
     (
         "subqueries_case",
-        SqlDialect::Mysql,
+        Dialect::MySql,
         "SELECT c.name, SUM(CASE WHEN o.status = 'paid' THEN o.total ELSE 0 END) AS paid FROM customers c \
          JOIN orders o ON o.customer_id = c.id WHERE EXISTS (SELECT 1 FROM order_items oi WHERE oi.order_id = o.id) \
          GROUP BY c.name HAVING SUM(o.total) > (SELECT AVG(total) FROM orders) ORDER BY paid DESC LIMIT 10",
     ),
     (
         "refused_shadowing_cte",
-        SqlDialect::Postgres,
+        Dialect::Postgres,
         "WITH a AS (SELECT * FROM users), users AS (SELECT * FROM sales) SELECT * FROM a",
     ),
     (
         "refused_executable_comment",
-        SqlDialect::Mysql,
+        Dialect::MySql,
         "SELECT * FROM sales /*M! UNION SELECT password, 2, 3 FROM users */",
     ),
 ];
@@ -59,7 +59,7 @@ fn main() {
             b.iter(|| black_box(check_sql(black_box(sql), *dialect, &policy)))
         });
     }
-    let cases: Vec<(String, SqlDialect, GuardPolicy)> =
+    let cases: Vec<(String, Dialect, GuardPolicy)> =
         include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../eval/sql.jsonl"))
             .lines()
             .filter(|l| !l.trim().is_empty())
@@ -73,7 +73,7 @@ fn main() {
                     .collect();
                 (
                     case["sql"].as_str().unwrap().to_string(),
-                    SqlDialect::from_name(case["dialect"].as_str().unwrap()).unwrap(),
+                    Dialect::from_name(case["dialect"].as_str().unwrap()).unwrap(),
                     GuardPolicy::new(&tables),
                 )
             })

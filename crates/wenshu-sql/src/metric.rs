@@ -62,10 +62,7 @@ impl Writer {
     }
 
     fn ident(&mut self, name: &str) {
-        let quote = match self.dialect {
-            Dialect::MySql => '`',
-            Dialect::Sqlite | Dialect::Postgres => '"',
-        };
+        let quote = self.dialect.rules().identifier_quote();
         self.sql.push(quote);
         self.sql.push_str(name);
         self.sql.push(quote);
@@ -75,6 +72,15 @@ impl Writer {
         self.ident(&column.table);
         self.push(".");
         self.ident(&column.column);
+    }
+
+    /// An empty writer of the same dialect, for a part rendered as text first (it must bind nothing).
+    fn fresh(&self) -> Writer {
+        Writer {
+            dialect: self.dialect,
+            sql: String::new(),
+            binds: Vec::new(),
+        }
     }
 }
 
@@ -356,13 +362,12 @@ fn in_values(w: &mut Writer, values: &[Value]) {
 
 fn day_bind(w: &mut Writer, ty: TimeType, day: &str) {
     let value = Value::String(day.to_string());
-    match (ty, w.dialect) {
-        (TimeType::Date, Dialect::Postgres | Dialect::MySql) => {
-            w.push("CAST(");
-            w.bind(value);
-            w.push(" AS DATE)");
-        }
-        _ => w.bind(value),
+    if ty == TimeType::Date && w.dialect.rules().casts_bound_days() {
+        w.push("CAST(");
+        w.bind(value);
+        w.push(" AS DATE)");
+    } else {
+        w.bind(value);
     }
 }
 
@@ -435,9 +440,11 @@ fn expr(w: &mut Writer, e: &MetricExpr, reaggregate: Option<&str>) {
         MetricExpr::Column(c) => w.column(c),
         MetricExpr::Number(n) => w.push(n),
         MetricExpr::Text(t) => {
-            let escaped = match w.dialect {
-                Dialect::MySql => t.replace('\\', "\\\\").replace('\'', "''"),
-                Dialect::Sqlite | Dialect::Postgres => t.replace('\'', "''"),
+            let quoted = t.replace('\'', "''");
+            let escaped = if w.dialect.rules().backslash_escapes() {
+                quoted.replace('\\', "\\\\")
+            } else {
+                quoted
             };
             w.push("'");
             w.push(&escaped);
@@ -495,69 +502,33 @@ fn day_text(w: &mut Writer, model: &MetricModel) {
         w.push("NULL");
         return;
     };
-    match (time.ty, w.dialect) {
-        (TimeType::Date, Dialect::Postgres) => {
-            w.push("TO_CHAR(");
-            w.column(&time.column);
-            w.push(", 'YYYY-MM-DD')");
-        }
-        (TimeType::Date, Dialect::MySql) => {
-            w.push("DATE_FORMAT(");
-            w.column(&time.column);
-            w.push(", '%Y-%m-%d')");
-        }
-        _ => w.column(&time.column),
+    if time.ty == TimeType::Date {
+        let mut column = w.fresh();
+        column.column(&time.column);
+        let text = w.dialect.rules().date_text(&column.sql);
+        w.push(&text);
+    } else {
+        w.column(&time.column);
     }
 }
 
 /// The label of a time bucket, per dialect: `2026-11-29`, the Monday of a week, `2026-11`, `2026-Q4`, `2026`.
 fn bucket(w: &mut Writer, model: &MetricModel, grain: Grain) {
-    let sub = |w: &mut Writer, from: u8, len: u8| {
-        w.push("SUBSTR(");
-        day_text(w, model);
-        w.push(&format!(", {from}, {len})"));
+    let day = {
+        let mut inner = w.fresh();
+        day_text(&mut inner, model);
+        inner.sql
     };
-    match grain {
-        Grain::Day => day_text(w, model),
-        Grain::Month => sub(w, 1, 7),
-        Grain::Year => sub(w, 1, 4),
-        Grain::Quarter => match w.dialect {
-            Dialect::MySql => {
-                w.push("CONCAT(");
-                sub(w, 1, 4);
-                w.push(", '-Q', FLOOR((");
-                sub(w, 6, 2);
-                w.push(" + 2) / 3))");
-            }
-            Dialect::Sqlite | Dialect::Postgres => {
-                sub(w, 1, 4);
-                w.push(" || '-Q' || CAST((CAST(");
-                sub(w, 6, 2);
-                w.push(" AS INTEGER) + 2) / 3 AS VARCHAR(1))");
-            }
-        },
-        Grain::Week => match w.dialect {
-            Dialect::Sqlite => {
-                w.push("DATE(");
-                day_text(w, model);
-                w.push(", '-' || ((CAST(STRFTIME('%w', ");
-                day_text(w, model);
-                w.push(") AS INTEGER) + 6) % 7) || ' days')");
-            }
-            Dialect::Postgres => {
-                w.push("TO_CHAR(DATE_TRUNC('week', CAST(");
-                day_text(w, model);
-                w.push(" AS DATE)), 'YYYY-MM-DD')");
-            }
-            Dialect::MySql => {
-                w.push("DATE_FORMAT(DATE_SUB(CAST(");
-                day_text(w, model);
-                w.push(" AS DATE), INTERVAL WEEKDAY(CAST(");
-                day_text(w, model);
-                w.push(" AS DATE)) DAY), '%Y-%m-%d')");
-            }
-        },
-    }
+    let sub = |from: u8, len: u8| format!("SUBSTR({day}, {from}, {len})");
+    let rules = w.dialect.rules();
+    let text = match grain {
+        Grain::Day => day.clone(),
+        Grain::Month => sub(1, 7),
+        Grain::Year => sub(1, 4),
+        Grain::Quarter => rules.quarter_label(&sub(1, 4), &sub(6, 2)),
+        Grain::Week => rules.week_start(&day),
+    };
+    w.push(&text);
 }
 
 /// `SELECT DISTINCT` of one dimension's column over its own table, at most `max` values.

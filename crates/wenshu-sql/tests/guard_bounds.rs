@@ -4,9 +4,9 @@
 //! own stack and accepted; the rewrite of an accepted chain runs on SQLite.
 
 use wenshu_sql::db::{Database, QueryLimits};
-use wenshu_sql::guard::{GuardPolicy, MAX_DEPTH, MAX_SQL_BYTES, MAX_TOKENS, SqlDialect, check_sql};
+use wenshu_sql::guard::{Dialect, GuardPolicy, MAX_DEPTH, MAX_SQL_BYTES, MAX_TOKENS, check_sql};
 
-const DIALECTS: [SqlDialect; 3] = [SqlDialect::Sqlite, SqlDialect::Postgres, SqlDialect::Mysql];
+const DIALECTS: [Dialect; 3] = [Dialect::Sqlite, Dialect::Postgres, Dialect::MySql];
 
 /// Binary operators of the three dialects (some only parse in one; a parse error is a refusal too).
 const OPERATORS: &[&str] = &[
@@ -24,7 +24,7 @@ fn over_the_bounds(reasons: &[String]) -> bool {
 }
 
 /// Checks `sql` on a thread with the default 2 MiB stack of a test thread: the guard must not use the caller's.
-fn check_on_small_stack(sql: String, dialect: SqlDialect) -> wenshu_sql::guard::GuardVerdict {
+fn check_on_small_stack(sql: String, dialect: Dialect) -> wenshu_sql::guard::GuardVerdict {
     std::thread::Builder::new()
         .stack_size(2 << 20)
         .spawn(move || check_sql(&sql, dialect, &policy()))
@@ -114,14 +114,14 @@ fn nesting_prefix_operators_and_case_are_bounded() {
 #[test]
 fn too_many_tokens_or_bytes_are_refused_by_size() {
     let wide = format!("SELECT {} FROM sales", vec!["amount"; MAX_TOKENS].join(", "));
-    let verdict = check_on_small_stack(wide, SqlDialect::Postgres);
+    let verdict = check_on_small_stack(wide, Dialect::Postgres);
     assert!(
         verdict.reasons.iter().any(|r| r.contains("tokens")),
         "{:?}",
         verdict.reasons
     );
     let long = format!("SELECT '{}' FROM sales", "x".repeat(MAX_SQL_BYTES));
-    let verdict = check_on_small_stack(long, SqlDialect::Sqlite);
+    let verdict = check_on_small_stack(long, Dialect::Sqlite);
     assert!(
         verdict.reasons.iter().any(|r| r.contains("bytes")),
         "{:?}",
@@ -156,7 +156,7 @@ async fn statements_within_the_bounds_are_checked_on_the_guards_stack_and_run() 
         .unwrap();
     for sql in deep {
         let head: String = sql.chars().take(60).collect();
-        let verdict = check_on_small_stack(sql, SqlDialect::Sqlite);
+        let verdict = check_on_small_stack(sql, Dialect::Sqlite);
         assert!(verdict.allowed, "{head}: {:?}", verdict.reasons);
         let rows = db
             .query(&verdict.sql.unwrap(), &[], QueryLimits::default())
@@ -170,7 +170,7 @@ async fn statements_within_the_bounds_are_checked_on_the_guards_stack_and_run() 
 fn mysql_mod_operator_is_the_percent_operator() {
     let verdict = check_sql(
         "SELECT id MOD 7 AS bucket, COUNT(*) AS n FROM sales GROUP BY id MOD 7",
-        SqlDialect::Mysql,
+        Dialect::MySql,
         &GuardPolicy::new(&["sales"]),
     );
     assert!(verdict.allowed, "{:?}", verdict.reasons);
@@ -178,20 +178,20 @@ fn mysql_mod_operator_is_the_percent_operator() {
     assert!(sql.contains("id % 7") && !sql.contains("MOD"), "{sql}");
     let function = check_sql(
         "SELECT MOD(id, 7) FROM sales",
-        SqlDialect::Mysql,
+        Dialect::MySql,
         &GuardPolicy::new(&["sales"]),
     );
     assert!(function.allowed, "{:?}", function.reasons);
     let secret = check_sql(
         "SELECT id MOD 7 FROM users",
-        SqlDialect::Mysql,
+        Dialect::MySql,
         &GuardPolicy::new(&["sales"]),
     );
     assert!(!secret.allowed, "the respelled statement is checked like any other");
     assert!(
         !check_sql(
             "SELECT id MOD 7 FROM sales",
-            SqlDialect::Postgres,
+            Dialect::Postgres,
             &GuardPolicy::new(&["sales"])
         )
         .allowed
@@ -201,11 +201,7 @@ fn mysql_mod_operator_is_the_percent_operator() {
 #[tokio::test]
 async fn a_bare_values_list_runs_on_sqlite_without_a_limit() {
     let policy = GuardPolicy::new(&["sales"]);
-    let verdict = check_sql(
-        "VALUES ((SELECT COUNT(*) FROM sales)), (2)",
-        SqlDialect::Sqlite,
-        &policy,
-    );
+    let verdict = check_sql("VALUES ((SELECT COUNT(*) FROM sales)), (2)", Dialect::Sqlite, &policy);
     assert!(verdict.allowed, "{:?}", verdict.reasons);
     let sql = verdict.sql.unwrap();
     assert!(!sql.contains("LIMIT"), "{sql}");
@@ -217,7 +213,7 @@ async fn a_bare_values_list_runs_on_sqlite_without_a_limit() {
     assert_eq!(rows.rows.len(), 2);
     let mut small = policy.clone();
     small.max_rows = 1;
-    let over = check_sql("VALUES (1), (2)", SqlDialect::Sqlite, &small);
+    let over = check_sql("VALUES (1), (2)", Dialect::Sqlite, &small);
     assert!(
         !over.allowed && over.reasons[0].contains("at most 1"),
         "{:?}",

@@ -6,13 +6,13 @@
 //! `WENSHU_TEST_POSTGRES_URL` / `WENSHU_TEST_MYSQL_URL` name a server (a database of its own is made there).
 
 use wenshu_sql::db::{Database, Dialect, QueryLimits, ensure_database};
-use wenshu_sql::guard::{GuardPolicy, SqlDialect, check_sql};
+use wenshu_sql::guard::{GuardPolicy, check_sql};
 
-const ALL: &[SqlDialect] = &[SqlDialect::Sqlite, SqlDialect::Postgres, SqlDialect::Mysql];
-const PG: &[SqlDialect] = &[SqlDialect::Postgres];
-const LITE: &[SqlDialect] = &[SqlDialect::Sqlite];
-const MY: &[SqlDialect] = &[SqlDialect::Mysql];
-const SERVERS: &[SqlDialect] = &[SqlDialect::Postgres, SqlDialect::Mysql];
+const ALL: &[Dialect] = &[Dialect::Sqlite, Dialect::Postgres, Dialect::MySql];
+const PG: &[Dialect] = &[Dialect::Postgres];
+const LITE: &[Dialect] = &[Dialect::Sqlite];
+const MY: &[Dialect] = &[Dialect::MySql];
+const SERVERS: &[Dialect] = &[Dialect::Postgres, Dialect::MySql];
 
 /// The database these tests make on each server.
 const DB_NAME: &str = "wenshu_guard_cost";
@@ -31,7 +31,7 @@ fn open_policy() -> GuardPolicy {
 }
 
 /// `sql` must be refused in each of `dialects` under both policies, with a reason holding `names`.
-fn refused(dialects: &[SqlDialect], sql: &str, names: &str) {
+fn refused(dialects: &[Dialect], sql: &str, names: &str) {
     for &dialect in dialects {
         for policy in [policy(), open_policy()] {
             let verdict = check_sql(sql, dialect, &policy);
@@ -101,11 +101,7 @@ fn cross_joins_of_large_items_are_refused() {
 
 #[test]
 fn the_refusal_names_the_items() {
-    let verdict = check_sql(
-        "SELECT * FROM facts a CROSS JOIN dims b",
-        SqlDialect::Postgres,
-        &policy(),
-    );
+    let verdict = check_sql("SELECT * FROM facts a CROSS JOIN dims b", Dialect::Postgres, &policy());
     assert!(
         verdict.reasons[0].contains("`facts a`") && verdict.reasons[0].contains("`dims b`"),
         "{:?}",
@@ -246,7 +242,7 @@ fn set_returning_functions_over_built_values_are_refused() {
 }
 
 /// The ordinary forms each dialect must accept (and run).
-fn ordinary(dialect: SqlDialect) -> Vec<&'static str> {
+fn ordinary(dialect: Dialect) -> Vec<&'static str> {
     let mut cases = vec![
         "SELECT a.grp, b.name FROM facts a JOIN dims b ON a.ref_id = b.id",
         "SELECT a.grp, b.name FROM facts a LEFT JOIN dims b ON b.id = a.ref_id AND b.name <> 'none'",
@@ -269,7 +265,7 @@ fn ordinary(dialect: SqlDialect) -> Vec<&'static str> {
         "SELECT a.grp, v.n FROM facts a, (SELECT 1 AS n UNION ALL SELECT 2) v",
     ];
     match dialect {
-        SqlDialect::Sqlite => cases.extend([
+        Dialect::Sqlite | Dialect::Custom(_) => cases.extend([
             "SELECT printf('%.2f', amount) AS money FROM facts",
             "SELECT printf('%5d|%-10s|%05.1f', id, grp, amount) AS line FROM facts",
             "SELECT a.id, j.value FROM facts a, json_each(a.attrs) j",
@@ -279,7 +275,7 @@ fn ordinary(dialect: SqlDialect) -> Vec<&'static str> {
             "SELECT key, value FROM json_each('{\"a\": 1, \"b\": 2}')",
             "SELECT a.id, j.value FROM facts a, json_each('[1, 2]') j",
         ]),
-        SqlDialect::Postgres => cases.extend([
+        Dialect::Postgres => cases.extend([
             "SELECT LPAD(month, 2, '0') AS mm FROM facts",
             "SELECT RPAD(grp, 10, '.') || label AS line FROM facts",
             "SELECT format('%s-%s', grp, label) AS line FROM facts",
@@ -297,7 +293,7 @@ fn ordinary(dialect: SqlDialect) -> Vec<&'static str> {
             "SELECT a.id, l.id AS dim FROM facts a \
              CROSS JOIN LATERAL (SELECT d.id FROM dims d WHERE d.id = a.ref_id) l",
         ]),
-        SqlDialect::Mysql => cases.extend([
+        Dialect::MySql => cases.extend([
             "SELECT LPAD(month, 2, '0') AS mm FROM facts",
             "SELECT CONCAT(RPAD(grp, 10, '.'), label) AS line FROM facts",
             "SELECT FORMAT(amount, 2) AS money FROM facts",
@@ -312,7 +308,7 @@ fn ordinary(dialect: SqlDialect) -> Vec<&'static str> {
 }
 
 /// Each ordinary form is accepted; returns the rewrites to run.
-fn accepted(dialect: SqlDialect) -> Vec<(&'static str, String)> {
+fn accepted(dialect: Dialect) -> Vec<(&'static str, String)> {
     ordinary(dialect)
         .into_iter()
         .map(|sql| {
@@ -335,7 +331,7 @@ fn schema(dialect: Dialect) -> String {
     let (text, num, array, json) = match dialect {
         Dialect::Postgres => ("TEXT", "NUMERIC(14,2)", "TEXT[]", "JSONB"),
         Dialect::MySql => ("VARCHAR(200)", "DECIMAL(14,2)", "JSON", "JSON"),
-        Dialect::Sqlite => ("TEXT", "REAL", "TEXT", "TEXT"),
+        Dialect::Sqlite | Dialect::Custom(_) => ("TEXT", "REAL", "TEXT", "TEXT"),
     };
     let tags = match dialect {
         Dialect::Postgres => ["ARRAY['red', 'blue']", "ARRAY['green']"],
@@ -355,7 +351,7 @@ fn schema(dialect: Dialect) -> String {
 }
 
 /// Runs every ordinary form of `dialect` on `db` (with the tables made).
-async fn run_ordinary(db: &Database, dialect: SqlDialect) {
+async fn run_ordinary(db: &Database, dialect: Dialect) {
     let mut failed = Vec::new();
     for (sql, rewrite) in accepted(dialect) {
         if let Err(e) = db.query(&rewrite, &[], QueryLimits::default()).await {
@@ -372,7 +368,7 @@ async fn run_ordinary(db: &Database, dialect: SqlDialect) {
 async fn ordinary_forms_run_on_sqlite() {
     let db = Database::connect("sqlite::memory:").await.unwrap();
     db.execute_batch(&schema(Dialect::Sqlite)).await.unwrap();
-    run_ordinary(&db, SqlDialect::Sqlite).await;
+    run_ordinary(&db, Dialect::Sqlite).await;
 }
 
 /// Makes this file's database on the server `var` names, with the tables; `None` (printed) when unset.
@@ -395,7 +391,7 @@ async fn ordinary_forms_run_on_postgres() {
     let Some(db) = server("WENSHU_TEST_POSTGRES_URL", Dialect::Postgres).await else {
         return;
     };
-    run_ordinary(&db, SqlDialect::Postgres).await;
+    run_ordinary(&db, Dialect::Postgres).await;
     db.close().await;
 }
 
@@ -404,6 +400,6 @@ async fn ordinary_forms_run_on_mysql() {
     let Some(db) = server("WENSHU_TEST_MYSQL_URL", Dialect::MySql).await else {
         return;
     };
-    run_ordinary(&db, SqlDialect::Mysql).await;
+    run_ordinary(&db, Dialect::MySql).await;
     db.close().await;
 }

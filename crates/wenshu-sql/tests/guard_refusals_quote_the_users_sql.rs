@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::json;
-use wenshu_sql::guard::{GuardPolicy, SqlDialect, check_sql_scoped};
+use wenshu_sql::guard::{Dialect, GuardPolicy, check_sql_scoped};
 use wenshu_sql::scope::{ScopeRules, Viewer};
 
 #[test]
@@ -20,7 +20,7 @@ fn a_refused_limit_quotes_the_users_sql_not_the_rewrite() {
     );
     let scope = rules.bind(&viewer);
     let policy = GuardPolicy::new(&["sales", "regions"]);
-    for dialect in [SqlDialect::Sqlite, SqlDialect::Postgres, SqlDialect::Mysql] {
+    for dialect in [Dialect::Sqlite, Dialect::Postgres, Dialect::MySql] {
         for sql in [
             "SELECT region FROM sales LIMIT (SELECT COUNT(*) FROM sales)",
             "SELECT region FROM regions LIMIT (SELECT COUNT(*) FROM sales s JOIN sales t ON s.id = t.id)",

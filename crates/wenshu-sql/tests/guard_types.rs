@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 use wenshu_sql::db::{Database, QueryLimits, ensure_database};
-use wenshu_sql::guard::{GuardPolicy, GuardVerdict, SqlDialect, check_sql};
+use wenshu_sql::guard::{Dialect, GuardPolicy, GuardVerdict, check_sql};
 
 /// The database these tests make on each server.
 const DB_NAME: &str = "wenshu_guard_types";
@@ -17,11 +17,11 @@ fn policy() -> GuardPolicy {
     GuardPolicy::new(&["sales"])
 }
 
-fn verdict(sql: &str, dialect: SqlDialect) -> GuardVerdict {
+fn verdict(sql: &str, dialect: Dialect) -> GuardVerdict {
     check_sql(sql, dialect, &policy())
 }
 
-fn refused(sql: &str, dialect: SqlDialect) -> GuardVerdict {
+fn refused(sql: &str, dialect: Dialect) -> GuardVerdict {
     let verdict = verdict(sql, dialect);
     assert!(
         !verdict.allowed,
@@ -31,7 +31,7 @@ fn refused(sql: &str, dialect: SqlDialect) -> GuardVerdict {
     verdict
 }
 
-fn accepted(sql: &str, dialect: SqlDialect) -> String {
+fn accepted(sql: &str, dialect: Dialect) -> String {
     let verdict = verdict(sql, dialect);
     assert!(
         verdict.allowed,
@@ -52,7 +52,7 @@ fn holds_secret(value: &Value) -> bool {
 
 #[test]
 fn catalog_types_are_refused_in_every_spelling_and_position() {
-    let pg = SqlDialect::Postgres;
+    let pg = Dialect::Postgres;
     for sql in [
         "SELECT 'users'::regclass",
         "SELECT '{users}'::_regclass",
@@ -93,9 +93,9 @@ fn catalog_types_are_refused_in_every_spelling_and_position() {
     for (sql, dialect) in [
         (
             "SELECT a FROM JSON_TABLE('[{\"a\":\"users\"}]', '$[*]' COLUMNS (a regclass PATH '$.a')) AS t",
-            SqlDialect::Mysql,
+            Dialect::MySql,
         ),
-        ("SELECT CONVERT('users', regclass)", SqlDialect::Mysql),
+        ("SELECT CONVERT('users', regclass)", Dialect::MySql),
     ] {
         refused(sql, dialect);
     }
@@ -153,7 +153,7 @@ async fn postgres_catalog_types_of_pg_type_are_refused_in_every_spelling() {
             spellings.push(format!("SELECT 'x'::pg_catalog.{t}[]"));
         }
         for sql in spellings {
-            let verdict = verdict(&sql, SqlDialect::Postgres);
+            let verdict = verdict(&sql, Dialect::Postgres);
             if verdict.allowed {
                 passed.push(sql);
             }
@@ -247,12 +247,12 @@ async fn sqlite_cte_scoping_agrees_with_sqlite() {
             allowed: true,
         },
     ];
-    scoping_agrees(&db, SqlDialect::Sqlite, &cases).await;
+    scoping_agrees(&db, Dialect::Sqlite, &cases).await;
     db.close().await;
 }
 
 /// The guard's view of each case agrees with the database's (see [`sqlite_cte_scoping_agrees_with_sqlite`]).
-async fn scoping_agrees(db: &Database, dialect: SqlDialect, cases: &[ScopeCase]) {
+async fn scoping_agrees(db: &Database, dialect: Dialect, cases: &[ScopeCase]) {
     let mut problems = Vec::new();
     for case in cases {
         let verdict = verdict(case.sql, dialect);
@@ -300,7 +300,7 @@ async fn scoping_agrees(db: &Database, dialect: SqlDialect, cases: &[ScopeCase])
 }
 
 /// The scoping cases on a server, in its own database: `sales` allowed, `users` secret.
-async fn server_scoping(var: &str, dialect: SqlDialect, cases: &[ScopeCase]) {
+async fn server_scoping(var: &str, dialect: Dialect, cases: &[ScopeCase]) {
     let Ok(admin_url) = std::env::var(var) else {
         println!("skipped: set {var} to run");
         return;
@@ -346,7 +346,7 @@ async fn postgres_cte_scoping_agrees_with_postgres() {
             allowed: true,
         },
     ];
-    server_scoping("WENSHU_TEST_POSTGRES_URL", SqlDialect::Postgres, &cases).await;
+    server_scoping("WENSHU_TEST_POSTGRES_URL", Dialect::Postgres, &cases).await;
 }
 
 /// MySQL and MariaDB: without RECURSIVE as PostgreSQL; with it a later CTE is a table to MySQL and the CTE to
@@ -375,12 +375,12 @@ async fn mysql_cte_scoping_agrees_with_the_server() {
             allowed: true,
         },
     ];
-    server_scoping("WENSHU_TEST_MYSQL_URL", SqlDialect::Mysql, &cases).await;
+    server_scoping("WENSHU_TEST_MYSQL_URL", Dialect::MySql, &cases).await;
 }
 
 #[test]
 fn unbounded_recursion_is_refused_with_the_bound_it_lacks() {
-    for dialect in [SqlDialect::Sqlite, SqlDialect::Postgres, SqlDialect::Mysql] {
+    for dialect in [Dialect::Sqlite, Dialect::Postgres, Dialect::MySql] {
         for (sql, lacks) in [
             (
                 "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n FROM r",
@@ -433,7 +433,7 @@ fn unbounded_recursion_is_refused_with_the_bound_it_lacks() {
         ] {
             let verdict = refused(sql, dialect);
             // MySQL: a later CTE under RECURSIVE is refused as ambiguous before any recursion is seen.
-            let ambiguous = dialect == SqlDialect::Mysql && lacks == "recurses through";
+            let ambiguous = dialect == Dialect::MySql && lacks == "recurses through";
             assert!(
                 verdict.reasons.iter().any(|r| r.contains(lacks))
                     || (ambiguous && verdict.reasons.iter().any(|r| r.contains("MariaDB"))),
@@ -445,10 +445,10 @@ fn unbounded_recursion_is_refused_with_the_bound_it_lacks() {
     // MySQL materializes a recursive CTE whole: a LIMIT outside does not bound it there.
     refused(
         "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n FROM r LIMIT 5",
-        SqlDialect::Mysql,
+        Dialect::MySql,
     );
     // Without RECURSIVE, PostgreSQL and MySQL read the table of that name: refused by the allow list.
-    for dialect in [SqlDialect::Postgres, SqlDialect::Mysql] {
+    for dialect in [Dialect::Postgres, Dialect::MySql] {
         let verdict = refused("WITH users AS (SELECT * FROM users) SELECT * FROM users", dialect);
         assert!(verdict.resolved.iter().any(|r| r.name == "users" && r.kind == "table"));
         accepted(
@@ -460,9 +460,9 @@ fn unbounded_recursion_is_refused_with_the_bound_it_lacks() {
 
 /// The statements an analyst writes that must be accepted, per dialect, with the rows each returns on the tables
 /// these tests make (`None`: any number).
-fn analyst_cases(dialect: SqlDialect) -> Vec<(&'static str, Option<usize>)> {
+fn analyst_cases(dialect: Dialect) -> Vec<(&'static str, Option<usize>)> {
     match dialect {
-        SqlDialect::Postgres => vec![
+        Dialect::Postgres => vec![
             (
                 "SELECT region, GROUPING(region) AS total_row, SUM(amount) AS amount FROM sales GROUP BY ROLLUP(region)",
                 Some(3),
@@ -499,7 +499,7 @@ fn analyst_cases(dialect: SqlDialect) -> Vec<(&'static str, Option<usize>)> {
                 Some(10),
             ),
         ],
-        SqlDialect::Mysql => vec![
+        Dialect::MySql => vec![
             ("SELECT FIELD(region, 'south', 'north') AS pos FROM sales", Some(2)),
             ("SELECT JSON_OBJECTAGG(region, amount) AS by_region FROM sales", Some(1)),
             ("SELECT REGEXP_SUBSTR(region, '[a-z]+') AS word FROM sales", Some(2)),
@@ -520,7 +520,7 @@ fn analyst_cases(dialect: SqlDialect) -> Vec<(&'static str, Option<usize>)> {
                 Some(1),
             ),
         ],
-        SqlDialect::Sqlite => vec![
+        Dialect::Sqlite | Dialect::Custom(_) => vec![
             ("SELECT typeof(amount) AS t FROM sales", Some(2)),
             (
                 "SELECT json_group_object(region, amount) AS by_region FROM sales",
@@ -546,19 +546,19 @@ fn analyst_cases(dialect: SqlDialect) -> Vec<(&'static str, Option<usize>)> {
 }
 
 /// The tables of the analyst cases, per dialect: `sales` with two rows.
-fn analyst_tables(dialect: SqlDialect) -> &'static str {
+fn analyst_tables(dialect: Dialect) -> &'static str {
     match dialect {
-        SqlDialect::Postgres => {
+        Dialect::Postgres => {
             "DROP TABLE IF EXISTS sales; CREATE TABLE sales (id INT, region TEXT, amount NUMERIC(14,2), \
              sold_at TIMESTAMP, tags TEXT[]); INSERT INTO sales VALUES (1, 'north', 10, '2026-01-05 10:00:00', \
              ARRAY['a','b']), (2, 'south', 20, '2026-01-06 11:00:00', ARRAY['b'])"
         }
-        SqlDialect::Mysql => {
+        Dialect::MySql => {
             "DROP TABLE IF EXISTS sales; CREATE TABLE sales (id INT, region VARCHAR(50), amount DECIMAL(14,2), \
              sold_at DATETIME); INSERT INTO sales VALUES (1, 'north', 10, '2026-01-05 10:00:00'), \
              (2, 'south', 20, '2026-01-06 11:00:00')"
         }
-        SqlDialect::Sqlite => {
+        Dialect::Sqlite | Dialect::Custom(_) => {
             "CREATE TABLE sales (id INTEGER, region TEXT, amount REAL, sold_at TEXT); INSERT INTO sales VALUES \
              (1, 'north', 10, '2026-01-05 10:00:00'), (2, 'south', 20, '2026-01-06 11:00:00')"
         }
@@ -566,7 +566,7 @@ fn analyst_tables(dialect: SqlDialect) -> &'static str {
 }
 
 /// Every analyst case is accepted and its rewrite (`verdict.sql`) runs on `db`, with the rows it should have.
-async fn analyst_rewrites_run(db: &Database, dialect: SqlDialect) {
+async fn analyst_rewrites_run(db: &Database, dialect: Dialect) {
     db.execute_batch(analyst_tables(dialect)).await.unwrap();
     let mut problems = Vec::new();
     for (sql, expected) in analyst_cases(dialect) {
@@ -589,7 +589,7 @@ async fn analyst_rewrites_run(db: &Database, dialect: SqlDialect) {
 #[tokio::test]
 async fn sqlite_analyst_rewrites_run() {
     let db = Database::connect("sqlite::memory:").await.unwrap();
-    analyst_rewrites_run(&db, SqlDialect::Sqlite).await;
+    analyst_rewrites_run(&db, Dialect::Sqlite).await;
     db.close().await;
 }
 
@@ -609,7 +609,7 @@ async fn postgres_analyst_rewrites_run() {
     let Some(db) = server_db("WENSHU_TEST_POSTGRES_URL").await else {
         return;
     };
-    analyst_rewrites_run(&db, SqlDialect::Postgres).await;
+    analyst_rewrites_run(&db, Dialect::Postgres).await;
     db.close().await;
 }
 
@@ -618,6 +618,6 @@ async fn mysql_analyst_rewrites_run() {
     let Some(db) = server_db("WENSHU_TEST_MYSQL_URL").await else {
         return;
     };
-    analyst_rewrites_run(&db, SqlDialect::Mysql).await;
+    analyst_rewrites_run(&db, Dialect::MySql).await;
     db.close().await;
 }

@@ -1,10 +1,10 @@
 //! The SQL guard: every case of eval/sql.jsonl, and a generated corpus of attacks in each dialect.
 
 use serde_json::Value;
-use wenshu_sql::guard::{GuardPolicy, SqlDialect, check_sql};
+use wenshu_sql::guard::{Dialect, GuardPolicy, check_sql};
 
 const TABLES: [&str; 4] = ["sales", "movies", "box_office", "ratings"];
-const DIALECTS: [SqlDialect; 3] = [SqlDialect::Sqlite, SqlDialect::Postgres, SqlDialect::Mysql];
+const DIALECTS: [Dialect; 3] = [Dialect::Sqlite, Dialect::Postgres, Dialect::MySql];
 
 fn policy() -> GuardPolicy {
     GuardPolicy::new(&TABLES)
@@ -16,7 +16,7 @@ fn every_eval_sql_case() {
     let mut failures = Vec::new();
     for line in cases.lines().filter(|l| !l.trim().is_empty()) {
         let case: Value = serde_json::from_str(line).unwrap();
-        let dialect = SqlDialect::from_name(case["dialect"].as_str().unwrap()).unwrap();
+        let dialect = Dialect::from_name(case["dialect"].as_str().unwrap()).unwrap();
         let tables: Vec<&str> = case["tables"]
             .as_array()
             .unwrap()
@@ -49,16 +49,9 @@ fn allowed_queries_get_a_limit_added_or_capped() {
         let v = check_sql("SELECT name FROM movies LIMIT 5", dialect, &policy());
         assert_eq!(v.limit, Some(5));
     }
-    let v = check_sql("SELECT name FROM movies LIMIT 10, 5000", SqlDialect::Mysql, &policy());
+    let v = check_sql("SELECT name FROM movies LIMIT 10, 5000", Dialect::MySql, &policy());
     assert_eq!(v.limit, Some(1000));
-    assert!(
-        !check_sql(
-            "SELECT name FROM movies LIMIT (SELECT 5)",
-            SqlDialect::Sqlite,
-            &policy()
-        )
-        .allowed
-    );
+    assert!(!check_sql("SELECT name FROM movies LIMIT (SELECT 5)", Dialect::Sqlite, &policy()).allowed);
 }
 
 #[test]
@@ -66,18 +59,18 @@ fn ctes_unions_and_subqueries_are_understood() {
     let v = check_sql(
         "WITH top AS (SELECT movie_id, SUM(revenue) r FROM box_office GROUP BY movie_id) \
          SELECT m.name FROM top JOIN movies m ON m.id = top.movie_id WHERE m.id IN (SELECT movie_id FROM ratings)",
-        SqlDialect::Postgres,
+        Dialect::Postgres,
         &policy(),
     );
     assert!(v.allowed, "{:?}", v.reasons);
     assert_eq!(v.tables, ["box_office", "movies", "ratings"]);
     let v = check_sql(
         "SELECT name FROM movies WHERE id IN (SELECT id FROM users)",
-        SqlDialect::Sqlite,
+        Dialect::Sqlite,
         &policy(),
     );
     assert!(!v.allowed && v.reasons[0].contains("users"));
-    let v = check_sql("SELECT * FROM (SELECT * FROM secrets) s", SqlDialect::Sqlite, &policy());
+    let v = check_sql("SELECT * FROM (SELECT * FROM secrets) s", Dialect::Sqlite, &policy());
     assert!(!v.allowed);
 }
 
@@ -159,15 +152,15 @@ fn a_generated_corpus_of_attacks_is_refused() {
 
 #[test]
 fn refusals_say_why() {
-    let v = check_sql("DELETE FROM sales", SqlDialect::Sqlite, &policy());
+    let v = check_sql("DELETE FROM sales", Dialect::Sqlite, &policy());
     assert_eq!(v.reasons, ["only a query may run; found DELETE"]);
-    let v = check_sql("SELECT * FROM sales; DROP TABLE sales", SqlDialect::Sqlite, &policy());
+    let v = check_sql("SELECT * FROM sales; DROP TABLE sales", Dialect::Sqlite, &policy());
     assert!(v.reasons[0].contains("exactly one statement"));
-    let v = check_sql("SELECT pg_sleep(1) FROM sales", SqlDialect::Postgres, &policy());
+    let v = check_sql("SELECT pg_sleep(1) FROM sales", Dialect::Postgres, &policy());
     assert!(v.reasons[0].contains("pg_sleep") && v.reasons[0].contains("deny"));
     let mut strict = policy();
     strict.allowed_functions = vec!["count".into()];
-    let v = check_sql("SELECT upper(name) FROM movies", SqlDialect::Sqlite, &strict);
+    let v = check_sql("SELECT upper(name) FROM movies", Dialect::Sqlite, &strict);
     assert!(v.reasons[0].contains("allow list"));
 }
 
@@ -179,7 +172,7 @@ fn names_resolve_in_their_own_scope() {
     // Inside `a`, `users` is the real table (the CTE of that name comes after): refused without it on the list.
     let v = check_sql(
         "WITH a AS (SELECT * FROM users), users AS (SELECT * FROM sales) SELECT * FROM a",
-        SqlDialect::Postgres,
+        Dialect::Postgres,
         &strict,
     );
     assert!(!v.allowed);
@@ -193,7 +186,7 @@ fn names_resolve_in_their_own_scope() {
     let v = check_sql(
         "WITH a AS (SELECT * FROM users), users AS (SELECT * FROM sales) SELECT * FROM a, users \
          WHERE a.id = users.id",
-        SqlDialect::Postgres,
+        Dialect::Postgres,
         &users,
     );
     assert!(v.allowed, "{:?}", v.reasons);
@@ -208,13 +201,13 @@ fn names_resolve_in_their_own_scope() {
         "SELECT * FROM (WITH s AS (SELECT * FROM sales) SELECT * FROM s) t",
         "SELECT * FROM movies WHERE id IN (WITH s AS (SELECT id FROM sales) SELECT id FROM s)",
     ] {
-        let v = check_sql(sql, SqlDialect::Mysql, &strict);
+        let v = check_sql(sql, Dialect::MySql, &strict);
         assert!(v.allowed, "{sql}: {:?}", v.reasons);
     }
     // An inner CTE is not visible outside its block.
     let v = check_sql(
         "SELECT * FROM (WITH secrets AS (SELECT 1 AS id) SELECT * FROM secrets) t, secrets",
-        SqlDialect::Sqlite,
+        Dialect::Sqlite,
         &strict,
     );
     assert!(
@@ -228,16 +221,16 @@ fn names_resolve_in_their_own_scope() {
 fn the_rewrite_is_what_was_checked() {
     let v = check_sql(
         "-- the titles\nSELECT name FROM movies /* newest first */ ORDER BY year DESC FETCH FIRST 20 ROWS ONLY",
-        SqlDialect::Postgres,
+        Dialect::Postgres,
         &policy(),
     );
     assert_eq!(
         v.sql.as_deref(),
         Some("SELECT name FROM movies ORDER BY year DESC LIMIT 20")
     );
-    let again = check_sql(v.sql.as_deref().unwrap(), SqlDialect::Postgres, &policy());
+    let again = check_sql(v.sql.as_deref().unwrap(), Dialect::Postgres, &policy());
     assert_eq!((again.allowed, again.tables), (true, vec!["movies".to_string()]));
-    let v = check_sql("TABLE movies", SqlDialect::Postgres, &policy());
+    let v = check_sql("TABLE movies", Dialect::Postgres, &policy());
     assert_eq!(
         v.sql.as_deref(),
         Some("SELECT * FROM (TABLE movies) AS wenshu_table LIMIT 1000")
@@ -248,10 +241,10 @@ fn the_rewrite_is_what_was_checked() {
 fn table_functions_and_qualified_entries_follow_the_policy() {
     let mut policy = policy();
     let sql = "SELECT * FROM sales, LATERAL generate_series(1, 3) g";
-    assert!(!check_sql(sql, SqlDialect::Postgres, &policy).allowed);
+    assert!(!check_sql(sql, Dialect::Postgres, &policy).allowed);
     let v = check_sql(
         "SELECT j.value FROM sales, json_each('[1]') j",
-        SqlDialect::Sqlite,
+        Dialect::Sqlite,
         &policy,
     );
     assert!(v.allowed, "{:?}", v.reasons);
@@ -259,16 +252,16 @@ fn table_functions_and_qualified_entries_follow_the_policy() {
     assert!(
         !check_sql(
             "SELECT j.value FROM sales, json_each('[1]') j",
-            SqlDialect::Sqlite,
+            Dialect::Sqlite,
             &policy
         )
         .allowed
     );
     let qualified = GuardPolicy::new(&["analytics.daily"]);
-    assert!(check_sql("SELECT * FROM analytics.daily", SqlDialect::Postgres, &qualified).allowed);
-    assert!(!check_sql("SELECT * FROM analytics.users", SqlDialect::Postgres, &qualified).allowed);
-    assert!(!check_sql("SELECT * FROM daily", SqlDialect::Postgres, &qualified).allowed);
+    assert!(check_sql("SELECT * FROM analytics.daily", Dialect::Postgres, &qualified).allowed);
+    assert!(!check_sql("SELECT * FROM analytics.users", Dialect::Postgres, &qualified).allowed);
+    assert!(!check_sql("SELECT * FROM daily", Dialect::Postgres, &qualified).allowed);
     let public = GuardPolicy::new(&["public.sales"]);
-    assert!(check_sql("SELECT * FROM sales", SqlDialect::Postgres, &public).allowed);
-    assert!(check_sql("SELECT * FROM public.sales", SqlDialect::Postgres, &public).allowed);
+    assert!(check_sql("SELECT * FROM sales", Dialect::Postgres, &public).allowed);
+    assert!(check_sql("SELECT * FROM public.sales", Dialect::Postgres, &public).allowed);
 }

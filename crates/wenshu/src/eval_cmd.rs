@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use serde_json::Value;
-use wenshu_engine::sql_guard::{GuardPolicy, SqlDialect, check_sql};
+use wenshu_engine::sql_guard::{Dialect, GuardPolicy, check_sql};
 use wenshu_lexicon::numeral::parse_number;
 use wenshu_lexicon::time::parse_date_range;
 
@@ -77,7 +77,7 @@ fn number_case(case: &Value) -> Option<Verdict> {
 
 /// Runs one SQL guard case: fields dialect, tables, sql, allowed.
 fn sql_case(case: &Value) -> Option<Verdict> {
-    let dialect = SqlDialect::from_name(text_field(case, "dialect")?)?;
+    let dialect = Dialect::from_name(text_field(case, "dialect")?)?;
     let tables: Vec<&str> = case
         .get("tables")?
         .as_array()?

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 
 use serde_json::json;
-use wenshu_engine::sql_guard::{GuardPolicy, MAX_SQL_BYTES, SqlDialect, check_sql};
+use wenshu_engine::sql_guard::{Dialect, GuardPolicy, MAX_SQL_BYTES, check_sql};
 
 /// What `wenshu sql` can do.
 #[derive(Debug, clap::Subcommand)]
@@ -16,7 +16,7 @@ pub enum SqlCommand {
     Check {
         /// The dialect of the connection: sqlite, postgres or mysql.
         #[arg(long, value_parser = parse_dialect)]
-        dialect: SqlDialect,
+        dialect: Dialect,
         /// The tables the statement may read, comma-separated.
         #[arg(long, value_delimiter = ',', required = true)]
         tables: Vec<String>,
@@ -32,8 +32,8 @@ pub enum SqlCommand {
     },
 }
 
-fn parse_dialect(name: &str) -> Result<SqlDialect, String> {
-    SqlDialect::from_name(name).ok_or_else(|| format!("`{name}` is not a dialect; use sqlite, postgres or mysql"))
+fn parse_dialect(name: &str) -> Result<Dialect, String> {
+    Dialect::from_name(name).ok_or_else(|| format!("`{name}` is not a dialect; use sqlite, postgres or mysql"))
 }
 
 /// Runs one `wenshu sql` subcommand.

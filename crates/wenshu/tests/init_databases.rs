@@ -255,7 +255,7 @@ async fn init_and_ask(url: &str, dialect: Dialect, words: &Words, dir: &Path) {
     let month = match dialect {
         Dialect::Postgres => "TO_CHAR(day, 'YYYY-MM')",
         Dialect::MySql => "DATE_FORMAT(day, '%Y-%m')",
-        Dialect::Sqlite => "SUBSTR(day, 1, 7)",
+        Dialect::Sqlite | Dialect::Custom(_) => "SUBSTR(day, 1, 7)",
     };
     let in_2025 = "o.day BETWEEN '2025-01-01' AND '2025-12-31'";
     let zh = words.channels[0] == ZH.channels[0];

@@ -12,9 +12,10 @@ const BATCH_ROWS: usize = 200;
 
 /// `CREATE TABLE` statements for the demo, portable across SQLite, PostgreSQL and MySQL/MariaDB.
 fn create_tables(dialect: Dialect) -> Vec<String> {
-    let suffix = match dialect {
-        Dialect::MySql => " DEFAULT CHARSET=utf8mb4",
-        Dialect::Sqlite | Dialect::Postgres => "",
+    let suffix = if dialect == Dialect::MySql {
+        " DEFAULT CHARSET=utf8mb4"
+    } else {
+        ""
     };
     [
         "CREATE TABLE movies (id INTEGER PRIMARY KEY, name VARCHAR(64) NOT NULL, year INTEGER NOT NULL, \

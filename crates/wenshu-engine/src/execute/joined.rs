@@ -175,10 +175,11 @@ fn param(expr: &Expr) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sql_guard::{SqlDialect, parse_query};
+    use wenshu_sql::Dialect;
+    use wenshu_sql::guard::parse_query;
 
     fn reached(sql: &str) -> Vec<(String, Option<String>, String)> {
-        reached_columns(&parse_query(sql, SqlDialect::Sqlite).unwrap())
+        reached_columns(&parse_query(sql, Dialect::Sqlite).unwrap())
             .into_iter()
             .map(|r| (r.param, r.table, r.column))
             .collect()

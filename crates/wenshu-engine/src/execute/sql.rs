@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use wenshu_contract::{BoundCall, Catalog, Tool};
 
 use super::error::ExecError;
-use super::sql_template::{SqlTemplate, check_scope, guard_dialect, read_sql_templates};
+use super::sql_template::{SqlTemplate, check_scope, read_sql_templates};
 use super::{ExecContext, ExecFuture, Executor, ToolResult, check_call, elapsed_ms};
 use wenshu_contract::ParamType;
 use wenshu_sql::db::{Bind, Database, NullType, rewrite_named};
@@ -95,7 +95,7 @@ impl SqlTemplateExecutor {
             tool: tool.name().to_string(),
             reason,
         };
-        let dialect = guard_dialect(self.db.dialect());
+        let dialect = self.db.dialect();
         let parsed = query.parsed.as_ref().ok_or_else(|| {
             invalid("the template does not parse as one query, so the row scope cannot be applied".into())
         })?;

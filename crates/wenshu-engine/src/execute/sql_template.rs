@@ -142,7 +142,7 @@ pub fn read_template(tool: &Tool, x_sql: &Value, dialect: Dialect) -> Result<Sql
                 known_names(tool, &periods)
             )));
         }
-        let parsed = wenshu_sql::guard::parse_query(template, guard_dialect(dialect)).ok();
+        let parsed = wenshu_sql::guard::parse_query(template, dialect).ok();
         let reached = parsed.as_ref().map(super::joined::reached_columns).unwrap_or_default();
         Ok(CompiledQuery {
             template: template.to_string(),
@@ -253,13 +253,4 @@ pub fn check_scope(templates: &[SqlTemplate], rules: &crate::scope::ScopeRules) 
         }
     }
     Ok(())
-}
-
-/// The guard's dialect of a connection's.
-pub(crate) fn guard_dialect(dialect: Dialect) -> wenshu_sql::guard::SqlDialect {
-    match dialect {
-        Dialect::Sqlite => wenshu_sql::guard::SqlDialect::Sqlite,
-        Dialect::Postgres => wenshu_sql::guard::SqlDialect::Postgres,
-        Dialect::MySql => wenshu_sql::guard::SqlDialect::Mysql,
-    }
 }

@@ -28,7 +28,7 @@ use crate::extract::{ModelCall, chinese_weekday};
 use crate::facts::QuestionFacts;
 use crate::scope::BoundScope;
 use wenshu_sql::db::{Database, DbError, Dialect, QueryLimits, ReadScope, Rows};
-use wenshu_sql::guard::{GuardPolicy, GuardVerdict, SqlDialect, check_sql_scoped, default_table_functions};
+use wenshu_sql::guard::{GuardPolicy, GuardVerdict, check_sql_scoped, default_table_functions};
 
 /// How many SQL statements the fallback writes at most: the first and one correction.
 pub const MAX_SQL_ATTEMPTS: usize = 2;
@@ -128,8 +128,8 @@ impl SqlFallback {
     }
 
     /// The dialect the SQL is written and guarded in.
-    pub fn dialect(&self) -> SqlDialect {
-        sql_dialect(self.db.dialect())
+    pub fn dialect(&self) -> Dialect {
+        self.db.dialect()
     }
 
     /// Answers `question` with at most one correction, for a viewer who sees every row.
@@ -285,25 +285,12 @@ pub fn read_scope(policy: &GuardPolicy, dialect: Dialect) -> ReadScope {
     let mut tables = policy.allowed_tables.clone();
     match &policy.table_functions {
         Some(functions) => tables.extend(functions.iter().cloned()),
-        None => tables.extend(
-            default_table_functions(sql_dialect(dialect))
-                .iter()
-                .map(|f| f.to_string()),
-        ),
+        None => tables.extend(default_table_functions(dialect).iter().map(|f| f.to_string())),
     }
     ReadScope {
         tables,
         allowed_functions: policy.allowed_functions.clone(),
         denied_functions: policy.denied_functions.clone(),
-    }
-}
-
-/// The guard's dialect of a connection's.
-fn sql_dialect(dialect: Dialect) -> SqlDialect {
-    match dialect {
-        Dialect::Sqlite => SqlDialect::Sqlite,
-        Dialect::Postgres => SqlDialect::Postgres,
-        Dialect::MySql => SqlDialect::Mysql,
     }
 }
 

@@ -6,11 +6,10 @@
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::scope::BoundScope;
 use crate::scope::read::{ScopeCache, scope_key, scoped_statement};
-use wenshu_sql::db::{Database, DbError, Dialect, QueryLimits};
+use wenshu_sql::db::{Database, DbError, QueryLimits};
 
 /// How many distinct values make a text column enum-like (its values are listed).
 pub const ENUM_LIKE_MAX: usize = 8;
@@ -153,13 +152,6 @@ impl SchemaSource {
     }
 }
 
-/// One column as introspected.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Column {
-    name: String,
-    ty: String,
-}
-
 /// Describes `tables` of `db` for a prompt, for a viewer who sees every row.
 pub async fn describe_schema(db: &Database, tables: &[String], notes: &SchemaNotes) -> Result<String, DbError> {
     describe_schema_scoped(db, tables, notes, &BoundScope::unscoped()).await
@@ -175,7 +167,7 @@ pub async fn describe_schema_scoped(
 ) -> Result<String, DbError> {
     let mut out = String::new();
     for table in tables {
-        let columns = columns_of(db, table).await?;
+        let columns = db.columns(table).await?;
         out.push_str(&format!("表 {table}(\n"));
         for column in &columns {
             let mut line = format!("  {} {}", column.name, column.ty);
@@ -199,39 +191,6 @@ pub async fn describe_schema_scoped(
     Ok(out)
 }
 
-async fn columns_of(db: &Database, table: &str) -> Result<Vec<Column>, DbError> {
-    let (sql, binds) = match db.dialect() {
-        Dialect::Sqlite => (
-            "SELECT name, type FROM pragma_table_info(?) ORDER BY cid".to_string(),
-            vec![Value::from(table)],
-        ),
-        Dialect::Postgres => (
-            "SELECT column_name::text, data_type::text FROM information_schema.columns \
-             WHERE table_name = $1 AND table_schema = current_schema() ORDER BY ordinal_position"
-                .to_string(),
-            vec![Value::from(table)],
-        ),
-        Dialect::MySql => (
-            "SELECT column_name, data_type FROM information_schema.columns \
-             WHERE table_name = ? AND table_schema = DATABASE() ORDER BY ordinal_position"
-                .to_string(),
-            vec![Value::from(table)],
-        ),
-    };
-    let rows = db.query(&sql, &binds, QueryLimits::default()).await?;
-    Ok(rows
-        .rows
-        .iter()
-        .filter_map(|row| {
-            let text = |i: usize| row.get(i).and_then(Value::as_str).map(str::to_string);
-            Some(Column {
-                name: text(0)?,
-                ty: text(1).unwrap_or_default().to_ascii_uppercase(),
-            })
-        })
-        .collect())
-}
-
 fn is_text(ty: &str) -> bool {
     ["TEXT", "CHAR", "VARCHAR", "CHARACTER VARYING", "STRING"]
         .iter()
@@ -246,10 +205,7 @@ async fn sample_values(
     column: &str,
     scope: &BoundScope,
 ) -> Result<Option<Vec<String>>, DbError> {
-    let quote = |ident: &str| match db.dialect() {
-        Dialect::MySql => format!("`{}`", ident.replace('`', "``")),
-        _ => format!("\"{}\"", ident.replace('"', "\"\"")),
-    };
+    let quote = |ident: &str| db.dialect().quote_identifier(ident);
     let sql = format!(
         "SELECT DISTINCT {col} FROM {table} WHERE {col} IS NOT NULL LIMIT {limit}",
         col = quote(column),

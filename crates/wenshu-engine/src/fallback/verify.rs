@@ -24,7 +24,7 @@ use wenshu_lexicon::time::DateRange;
 
 use super::schema::DescribedColumn;
 use crate::facts::QuestionFacts;
-use wenshu_sql::guard::{SqlDialect, on_guard_stack, parse_query};
+use wenshu_sql::guard::{Dialect, on_guard_stack, parse_query};
 
 /// A measure a question may name, by its spellings: Chinese words (found inside text) and English words or
 /// phrases (found as whole words). None of them is ever another measure (利润 is never 销售额).
@@ -276,12 +276,12 @@ impl fmt::Display for Mismatch {
 
 /// Every way `sql` (guarded, in `dialect`) differs from what `facts` (the user's own words) state, given the
 /// schema's `columns`; empty when it answers the question as asked, or when it does not parse.
-pub fn verify(sql: &str, dialect: SqlDialect, facts: &QuestionFacts, columns: &[DescribedColumn]) -> Vec<Mismatch> {
+pub fn verify(sql: &str, dialect: Dialect, facts: &QuestionFacts, columns: &[DescribedColumn]) -> Vec<Mismatch> {
     on_guard_stack(|| mismatches(sql, dialect, facts, columns)).unwrap_or_default()
 }
 
 /// [`verify`] on the calling thread: the walks of the parsed tree need the guard's stack.
-fn mismatches(sql: &str, dialect: SqlDialect, facts: &QuestionFacts, columns: &[DescribedColumn]) -> Vec<Mismatch> {
+fn mismatches(sql: &str, dialect: Dialect, facts: &QuestionFacts, columns: &[DescribedColumn]) -> Vec<Mismatch> {
     let Ok(query) = parse_query(sql, dialect) else {
         return Vec::new();
     };

@@ -19,7 +19,7 @@ use crate::execute::{ExecContext, ExecError, ExecFuture, Executor, Executors, To
 use crate::scope::BoundScope;
 use wenshu_sql::db::bytes::value_bytes;
 use wenshu_sql::db::{Database, Dialect, QueryLimits};
-use wenshu_sql::guard::{GuardPolicy, SqlDialect, check_sql};
+use wenshu_sql::guard::{GuardPolicy, check_sql};
 use wenshu_sql::metric::{CompiledStatement, MetricStatement, ModelScope, OutputColumn, compile_scoped, compile_span};
 
 /// A metric query compiled for one dialect: the statements (one per period) and how the answer is labelled.
@@ -225,7 +225,7 @@ impl MetricExecutor {
         let mut sent = Vec::new();
         for (period, compiled) in &prepared.statements {
             let statement = &compiled.statement;
-            let verdict = check_sql(&statement.sql, guard_dialect(dialect), &policy);
+            let verdict = check_sql(&statement.sql, dialect, &policy);
             let sql = match (verdict.allowed, verdict.sql) {
                 (true, Some(sql)) => sql,
                 _ => {
@@ -302,7 +302,7 @@ impl MetricExecutor {
         limits: QueryLimits,
     ) -> Result<Option<(String, String)>, ExecError> {
         let dialect = self.db.dialect();
-        let verdict = check_sql(&statement.sql, guard_dialect(dialect), policy);
+        let verdict = check_sql(&statement.sql, dialect, policy);
         let Some(sql) = verdict.sql.filter(|_| verdict.allowed) else {
             return Ok(None);
         };
@@ -318,15 +318,6 @@ impl MetricExecutor {
 impl Executor for MetricExecutor {
     fn execute<'a>(&'a self, tool: &'a Tool, call: &'a BoundCall, ctx: &'a ExecContext) -> ExecFuture<'a> {
         Box::pin(self.run(tool, call, ctx))
-    }
-}
-
-/// The guard's name for a database dialect.
-pub fn guard_dialect(dialect: Dialect) -> SqlDialect {
-    match dialect {
-        Dialect::Sqlite => SqlDialect::Sqlite,
-        Dialect::Postgres => SqlDialect::Postgres,
-        Dialect::MySql => SqlDialect::Mysql,
     }
 }
 

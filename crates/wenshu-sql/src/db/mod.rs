@@ -14,6 +14,7 @@
 mod authorizer;
 pub mod bytes;
 mod collect;
+mod columns;
 pub mod convert;
 mod driver;
 mod error;
@@ -36,6 +37,7 @@ use sqlx::postgres::PgPool;
 use sqlx::sqlite::SqlitePool;
 
 pub use authorizer::ReadScope;
+pub use columns::DeclaredColumn;
 pub use error::{ByteCap, DbError};
 pub use placeholder::{PlaceholderError, Positional, placeholder_names, rewrite_named};
 pub use privileges::tables_beyond;
@@ -164,6 +166,12 @@ impl Database {
                 let (pool, flavor) = mysql::connect(url, options).await?;
                 Pool::MySql(pool, flavor)
             }
+            Dialect::Custom(_) => {
+                return Err(DbError::UnsupportedScheme {
+                    value: redact(url),
+                    allowed: ALLOWED_SCHEMES,
+                });
+            }
         };
         Ok(Self {
             pool,
@@ -234,6 +242,11 @@ impl Database {
     /// tables it may see; SQLite answers with none (its authorizer, see [`ReadScope`], is the bound there).
     pub async fn readable_tables(&self) -> Result<Vec<String>, DbError> {
         privileges::readable_tables(self).await
+    }
+
+    /// The columns of `table` in the connection's default schema, in order, as the database declares them.
+    pub async fn columns(&self, table: &str) -> Result<Vec<DeclaredColumn>, DbError> {
+        columns::columns(self, table).await
     }
 
     /// The readable tables (see [`Database::readable_tables`]) that are not among `allowed`: what a least-privilege

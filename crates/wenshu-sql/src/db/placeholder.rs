@@ -5,7 +5,7 @@
 //! is a `::` cast. A positional placeholder written in the template itself (`?`, `$1`) is refused: its bind could
 //! not be told apart from the named ones.
 
-use super::url::Dialect;
+use crate::dialect::Dialect;
 
 /// A template rewritten for one dialect.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,7 +51,7 @@ pub fn rewrite_named(template: &str, dialect: Dialect) -> Result<Positional, Pla
     let mut i = 0;
     let mut copied = 0;
     // Only MySQL reads a backslash inside a string as an escape.
-    let backslash = dialect == Dialect::MySql;
+    let backslash = dialect.rules().backslash_escapes();
     while i < bytes.len() {
         match bytes[i] {
             b'\'' => i = skip_quoted(bytes, i, b'\'', backslash, "string")?,
@@ -78,22 +78,14 @@ pub fn rewrite_named(template: &str, dialect: Dialect) -> Result<Positional, Pla
                     .map_or(bytes.len(), |p| start + p);
                 let name = &template[start..end];
                 sql.push_str(&template[copied..i]);
-                match dialect {
-                    Dialect::Postgres => {
-                        let index = match binds.iter().position(|n| n == name) {
-                            Some(index) => index,
-                            None => {
-                                binds.push(name.to_string());
-                                binds.len() - 1
-                            }
-                        };
-                        sql.push_str(&dialect.placeholder(index));
-                    }
-                    Dialect::Sqlite | Dialect::MySql => {
+                let index = match binds.iter().position(|n| n == name) {
+                    Some(index) if dialect.rules().numbered_placeholders() => index,
+                    _ => {
                         binds.push(name.to_string());
-                        sql.push('?');
+                        binds.len() - 1
                     }
-                }
+                };
+                sql.push_str(&dialect.placeholder(index));
                 i = end;
                 copied = end;
             }

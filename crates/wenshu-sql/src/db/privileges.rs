@@ -3,9 +3,9 @@
 use serde_json::Value;
 
 use super::Database;
+use super::Pool;
 use super::error::DbError;
 use super::rows::QueryLimits;
-use super::url::Dialect;
 
 /// Every table, view and foreign table outside the system schemas that the session can SELECT (or SELECT a
 /// column of).
@@ -21,10 +21,10 @@ const MYSQL_VISIBLE: &str = "SELECT table_schema, table_name FROM information_sc
 
 /// What [`Database::readable_tables`] answers for a connection.
 pub(super) async fn readable_tables(db: &Database) -> Result<Vec<String>, DbError> {
-    match db.dialect() {
-        Dialect::Sqlite => Ok(Vec::new()),
-        Dialect::Postgres => pairs(db, POSTGRES_READABLE).await,
-        Dialect::MySql => {
+    match &db.pool {
+        Pool::Sqlite(_) => Ok(Vec::new()),
+        Pool::Postgres(_) => pairs(db, POSTGRES_READABLE).await,
+        Pool::MySql(..) => {
             let mut tables = global_grants(db).await?;
             tables.extend(pairs(db, MYSQL_VISIBLE).await?);
             Ok(tables)
@@ -34,10 +34,10 @@ pub(super) async fn readable_tables(db: &Database) -> Result<Vec<String>, DbErro
 
 /// The schema a bare table name means: PostgreSQL's `current_schema()`, MySQL's `DATABASE()`; none for SQLite.
 pub(super) async fn default_schema(db: &Database) -> Result<Option<String>, DbError> {
-    let sql = match db.dialect() {
-        Dialect::Sqlite => return Ok(None),
-        Dialect::Postgres => "SELECT current_schema()::text",
-        Dialect::MySql => "SELECT DATABASE()",
+    let sql = match &db.pool {
+        Pool::Sqlite(_) => return Ok(None),
+        Pool::Postgres(_) => "SELECT current_schema()::text",
+        Pool::MySql(..) => "SELECT DATABASE()",
     };
     let rows = db.query(sql, &[], QueryLimits::default()).await?;
     Ok(rows

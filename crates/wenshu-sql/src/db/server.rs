@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{Database, DbError, Dialect, QueryLimits};
+use super::{Database, DbError, Pool, QueryLimits};
 
 /// Creates database `name` on the server of `admin_url` unless it exists, and gives its URL (the admin URL with
 /// its path replaced). `name` is a plain identifier (ASCII letters, digits, `_`); SQLite has no server, so a
@@ -15,8 +15,8 @@ pub async fn ensure_database(admin_url: &str, name: &str) -> Result<String, DbEr
         });
     }
     let admin = Database::connect(admin_url).await?;
-    let created = match admin.dialect() {
-        Dialect::Postgres => {
+    let created = match &admin.pool {
+        Pool::Postgres(_) => {
             let exists = admin
                 .query(
                     "SELECT 1 FROM pg_database WHERE datname = $1",
@@ -30,12 +30,12 @@ pub async fn ensure_database(admin_url: &str, name: &str) -> Result<String, DbEr
                 Err(e) => Err(e),
             }
         }
-        Dialect::MySql => {
+        Pool::MySql(..) => {
             admin
                 .execute_batch(&format!("CREATE DATABASE IF NOT EXISTS {name}"))
                 .await
         }
-        Dialect::Sqlite => Err(DbError::Query {
+        Pool::Sqlite(_) => Err(DbError::Query {
             message: "a SQLite URL names a file, not a server: there is no database to create".into(),
         }),
     };

@@ -1,37 +1,7 @@
 //! Database URLs: which dialect a URL names, and the URL with its password hidden for messages.
 
 use super::error::DbError;
-
-/// The SQL dialect of a database.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Dialect {
-    /// SQLite (a file, or memory).
-    Sqlite,
-    /// PostgreSQL.
-    Postgres,
-    /// MySQL or MariaDB.
-    MySql,
-}
-
-impl Dialect {
-    /// The dialect's name in messages and traces (`sqlite`, `postgres`, `mysql`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Sqlite => "sqlite",
-            Self::Postgres => "postgres",
-            Self::MySql => "mysql",
-        }
-    }
-
-    /// The positional placeholder for the bind at `index` (0-based): `?`, or `$1`, `$2`, … on PostgreSQL.
-    pub fn placeholder(self, index: usize) -> String {
-        match self {
-            Self::Postgres => format!("${}", index + 1),
-            Self::Sqlite | Self::MySql => "?".to_string(),
-        }
-    }
-}
+pub use crate::dialect::Dialect;
 
 /// The schemes [`dialect_of`] accepts, in words.
 pub const ALLOWED_SCHEMES: &str =

@@ -14,8 +14,7 @@ use sqlparser::keywords::Keyword;
 use sqlparser::parser::ParserError;
 use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
 
-use super::parser_dialect;
-use super::policy::SqlDialect;
+use crate::dialect::Dialect;
 
 /// The longest statement text the guard reads, in bytes.
 pub const MAX_SQL_BYTES: usize = 256 * 1024;
@@ -29,14 +28,14 @@ const GUARD_STACK_BYTES: usize = 128 * 1024 * 1024;
 
 /// The tokens of `sql`, which the parser then reads (the text is tokenized once), or why it is too big or too
 /// deep for the guard to parse, or does not tokenize.
-pub(super) fn tokens_within(sql: &str, dialect: SqlDialect) -> Result<Vec<TokenWithSpan>, String> {
+pub(super) fn tokens_within(sql: &str, dialect: Dialect) -> Result<Vec<TokenWithSpan>, String> {
     if sql.len() > MAX_SQL_BYTES {
         return Err(format!(
             "the SQL is {} bytes long; at most {MAX_SQL_BYTES} bytes are checked",
             sql.len()
         ));
     }
-    let tokens = Tokenizer::new(parser_dialect(dialect).as_ref(), sql)
+    let tokens = Tokenizer::new(dialect.rules().parser().as_ref(), sql)
         .tokenize_with_location()
         .map_err(|e| {
             // Said as the parser says it when it tokenizes the text itself.
@@ -231,7 +230,7 @@ mod tests {
     use super::*;
 
     fn estimate(sql: &str) -> usize {
-        let tokens = Tokenizer::new(parser_dialect(SqlDialect::Postgres).as_ref(), sql)
+        let tokens = Tokenizer::new(Dialect::Postgres.rules().parser().as_ref(), sql)
             .tokenize()
             .unwrap();
         depth_estimate(&tokens)

@@ -32,10 +32,9 @@ use sqlparser::ast::{
 };
 
 use super::names;
-use super::policy::{
-    AGGREGATE_FUNCTIONS, GuardPolicy, POSTGRES_SET_RETURNING_FUNCTIONS, SqlDialect, default_table_functions,
-};
+use super::policy::{AGGREGATE_FUNCTIONS, GuardPolicy, POSTGRES_SET_RETURNING_FUNCTIONS, default_table_functions};
 use super::scope::{Findings, Resolution};
+use crate::dialect::Dialect;
 
 /// The largest count a repeat or pad function may take, width or precision a format string may hold, and LIMIT
 /// that makes a subquery small.
@@ -63,11 +62,11 @@ const COUNTED_FUNCTIONS: &[(&str, usize)] = &[("lpad", 1), ("rpad", 1), ("repeat
 
 /// Adds the cost refusals of `query` (parsed in `dialect`) to `findings`: each as a reason and as a refused
 /// `clause` resolution naming the construct.
-pub(super) fn refuse(query: &Query, dialect: SqlDialect, policy: &GuardPolicy, findings: &mut Findings) {
+pub(super) fn refuse(query: &Query, dialect: Dialect, policy: &GuardPolicy, findings: &mut Findings) {
     let mut table_functions: HashSet<String> = POSTGRES_SET_RETURNING_FUNCTIONS
         .iter()
-        .chain(default_table_functions(SqlDialect::Sqlite))
-        .chain(default_table_functions(SqlDialect::Mysql))
+        .chain(Dialect::BUILT_IN.into_iter().flat_map(default_table_functions))
+        .chain(dialect.rules().table_functions())
         .map(|f| f.to_string())
         .collect();
     if let Some(configured) = &policy.table_functions {
@@ -124,7 +123,7 @@ struct Frame {
 
 /// The walk over every query block, FROM item and expression of a statement, collecting refusals.
 struct CostWalk {
-    dialect: SqlDialect,
+    dialect: Dialect,
     table_functions: HashSet<String>,
     frames: Vec<Frame>,
     refusals: Vec<(String, String)>,
@@ -175,7 +174,7 @@ impl CostWalk {
                 format!("`{name}` repeats a value built by `{inner}`: repeated growth is not allowed"),
             );
         }
-        let formats_text = name == "printf" || (name == "format" && self.dialect != SqlDialect::Mysql);
+        let formats_text = name == "printf" || (name == "format" && self.dialect.rules().format_takes_pattern());
         if formats_text && let Some(format) = args.first() {
             if let Some(why) = format_refusal(format) {
                 self.refuse(name.clone(), format!("`{name}` {why}"));
@@ -348,7 +347,7 @@ struct Leaf {
 
 /// The FROM items of one query block, and which of them join conditions connect (a union-find).
 struct Block {
-    dialect: SqlDialect,
+    dialect: Dialect,
     leaves: Vec<Leaf>,
     parent: Vec<usize>,
     /// Items a condition pins to a key value (`d.id = 1`): lookups, not counted as large.
@@ -693,7 +692,7 @@ fn block_selects<'a>(body: &'a SetExpr, out: &mut Vec<&'a Select>) {
 }
 
 /// How many rows `query` may return, as far as its text proves, with the CTEs of `env` visible.
-fn query_size(query: &Query, env: &Env, dialect: SqlDialect) -> Size {
+fn query_size(query: &Query, env: &Env, dialect: Dialect) -> Size {
     let mut env = env.clone();
     for cte in query.with.iter().flat_map(|w| &w.cte_tables) {
         let size = query_size(&cte.query, &env, dialect);
@@ -716,7 +715,7 @@ fn query_size(query: &Query, env: &Env, dialect: SqlDialect) -> Size {
 }
 
 /// How many rows a query body may return (see [`query_size`]).
-fn body_size(body: &SetExpr, env: &Env, dialect: SqlDialect) -> Size {
+fn body_size(body: &SetExpr, env: &Env, dialect: Dialect) -> Size {
     match body {
         SetExpr::Select(select) => select_size(select, env, dialect),
         SetExpr::Query(query) => query_size(query, env, dialect),
@@ -736,7 +735,7 @@ fn body_size(body: &SetExpr, env: &Env, dialect: SqlDialect) -> Size {
 }
 
 /// How many rows one `SELECT` may return: one for aggregates without GROUP BY, else the product of its FROM items.
-fn select_size(select: &Select, env: &Env, dialect: SqlDialect) -> Size {
+fn select_size(select: &Select, env: &Env, dialect: Dialect) -> Size {
     let grouped = match &select.group_by {
         GroupByExpr::All(_) => true,
         GroupByExpr::Expressions(exprs, _) => !exprs.is_empty(),

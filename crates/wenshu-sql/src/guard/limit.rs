@@ -3,11 +3,11 @@
 
 use sqlparser::ast::{Expr, LimitClause, Query, SetExpr, UnaryOperator, Value, ValueWithSpan};
 
-use super::policy::SqlDialect;
+use crate::dialect::Dialect;
 
 /// Adds `LIMIT max` when there is none and caps a larger literal one (SQLite's negative LIMIT, "no limit", too);
 /// returns the LIMIT, or why it is refused.
-pub(super) fn apply_limit(query: &mut Query, max: u64, dialect: SqlDialect) -> Result<u64, String> {
+pub(super) fn apply_limit(query: &mut Query, max: u64, dialect: Dialect) -> Result<u64, String> {
     // A bare VALUES list is as long as it is written (SQLite takes no LIMIT after it): within the cap it runs as is.
     if let SetExpr::Values(values) = query.body.as_ref()
         && query.limit_clause.is_none()
@@ -47,7 +47,7 @@ pub(super) fn apply_limit(query: &mut Query, max: u64, dialect: SqlDialect) -> R
         Some(LimitClause::LimitOffset { limit: Some(expr), .. })
         | Some(LimitClause::OffsetCommaLimit { limit: expr, .. }) => match literal_u64(expr) {
             Some(n) => Some(n),
-            None if dialect == SqlDialect::Sqlite && is_negative_literal(expr) => None,
+            None if dialect.rules().negative_limit_is_none() && is_negative_literal(expr) => None,
             None => return Err(format!("LIMIT `{expr}` is not a number")),
         },
     };

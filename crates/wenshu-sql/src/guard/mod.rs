@@ -15,18 +15,17 @@ mod scope;
 
 pub use bounds::{MAX_DEPTH, MAX_SQL_BYTES, MAX_TOKENS, on_guard_stack};
 pub use policy::{
-    AGGREGATE_FUNCTIONS, DEFAULT_ALLOWED_FUNCTIONS, DEFAULT_DENIED_FUNCTIONS, GuardPolicy, SYSTEM_SCHEMAS, SqlDialect,
-    default_table_functions,
+    AGGREGATE_FUNCTIONS, DEFAULT_ALLOWED_FUNCTIONS, DEFAULT_DENIED_FUNCTIONS, GuardPolicy,
+    POSTGRES_SET_RETURNING_FUNCTIONS, SYSTEM_SCHEMAS, default_table_functions,
 };
 pub use scope::Resolution;
+
+pub use crate::dialect::Dialect;
 
 use serde::Serialize;
 use serde_json::Value as Json;
 use sqlparser::ast::{Query, Statement};
-use sqlparser::dialect::{Dialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect};
-use sqlparser::keywords::Keyword;
 use sqlparser::parser::Parser;
-use sqlparser::tokenizer::{Token, Tokenizer};
 
 /// The guard's verdict on one statement.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -59,7 +58,7 @@ pub struct GuardVerdict {
 /// Checks one SQL text under `policy`, parsed in `dialect`: executable comments are refused on the text, then it
 /// must parse as exactly one query whose every name resolves to an allowed table or a CTE in scope, calling only
 /// allowed functions; the rewrite (with its LIMIT) is parsed and checked again before it is returned.
-pub fn check_sql(sql: &str, dialect: SqlDialect, policy: &GuardPolicy) -> GuardVerdict {
+pub fn check_sql(sql: &str, dialect: Dialect, policy: &GuardPolicy) -> GuardVerdict {
     check(sql, dialect, policy, None)
 }
 
@@ -69,7 +68,7 @@ pub fn check_sql(sql: &str, dialect: SqlDialect, policy: &GuardPolicy) -> GuardV
 /// — names, tables, and that every scoped table is read only through its scoped subquery.
 pub fn check_sql_scoped(
     sql: &str,
-    dialect: SqlDialect,
+    dialect: Dialect,
     policy: &GuardPolicy,
     scope: &crate::scope::BoundScope,
 ) -> GuardVerdict {
@@ -77,12 +76,7 @@ pub fn check_sql_scoped(
 }
 
 /// [`checked`] on the guard's own stack ([`on_guard_stack`]): no statement overflows the caller's.
-fn check(
-    sql: &str,
-    dialect: SqlDialect,
-    policy: &GuardPolicy,
-    scope: Option<&crate::scope::BoundScope>,
-) -> GuardVerdict {
+fn check(sql: &str, dialect: Dialect, policy: &GuardPolicy, scope: Option<&crate::scope::BoundScope>) -> GuardVerdict {
     if let Some(reason) = comments::refusal(sql) {
         return refused(vec![reason]);
     }
@@ -91,14 +85,15 @@ fn check(
 
 fn checked(
     sql: &str,
-    dialect: SqlDialect,
+    dialect: Dialect,
     policy: &GuardPolicy,
     scope: Option<&crate::scope::BoundScope>,
 ) -> GuardVerdict {
     let mut query = match parse_one_query(sql, dialect) {
         Ok(query) => query,
-        Err(reason) => match table_statement(sql, dialect)
-            .or_else(|| mysql_mod_operator(sql, dialect))
+        Err(reason) => match dialect
+            .rules()
+            .respell(sql)
             .map(|respelled| parse_one_query(&respelled, dialect))
         {
             Some(Ok(query)) => query,
@@ -172,7 +167,7 @@ fn checked(
 /// table (the template runs as written).
 pub fn scope_query(
     query: &Query,
-    dialect: SqlDialect,
+    dialect: Dialect,
     scope: &crate::scope::BoundScope,
 ) -> Result<Option<(String, row_scope::ScopeBinds)>, row_scope::ScopeRewriteError> {
     if scope.is_empty() {
@@ -193,7 +188,7 @@ pub fn scope_query(
 
 /// Parses `sql` as one query in `dialect` (named placeholders are values), or says why not; a statement over the
 /// [`bounds`] is refused before it is parsed. Walk a tree that came from outside on [`on_guard_stack`].
-pub fn parse_query(sql: &str, dialect: SqlDialect) -> Result<Query, String> {
+pub fn parse_query(sql: &str, dialect: Dialect) -> Result<Query, String> {
     parse_one_query(sql, dialect)
 }
 
@@ -201,15 +196,10 @@ pub fn parse_query(sql: &str, dialect: SqlDialect) -> Result<Query, String> {
 /// their attributes) in placeholder order; any other named placeholder refuses it.
 pub fn positional(
     rewrite: &str,
-    dialect: SqlDialect,
+    dialect: Dialect,
     scope_binds: &row_scope::ScopeBinds,
 ) -> Result<(String, Vec<(Json, String)>), String> {
-    let db_dialect = match dialect {
-        SqlDialect::Sqlite => crate::db::Dialect::Sqlite,
-        SqlDialect::Postgres => crate::db::Dialect::Postgres,
-        SqlDialect::Mysql => crate::db::Dialect::MySql,
-    };
-    let positional = crate::db::rewrite_named(rewrite, db_dialect)
+    let positional = crate::db::rewrite_named(rewrite, dialect)
         .map_err(|e| format!("the guard's scoped rewrite does not bind: {e}"))?;
     let values = positional
         .binds
@@ -225,19 +215,10 @@ pub fn positional(
     Ok((positional.sql, values))
 }
 
-/// The parser of a dialect.
-fn parser_dialect(dialect: SqlDialect) -> Box<dyn Dialect> {
-    match dialect {
-        SqlDialect::Sqlite => Box::new(SQLiteDialect {}),
-        SqlDialect::Postgres => Box::new(PostgreSqlDialect {}),
-        SqlDialect::Mysql => Box::new(MySqlDialect {}),
-    }
-}
-
 /// The one query `sql` holds, or why it is not one query (or is too big or deep to parse: [`bounds`]).
-fn parse_one_query(sql: &str, dialect: SqlDialect) -> Result<Query, String> {
+fn parse_one_query(sql: &str, dialect: Dialect) -> Result<Query, String> {
     let tokens = bounds::tokens_within(sql, dialect)?;
-    let parser_dialect = parser_dialect(dialect);
+    let parser_dialect = dialect.rules().parser();
     let statements = Parser::new(parser_dialect.as_ref())
         .with_tokens_with_locations(tokens)
         .parse_statements()
@@ -252,52 +233,11 @@ fn parse_one_query(sql: &str, dialect: SqlDialect) -> Result<Query, String> {
     }
 }
 
-/// PostgreSQL's statement `TABLE x` (which the parser takes only inside a query) as `SELECT * FROM (TABLE x)`:
-/// the wrapped text is what is checked and what runs.
-fn table_statement(sql: &str, dialect: SqlDialect) -> Option<String> {
-    if dialect != SqlDialect::Postgres {
-        return None;
-    }
-    let tokens = Tokenizer::new(parser_dialect(dialect).as_ref(), sql).tokenize().ok()?;
-    let first = tokens.iter().find(|t| !matches!(t, Token::Whitespace(_)))?;
-    let Token::Word(word) = first else { return None };
-    if word.keyword != Keyword::TABLE {
-        return None;
-    }
-    let body = sql.trim_end().trim_end_matches(';');
-    Some(format!("SELECT * FROM ({body}\n) AS wenshu_table"))
-}
-
-/// MySQL's operator `a MOD b` (which the parser takes only as a function) spelled `a % b`, the same operator: the
-/// respelled text is what is checked and what runs. `None` when the statement has no such operator.
-fn mysql_mod_operator(sql: &str, dialect: SqlDialect) -> Option<String> {
-    if dialect != SqlDialect::Mysql {
-        return None;
-    }
-    let tokens = Tokenizer::new(parser_dialect(dialect).as_ref(), sql).tokenize().ok()?;
-    let is_operator = |at: usize| {
-        let Token::Word(word) = &tokens[at] else { return false };
-        let next = tokens[at + 1..].iter().find(|t| !matches!(t, Token::Whitespace(_)));
-        word.keyword == Keyword::MOD && word.quote_style.is_none() && !matches!(next, Some(Token::LParen))
-    };
-    let mut respelled = String::with_capacity(sql.len());
-    let mut found = false;
-    for (at, token) in tokens.iter().enumerate() {
-        if is_operator(at) {
-            respelled.push('%');
-            found = true;
-        } else {
-            respelled.push_str(&token.to_string());
-        }
-    }
-    found.then_some(respelled)
-}
-
 /// The rewrite must parse as one query again and read the same allowed tables: what runs is what was checked;
 /// under a row scope, every scoped table only through its scoped subquery.
 fn recheck(
     rewrite: &str,
-    dialect: SqlDialect,
+    dialect: Dialect,
     policy: &GuardPolicy,
     tables: &[String],
     scoped: Option<&crate::scope::BoundScope>,

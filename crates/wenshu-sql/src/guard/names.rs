@@ -2,16 +2,14 @@
 
 use sqlparser::ast::{DataType, Ident, ObjectNamePart};
 
-use super::policy::{SYSTEM_SCHEMAS, SqlDialect};
+use super::policy::SYSTEM_SCHEMAS;
+use crate::dialect::{CteSight, Dialect};
 
 /// A table or schema name as the database looks it up: PostgreSQL folds unquoted names to lower case and keeps
 /// quoted ones; SQLite ignores ASCII case; MySQL is compared ignoring ASCII case (its `lower_case_table_names`
 /// decides on the server; a least-privilege account covers servers that tell `Sales` from `sales`).
-pub(super) fn fold(ident: &Ident, dialect: SqlDialect) -> String {
-    match (dialect, ident.quote_style) {
-        (SqlDialect::Postgres, Some(_)) => ident.value.clone(),
-        _ => ident.value.to_ascii_lowercase(),
-    }
+pub(super) fn fold(ident: &Ident, dialect: Dialect) -> String {
+    dialect.rules().fold(ident)
 }
 
 /// One part of a function's name, lower case (function names ignore ASCII case in every dialect).
@@ -25,22 +23,14 @@ pub(super) fn function_part(part: &ObjectNamePart) -> String {
 /// The key a CTE name is matched by. Only a match the database is sure to make counts (a miss makes the name a
 /// table, which the allow list then checks): PostgreSQL folds as for tables, SQLite ignores ASCII case, MySQL
 /// compares as written.
-pub(super) fn cte_key(ident: &Ident, dialect: SqlDialect) -> String {
-    match dialect {
-        SqlDialect::Mysql => ident.value.clone(),
-        SqlDialect::Postgres | SqlDialect::Sqlite => fold(ident, dialect),
-    }
+pub(super) fn cte_key(ident: &Ident, dialect: Dialect) -> String {
+    dialect.rules().cte_key(ident)
 }
 
 /// Whether a schema qualifier names the connection's own default schema (`main` on SQLite, `public` on
 /// PostgreSQL); MySQL's qualifier names another database, never the default.
-pub(super) fn is_default_schema(schema: &Ident, dialect: SqlDialect) -> bool {
-    let folded = fold(schema, dialect);
-    match dialect {
-        SqlDialect::Sqlite => folded == "main",
-        SqlDialect::Postgres => folded == "public",
-        SqlDialect::Mysql => false,
-    }
+pub(super) fn is_default_schema(schema: &Ident, dialect: Dialect) -> bool {
+    dialect.rules().default_schema() == Some(fold(schema, dialect).as_str())
 }
 
 /// Whether a (folded) table name is a system catalog of some dialect.
@@ -51,15 +41,8 @@ pub(super) fn is_system_table(table: &str) -> bool {
 
 /// Bare keywords that read the session (`SELECT current_user`): PostgreSQL's SQL-standard ones (where `user` is
 /// one), MySQL's `current_user`.
-pub(super) fn is_session_keyword(lower: &str, dialect: SqlDialect) -> bool {
-    match dialect {
-        SqlDialect::Postgres => matches!(
-            lower,
-            "current_user" | "session_user" | "current_role" | "user" | "current_catalog" | "current_schema"
-        ),
-        SqlDialect::Mysql => matches!(lower, "current_user" | "current_role"),
-        SqlDialect::Sqlite => false,
-    }
+pub(super) fn is_session_keyword(lower: &str, dialect: Dialect) -> bool {
+    dialect.rules().session_keywords().contains(&lower)
 }
 
 /// The catalog lookup type a data type names, scalar or array, if it is one: PostgreSQL's object-identifier types
@@ -87,29 +70,13 @@ pub(super) fn is_catalog_type_function(function: &str) -> bool {
     is_catalog_type_name(function) && !base.contains('_') && base != "regexp"
 }
 
-/// What a one-part name in the body of one CTE means when it matches a CTE of the same WITH clause.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum CteSight {
-    /// The CTE.
-    Cte,
-    /// Not the CTE: the name is looked up outside the WITH clause (an enclosing CTE, else a table).
-    Outside,
-    /// The databases of the dialect disagree (MySQL reads a table, MariaDB the CTE): refused.
-    Ambiguous,
-}
-
 /// How each database resolves a name used in the body of CTE `current` that matches CTE `target` of the same WITH
 /// clause. SQLite: a body sees every CTE of its clause, itself and later ones included, with or without RECURSIVE.
 /// PostgreSQL: without RECURSIVE only earlier CTEs; with it every CTE. MySQL and MariaDB: without RECURSIVE only
 /// earlier CTEs; with it also itself, while a later CTE is a table to MySQL and the CTE to MariaDB.
-pub(super) fn cte_sight(dialect: SqlDialect, recursive: bool, current: usize, target: usize) -> CteSight {
+pub(super) fn cte_sight(dialect: Dialect, recursive: bool, current: usize, target: usize) -> CteSight {
     if target < current {
         return CteSight::Cte;
     }
-    match (dialect, recursive) {
-        (SqlDialect::Sqlite, _) | (SqlDialect::Postgres, true) => CteSight::Cte,
-        (SqlDialect::Mysql, true) if target == current => CteSight::Cte,
-        (SqlDialect::Mysql, true) => CteSight::Ambiguous,
-        (SqlDialect::Postgres | SqlDialect::Mysql, false) => CteSight::Outside,
-    }
+    dialect.rules().later_cte_sight(recursive, target == current)
 }

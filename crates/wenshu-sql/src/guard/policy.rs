@@ -2,38 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The SQL dialect a statement is parsed in (the connection's).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SqlDialect {
-    /// SQLite.
-    Sqlite,
-    /// PostgreSQL.
-    Postgres,
-    /// MySQL or MariaDB.
-    Mysql,
-}
-
-impl SqlDialect {
-    /// Reads `sqlite`, `postgres`/`postgresql`/`pg`, `mysql`/`mariadb`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "sqlite" | "sqlite3" => Some(Self::Sqlite),
-            "postgres" | "postgresql" | "pg" => Some(Self::Postgres),
-            "mysql" | "mariadb" => Some(Self::Mysql),
-            _ => None,
-        }
-    }
-
-    /// The name used in messages and prompts.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Sqlite => "sqlite",
-            Self::Postgres => "postgres",
-            Self::Mysql => "mysql",
-        }
-    }
-}
+use crate::dialect::Dialect;
 
 /// Functions that read files, sleep, load code, run SQL text, probe the server or reach outside the database:
 /// never allowed, also when the allow list is emptied.
@@ -408,12 +377,8 @@ pub const POSTGRES_SET_RETURNING_FUNCTIONS: &[&str] = &[
 /// Table-valued functions a FROM item may call, per dialect: only ones that expand a value of the row (JSON,
 /// arrays, split text) and read no table. Every other function in FROM (`generate_series`, `query_to_xml`,
 /// `pragma_table_info`, `dblink`, …) is refused.
-pub fn default_table_functions(dialect: SqlDialect) -> &'static [&'static str] {
-    match dialect {
-        SqlDialect::Sqlite => &["json_each", "json_tree"],
-        SqlDialect::Postgres => POSTGRES_SET_RETURNING_FUNCTIONS,
-        SqlDialect::Mysql => &["json_table"],
-    }
+pub fn default_table_functions(dialect: Dialect) -> &'static [&'static str] {
+    dialect.rules().table_functions()
 }
 
 /// Schemas and tables that describe the database itself: never readable by generated SQL.
@@ -428,14 +393,12 @@ pub const SYSTEM_SCHEMAS: &[&str] = &[
 
 /// An allow-list entry without the default schema's qualifier (`public.sales` on PostgreSQL, `main.sales` on
 /// SQLite), which names the same table as the bare name.
-fn without_default_schema(entry: &str, dialect: SqlDialect) -> &str {
-    let prefix = match dialect {
-        SqlDialect::Postgres => "public.",
-        SqlDialect::Sqlite => "main.",
-        SqlDialect::Mysql => return entry,
+fn without_default_schema(entry: &str, dialect: Dialect) -> &str {
+    let Some(schema) = dialect.rules().default_schema() else {
+        return entry;
     };
-    match entry.get(..prefix.len()) {
-        Some(head) if head.eq_ignore_ascii_case(prefix) => &entry[prefix.len()..],
+    match (entry.get(..schema.len()), entry.get(schema.len()..)) {
+        (Some(head), Some(rest)) if head.eq_ignore_ascii_case(schema) && rest.starts_with('.') => &rest[1..],
         _ => entry,
     }
 }
@@ -483,13 +446,11 @@ impl GuardPolicy {
     /// Whether a table, its name folded as `dialect` folds it, may be read. PostgreSQL: an entry allows its exact
     /// spelling and its lower-case fold (what an unquoted mention of it means), so a quoted `"SALES"` is not
     /// `sales`; SQLite and MySQL ignore ASCII case.
-    pub fn table_allowed_in(&self, dialect: SqlDialect, folded: &str) -> bool {
+    pub fn table_allowed_in(&self, dialect: Dialect, folded: &str) -> bool {
         self.allowed_tables.iter().any(|entry| {
-            let entry = without_default_schema(entry, dialect);
-            match dialect {
-                SqlDialect::Postgres => entry == folded || entry.to_ascii_lowercase() == folded,
-                SqlDialect::Sqlite | SqlDialect::Mysql => entry.eq_ignore_ascii_case(folded),
-            }
+            dialect
+                .rules()
+                .table_matches(without_default_schema(entry, dialect), folded)
         })
     }
 
@@ -505,7 +466,7 @@ impl GuardPolicy {
     }
 
     /// Why a table-valued function in FROM may not be called in `dialect`, if it may not.
-    pub fn table_function_refusal(&self, dialect: SqlDialect, name: &str) -> Option<String> {
+    pub fn table_function_refusal(&self, dialect: Dialect, name: &str) -> Option<String> {
         if self.denied_functions.iter().any(|f| f.eq_ignore_ascii_case(name)) {
             return Some(format!("table function `{name}` is on the deny list"));
         }

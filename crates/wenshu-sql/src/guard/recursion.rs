@@ -17,7 +17,7 @@ use sqlparser::ast::{
     TableFactor, UnaryOperator, Value, Visit, Visitor,
 };
 
-use super::policy::SqlDialect;
+use crate::dialect::Dialect;
 
 /// One one-part name that resolved to a CTE.
 #[derive(Debug, Clone, Copy)]
@@ -33,7 +33,7 @@ pub(super) struct CteRef {
 }
 
 /// Why each recursive CTE of `query` may not run (empty when none recurses or every one is bounded).
-pub(super) fn refusals(query: &Query, dialect: SqlDialect, refs: &[CteRef]) -> Vec<String> {
+pub(super) fn refusals(query: &Query, dialect: Dialect, refs: &[CteRef]) -> Vec<String> {
     if refs.iter().all(|r| r.from.is_none()) {
         return Vec::new();
     }
@@ -126,7 +126,7 @@ fn calls_or_nests(expr: &Expr) -> bool {
 }
 
 struct Checker<'a> {
-    dialect: SqlDialect,
+    dialect: Dialect,
     refs: &'a [CteRef],
     limited: HashSet<*const ObjectName>,
     reasons: Vec<String>,
@@ -225,7 +225,7 @@ impl Checker<'_> {
             return Ok(());
         }
         let readers: Vec<&&CteRef> = refs.iter().filter(|r| r.to == i && r.from != Some(i)).collect();
-        let limited = self.dialect != SqlDialect::Mysql
+        let limited = self.dialect.rules().limit_bounds_recursion()
             && !readers.is_empty()
             && readers
                 .iter()
@@ -233,12 +233,11 @@ impl Checker<'_> {
         if limited {
             return Ok(());
         }
-        let limit = match self.dialect {
-            SqlDialect::Mysql => "",
-            SqlDialect::Postgres | SqlDialect::Sqlite => {
-                ", or every query reading it a plain `SELECT … FROM {name} LIMIT n` (no WHERE, grouping, ordering \
-                 or function)"
-            }
+        let limit = if self.dialect.rules().limit_bounds_recursion() {
+            ", or every query reading it a plain `SELECT … FROM {name} LIMIT n` (no WHERE, grouping, ordering or \
+             function)"
+        } else {
+            ""
         };
         Err(format!(
             "the recursive CTE `{name}` has no bound: its step needs a WHERE comparing a column of `{name}` with a \

@@ -6,11 +6,11 @@ use std::ops::ControlFlow;
 
 use sqlparser::ast::{Query, Value, ValueWithSpan, VisitMut, VisitorMut};
 
-use super::policy::SqlDialect;
+use crate::dialect::Dialect;
 
 /// The SQL text of `query` for `dialect`.
-pub(super) fn render(mut query: Query, dialect: SqlDialect) -> String {
-    if dialect == SqlDialect::Mysql {
+pub(super) fn render(mut query: Query, dialect: Dialect) -> String {
+    if dialect.rules().backslash_escapes() {
         let _ = query.visit(&mut EscapeBackslashes);
     }
     query.to_string()

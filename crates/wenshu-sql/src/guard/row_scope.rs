@@ -17,7 +17,7 @@ use sqlparser::ast::{
 };
 
 use super::names;
-use super::policy::SqlDialect;
+use crate::dialect::Dialect;
 use crate::scope::{BoundCondition, BoundScope, ScopeRefusal};
 
 /// The alias of the scoped table inside its subquery (so that a rule's column never resolves to an outer query).
@@ -54,7 +54,7 @@ pub struct ScopeBinds {
 }
 
 /// Wraps every reference to a table of `scope` in `query`; returns the placeholders written.
-pub fn wrap(query: &mut Query, dialect: SqlDialect, scope: &BoundScope) -> Result<ScopeBinds, ScopeRewriteError> {
+pub fn wrap(query: &mut Query, dialect: Dialect, scope: &BoundScope) -> Result<ScopeBinds, ScopeRewriteError> {
     let mut wrapper = Wrapper {
         dialect,
         scope,
@@ -93,7 +93,7 @@ pub fn refuse_placeholders(query: &Query) -> Result<(), String> {
 
 /// Checks a rewrite: every reference to a table of `scope` is the inner table of a scoped subquery with exactly
 /// the rule's conditions; returns the first violation.
-pub fn verify(query: &Query, dialect: SqlDialect, scope: &BoundScope) -> Result<(), String> {
+pub fn verify(query: &Query, dialect: Dialect, scope: &BoundScope) -> Result<(), String> {
     if scope.is_empty() {
         return Ok(());
     }
@@ -116,7 +116,7 @@ struct Frame {
     visible: usize,
 }
 
-fn push_frame(frames: &mut Vec<Frame>, query: &Query, dialect: SqlDialect) {
+fn push_frame(frames: &mut Vec<Frame>, query: &Query, dialect: Dialect) {
     let ptr = query as *const Query;
     if let Some(parent) = frames.last_mut()
         && let Some(i) = parent.cte_queries.iter().position(|q| *q == ptr)
@@ -153,7 +153,7 @@ fn pop_frame(frames: &mut Vec<Frame>, query: &Query) {
 fn scoped_table<'a>(
     frames: &[Frame],
     name: &ObjectName,
-    dialect: SqlDialect,
+    dialect: Dialect,
     scope: &'a BoundScope,
 ) -> Option<&'a crate::scope::BoundTable> {
     let idents: Vec<&Ident> = name
@@ -173,11 +173,8 @@ fn scoped_table<'a>(
     idents.last().and_then(|last| scope.table(&last.value))
 }
 
-fn quote(name: &str, dialect: SqlDialect) -> Ident {
-    match dialect {
-        SqlDialect::Mysql => Ident::with_quote('`', name),
-        SqlDialect::Sqlite | SqlDialect::Postgres => Ident::with_quote('"', name),
-    }
+fn quote(name: &str, dialect: Dialect) -> Ident {
+    Ident::with_quote(dialect.rules().identifier_quote(), name)
 }
 
 fn placeholder(name: String) -> Expr {
@@ -188,7 +185,7 @@ fn placeholder(name: String) -> Expr {
 fn predicate(
     conditions: &[BoundCondition],
     table_index: usize,
-    dialect: SqlDialect,
+    dialect: Dialect,
 ) -> (Expr, Vec<(String, usize, usize)>) {
     let mut names = Vec::new();
     let mut parts = Vec::new();
@@ -230,27 +227,21 @@ fn predicate(
 /// a hidden row would tell it exists). MySQL/MariaDB: a LIMIT stops the derived-table merge and condition
 /// pushdown; PostgreSQL: `OFFSET 0` stops the subquery pull-up and qual pushdown; SQLite: an OFFSET stops the
 /// query flattener and WHERE-clause pushdown.
-fn skeleton_text(dialect: SqlDialect) -> &'static str {
-    match dialect {
-        SqlDialect::Mysql => "SELECT * FROM t WHERE 1 = 1 LIMIT 18446744073709551615",
-        SqlDialect::Postgres => "SELECT * FROM t WHERE 1 = 1 OFFSET 0",
-        SqlDialect::Sqlite => "SELECT * FROM t WHERE 1 = 1 LIMIT -1 OFFSET 0",
-    }
+fn skeleton_text(dialect: Dialect) -> &'static str {
+    dialect.rules().scope_fence()
 }
 
 /// The skeleton of a scoped subquery ([`skeleton_text`]), parsed once per dialect.
-fn skeleton(dialect: SqlDialect) -> Query {
+fn skeleton(dialect: Dialect) -> Query {
     static SKELETONS: [OnceLock<Query>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    let slot = match dialect {
-        SqlDialect::Sqlite => 0,
-        SqlDialect::Postgres => 1,
-        SqlDialect::Mysql => 2,
-    };
-    SKELETONS[slot].get_or_init(|| parse_skeleton(dialect)).clone()
+    match dialect.built_in_index() {
+        Some(slot) => SKELETONS[slot].get_or_init(|| parse_skeleton(dialect)).clone(),
+        None => parse_skeleton(dialect),
+    }
 }
 
-fn parse_skeleton(dialect: SqlDialect) -> Query {
-    let dialect_box = super::parser_dialect(dialect);
+fn parse_skeleton(dialect: Dialect) -> Query {
+    let dialect_box = dialect.rules().parser();
     let parsed = sqlparser::parser::Parser::parse_sql(dialect_box.as_ref(), skeleton_text(dialect));
     match parsed.ok().and_then(|statements| statements.into_iter().next()) {
         Some(sqlparser::ast::Statement::Query(query)) => *query,
@@ -274,7 +265,7 @@ fn parse_skeleton(dialect: SqlDialect) -> Query {
 }
 
 /// A plain table factor reading `name`, no alias.
-fn plain_table(name: ObjectName, dialect: SqlDialect) -> TableFactor {
+fn plain_table(name: ObjectName, dialect: Dialect) -> TableFactor {
     let mut query = skeleton(dialect);
     match query.body.as_mut() {
         SetExpr::Select(select) if !select.from.is_empty() => {
@@ -294,7 +285,7 @@ fn plain_table(name: ObjectName, dialect: SqlDialect) -> TableFactor {
 }
 
 /// The scoped subquery over `inner` (a plain table factor without alias).
-fn scoped_query(inner: TableFactor, predicate: Expr, dialect: SqlDialect) -> Query {
+fn scoped_query(inner: TableFactor, predicate: Expr, dialect: Dialect) -> Query {
     let mut query = skeleton(dialect);
     if let SetExpr::Select(select) = query.body.as_mut()
         && !select.from.is_empty()
@@ -315,7 +306,7 @@ fn scoped_query(inner: TableFactor, predicate: Expr, dialect: SqlDialect) -> Que
 }
 
 struct Wrapper<'a> {
-    dialect: SqlDialect,
+    dialect: Dialect,
     scope: &'a BoundScope,
     frames: Vec<Frame>,
     binds: ScopeBinds,
@@ -438,7 +429,7 @@ fn table_statement(body: &SetExpr) -> Option<String> {
 }
 
 struct Verifier<'a> {
-    dialect: SqlDialect,
+    dialect: Dialect,
     scope: &'a BoundScope,
     frames: Vec<Frame>,
     sanctioned: HashSet<*const ObjectName>,
@@ -570,16 +561,16 @@ mod tests {
     }
 
     fn parse(sql: &str) -> Query {
-        super::super::parse_query(sql, SqlDialect::Sqlite).unwrap()
+        super::super::parse_query(sql, Dialect::Sqlite).unwrap()
     }
 
     #[test]
     fn every_dialect_fences_the_scoped_subquery() {
         let scope = scope();
         for (dialect, fence, mark) in [
-            (SqlDialect::Mysql, "LIMIT 18446744073709551615", "?"),
-            (SqlDialect::Postgres, "OFFSET 0", "$1"),
-            (SqlDialect::Sqlite, "LIMIT -1 OFFSET 0", "?"),
+            (Dialect::MySql, "LIMIT 18446744073709551615", "?"),
+            (Dialect::Postgres, "OFFSET 0", "$1"),
+            (Dialect::Sqlite, "LIMIT -1 OFFSET 0", "?"),
         ] {
             let mut query = super::super::parse_query("SELECT count(*) FROM sales WHERE amount > 1", dialect).unwrap();
             wrap(&mut query, dialect, &scope).unwrap();
@@ -597,13 +588,13 @@ mod tests {
     fn verify_accepts_only_the_exact_scoped_subquery() {
         let scope = scope();
         let mut query = parse("SELECT * FROM sales s JOIN (SELECT * FROM Sales) t ON 1 = 1");
-        let marks = wrap(&mut query, SqlDialect::Sqlite, &scope).unwrap();
+        let marks = wrap(&mut query, Dialect::Sqlite, &scope).unwrap();
         assert_eq!(marks.tables, vec!["sales".to_string()]);
         assert_eq!(marks.values.len(), 1);
         let text = query.to_string();
         assert_eq!(text.matches(INNER_ALIAS).count(), 4, "{text}");
         assert_eq!(text.matches("LIMIT -1 OFFSET 0").count(), 2, "{text}");
-        assert_eq!(verify(&parse(&text), SqlDialect::Sqlite, &scope), Ok(()));
+        assert_eq!(verify(&parse(&text), Dialect::Sqlite, &scope), Ok(()));
         for tampered in [
             "SELECT * FROM sales",
             "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped WHERE wenshu_scoped.\"region\" = ? OR 1 = 1 LIMIT -1 OFFSET 0) AS sales",
@@ -614,12 +605,9 @@ mod tests {
             "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped WHERE wenshu_scoped.\"region\" = ?) AS sales",
             "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped WHERE wenshu_scoped.\"region\" = ? LIMIT 5) AS sales",
         ] {
-            assert!(
-                verify(&parse(tampered), SqlDialect::Sqlite, &scope).is_err(),
-                "{tampered}"
-            );
+            assert!(verify(&parse(tampered), Dialect::Sqlite, &scope).is_err(), "{tampered}");
         }
         let ok = "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped WHERE wenshu_scoped.\"region\" = ? LIMIT -1 OFFSET 0) AS sales";
-        assert_eq!(verify(&parse(ok), SqlDialect::Sqlite, &scope), Ok(()));
+        assert_eq!(verify(&parse(ok), Dialect::Sqlite, &scope), Ok(()));
     }
 }

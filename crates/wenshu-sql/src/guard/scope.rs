@@ -18,8 +18,9 @@ use sqlparser::ast::{
 };
 
 use super::names;
-use super::policy::{GuardPolicy, SqlDialect};
+use super::policy::GuardPolicy;
 use super::recursion::{self, CteRef};
+use crate::dialect::{CteSight, Dialect};
 
 /// How one name of the statement was resolved, and whether the guard allows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -57,7 +58,7 @@ pub(super) struct Findings {
 }
 
 /// Walks `query` in `dialect` under `policy`.
-pub(super) fn inspect(query: &Query, dialect: SqlDialect, policy: &GuardPolicy) -> Findings {
+pub(super) fn inspect(query: &Query, dialect: Dialect, policy: &GuardPolicy) -> Findings {
     let mut inspector = Inspector {
         dialect,
         policy,
@@ -81,7 +82,7 @@ pub(super) fn inspect(query: &Query, dialect: SqlDialect, policy: &GuardPolicy) 
 }
 
 struct Inspector<'a> {
-    dialect: SqlDialect,
+    dialect: Dialect,
     policy: &'a GuardPolicy,
     frames: Vec<Frame>,
     /// Names that are table-valued functions, not relations (`FROM f(…)`, SQLite `x IN f(…)`).
@@ -120,19 +121,19 @@ impl Inspector<'_> {
                     continue;
                 };
                 let sight = match frame.current {
-                    None => names::CteSight::Cte,
+                    None => CteSight::Cte,
                     Some(current) => names::cte_sight(self.dialect, frame.recursive, current, target),
                 };
                 match sight {
-                    names::CteSight::Outside => continue,
-                    names::CteSight::Ambiguous => {
+                    CteSight::Outside => continue,
+                    CteSight::Ambiguous => {
                         let why = format!(
                             "`{written}` names a CTE defined later in the same WITH RECURSIVE: MySQL reads a table \
                              of that name there, MariaDB the CTE; define the CTE before its use"
                         );
                         return self.record(written, "cte", Some(why), "");
                     }
-                    names::CteSight::Cte => {
+                    CteSight::Cte => {
                         self.cte_refs.push(CteRef {
                             owner: frame.owner,
                             from: frame.current,
@@ -148,7 +149,7 @@ impl Inspector<'_> {
                     }
                 }
             }
-            if self.dialect == SqlDialect::Mysql && ident.quote_style.is_none() && key.eq_ignore_ascii_case("dual") {
+            if self.dialect.rules().has_dual() && ident.quote_style.is_none() && key.eq_ignore_ascii_case("dual") {
                 return self.record(written, "table", None, "MySQL's DUAL, no table");
             }
         }
@@ -380,11 +381,13 @@ impl Inspector<'_> {
 
 /// The lower-case name of a function, or why a qualified name is refused (only PostgreSQL's `pg_catalog.` may
 /// qualify a built-in).
-fn function_parts(name: &ObjectName, dialect: SqlDialect) -> Result<String, String> {
+fn function_parts(name: &ObjectName, dialect: Dialect) -> Result<String, String> {
     let parts: Vec<String> = name.0.iter().map(names::function_part).collect();
     match parts.as_slice() {
         [function] => Ok(function.clone()),
-        [schema, function] if dialect == SqlDialect::Postgres && schema == "pg_catalog" => Ok(function.clone()),
+        [schema, function] if dialect.rules().builtin_function_schema() == Some(schema.as_str()) => {
+            Ok(function.clone())
+        }
         _ => Err(format!("function `{name}` is outside the built-in functions")),
     }
 }

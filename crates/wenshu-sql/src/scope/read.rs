@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::bound::BoundScope;
 use crate::db::Dialect;
 use crate::guard::row_scope::ScopeRewriteError;
-use crate::guard::{SqlDialect, parse_query, positional, scope_query};
+use crate::guard::{parse_query, positional, scope_query};
 
 /// How many scopes' values a [`ScopeCache`] keeps by default.
 pub const SCOPES_KEPT: usize = 64;
@@ -35,16 +35,11 @@ pub fn scoped_statement(
     if scope.is_empty() {
         return Ok((sql.to_string(), Vec::new()));
     }
-    let guard_dialect = match dialect {
-        Dialect::Sqlite => SqlDialect::Sqlite,
-        Dialect::Postgres => SqlDialect::Postgres,
-        Dialect::MySql => SqlDialect::Mysql,
-    };
-    let query = parse_query(sql, guard_dialect).map_err(ScopeRewriteError::Refused)?;
-    let Some((text, binds)) = scope_query(&query, guard_dialect, scope)? else {
+    let query = parse_query(sql, dialect).map_err(ScopeRewriteError::Refused)?;
+    let Some((text, binds)) = scope_query(&query, dialect, scope)? else {
         return Ok((sql.to_string(), Vec::new()));
     };
-    let (sql, values) = positional(&text, guard_dialect, &binds).map_err(ScopeRewriteError::Refused)?;
+    let (sql, values) = positional(&text, dialect, &binds).map_err(ScopeRewriteError::Refused)?;
     Ok((sql, values.into_iter().map(|(value, _)| value).collect()))
 }
 

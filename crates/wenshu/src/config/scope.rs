@@ -34,10 +34,7 @@ impl Config {
 /// Checks at start that every scoped table and column can be read on `db` (`SELECT column FROM table WHERE 1 = 0`):
 /// a rule naming a column the table lacks fails here, naming the table, the column and the database's answer.
 pub async fn check_scope_columns(rules: &ScopeRules, db: &wenshu_engine::db::Database) -> anyhow::Result<()> {
-    let quote = |name: &str| match db.dialect() {
-        wenshu_engine::db::Dialect::MySql => format!("`{name}`"),
-        _ => format!("\"{name}\""),
-    };
+    let quote = |name: &str| db.dialect().quote_identifier(name);
     for rule in rules.rules() {
         let table: Vec<String> = rule.table.split('.').map(quote).collect();
         for condition in &rule.conditions {

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use wenshu_engine::db::Dialect;
 
 use super::naming::{Naming, is_chinese, is_identifier, naming};
-use super::sample::{TableSample, quote};
+use super::sample::TableSample;
 use super::schema::{Column, ColumnKind, Table};
 
 /// An entity catalog loaded by a query (`[[entity_queries]]` in `wenshu.toml`).
@@ -312,9 +312,9 @@ fn draft_tool(
                         entity_type: join.table.name.clone(),
                         query: format!(
                             "SELECT {} AS id, {} AS name FROM {}",
-                            quote(&pk, dialect),
-                            quote(&column.name, dialect),
-                            quote(&join.table.name, dialect)
+                            dialect.quote_identifier(&pk),
+                            dialect.quote_identifier(&column.name),
+                            dialect.quote_identifier(&join.table.name)
                         ),
                     });
                 }

@@ -30,14 +30,6 @@ pub struct TableSample {
     pub columns: HashMap<String, ColumnSample>,
 }
 
-/// Quotes an identifier for `dialect`.
-pub fn quote(name: &str, dialect: Dialect) -> String {
-    match dialect {
-        Dialect::MySql => format!("`{}`", name.replace('`', "``")),
-        Dialect::Sqlite | Dialect::Postgres => format!("\"{}\"", name.replace('"', "\"\"")),
-    }
-}
-
 async fn rows(db: &Database, sql: &str) -> anyhow::Result<Vec<Vec<Value>>> {
     let limits = QueryLimits {
         row_cap: VALUE_CAP + 1,
@@ -54,7 +46,7 @@ async fn rows(db: &Database, sql: &str) -> anyhow::Result<Vec<Vec<Value>>> {
 /// Samples `table`: its row count, its text columns' values and its day columns' ranges.
 pub async fn sample_table(db: &Database, table: &Table) -> anyhow::Result<TableSample> {
     let dialect = db.dialect();
-    let t = quote(&table.name, dialect);
+    let t = dialect.quote_identifier(&table.name);
     let count = rows(db, &format!("SELECT COUNT(*) FROM {t}")).await?;
     let rows_n = count
         .first()
@@ -66,13 +58,9 @@ pub async fn sample_table(db: &Database, table: &Table) -> anyhow::Result<TableS
         columns: HashMap::new(),
     };
     for column in &table.columns {
-        let c = quote(&column.name, dialect);
+        let c = dialect.quote_identifier(&column.name);
         let mut found = ColumnSample::default();
-        let day_text = |c: &str| match dialect {
-            Dialect::Postgres => format!("TO_CHAR({c}, 'YYYY-MM-DD')"),
-            Dialect::MySql => format!("DATE_FORMAT({c}, '%Y-%m-%d')"),
-            Dialect::Sqlite => c.to_string(),
-        };
+        let day_text = |c: &str| dialect.rules().date_text(c);
         match column.kind {
             ColumnKind::Text => {
                 let values = rows(

@@ -77,6 +77,7 @@ pub async fn read_schema(db: &Database, only: &[String]) -> anyhow::Result<Vec<T
         Dialect::Sqlite => read_sqlite(db).await?,
         Dialect::Postgres => read_postgres(db).await?,
         Dialect::MySql => read_mysql(db).await?,
+        Dialect::Custom(rules) => anyhow::bail!("no database connects in the dialect `{}`", rules.name()),
     };
     if !only.is_empty() {
         let missing: Vec<&String> = only.iter().filter(|n| !tables.iter().any(|t| &t.name == *n)).collect();

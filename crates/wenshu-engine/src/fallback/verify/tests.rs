@@ -9,10 +9,10 @@ const SCHEMA: &str = "表 orders(\n  id INTEGER\n  placed_on TEXT\n  city TEXT �
                       total REAL\n  buyer TEXT\n  fee REAL -- 运费\n  state TEXT 取值: MA, NY\n)\n";
 
 fn check(question: &str, sql: &str) -> Vec<Mismatch> {
-    check_in(SCHEMA, question, sql, SqlDialect::Sqlite)
+    check_in(SCHEMA, question, sql, Dialect::Sqlite)
 }
 
-fn check_in(schema: &str, question: &str, sql: &str, dialect: SqlDialect) -> Vec<Mismatch> {
+fn check_in(schema: &str, question: &str, sql: &str, dialect: Dialect) -> Vec<Mismatch> {
     let facts = QuestionFacts::new(question, date(2025, 6, 15));
     verify(sql, dialect, &facts, &described_columns(schema))
 }
@@ -70,10 +70,10 @@ fn a_wrong_year_is_a_mismatch_in_every_spelling() {
         assert_eq!(kinds(&check("2024年的订单总额", sql)), ["dates", "dates"], "{sql}");
     }
     let pg = "SELECT SUM(total) FROM orders WHERE EXTRACT(YEAR FROM placed_on::date) = 2024";
-    assert!(check_in(SCHEMA, "2024年的订单总额", pg, SqlDialect::Postgres).is_empty());
+    assert!(check_in(SCHEMA, "2024年的订单总额", pg, Dialect::Postgres).is_empty());
     let pg = "SELECT SUM(total) FROM orders WHERE EXTRACT(YEAR FROM placed_on::date) = 2023";
     assert_eq!(
-        kinds(&check_in(SCHEMA, "2024年的订单总额", pg, SqlDialect::Postgres)).len(),
+        kinds(&check_in(SCHEMA, "2024年的订单总额", pg, Dialect::Postgres)).len(),
         2
     );
     // A question with no time expression leaves the dates alone; a number that is no year is no date.
