@@ -17,6 +17,7 @@
 
 use serde::Serialize;
 use serde_json::{Map, Value};
+use wenshu_lexicon::Grain;
 
 use crate::catalog::FieldError;
 use crate::extensions::{expect_object, kind_of, read_string_list};
@@ -53,36 +54,6 @@ impl Shape {
     const ALL: [Shape; 5] = [Shape::Totals, Shape::Grouped, Shape::Ranked, Shape::Series, Shape::Rows];
 }
 
-/// A time grain of a series.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TimeGrain {
-    /// One row per day.
-    Day,
-    /// One row per week.
-    Week,
-    /// One row per month.
-    Month,
-    /// One row per quarter.
-    Quarter,
-    /// One row per year.
-    Year,
-}
-
-impl TimeGrain {
-    /// The grain a catalog spells (`day`, `week`, `month`, `quarter`, `year`).
-    pub fn parse(text: &str) -> Option<TimeGrain> {
-        Some(match text {
-            "day" => TimeGrain::Day,
-            "week" => TimeGrain::Week,
-            "month" => TimeGrain::Month,
-            "quarter" => TimeGrain::Quarter,
-            "year" => TimeGrain::Year,
-            _ => return None,
-        })
-    }
-}
-
 /// Which ends a ranking can show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -103,9 +74,9 @@ pub struct Answer {
     /// Grouped or ranked: the words naming what each row is (销售员, sales person).
     pub dimension: Vec<String>,
     /// Series: the grain.
-    pub grain: Option<TimeGrain>,
+    pub grain: Option<Grain>,
     /// Series: another parameter's values that change the grain (`period` = 本年 → month).
-    pub grain_when: Vec<(String, String, TimeGrain)>,
+    pub grain_when: Vec<(String, String, Grain)>,
     /// Ranked: the measure the rows are ordered by, in words.
     pub order_by: Vec<String>,
     /// Ranked: which ends it can show.
@@ -120,7 +91,7 @@ pub struct Answer {
 
 impl Answer {
     /// The grain of a series for these arguments (`grainWhen` first).
-    pub fn grain_for(&self, arguments: &Map<String, Value>) -> Option<TimeGrain> {
+    pub fn grain_for(&self, arguments: &Map<String, Value>) -> Option<Grain> {
         self.grain_when
             .iter()
             .find(|(param, value, _)| arguments.get(param).and_then(Value::as_str) == Some(value.as_str()))
@@ -315,20 +286,23 @@ const KEYS: [&str; 9] = [
     "limit",
 ];
 
-fn read_grain(value: &Value, field: &str) -> Result<TimeGrain, FieldError> {
-    value.as_str().and_then(TimeGrain::parse).ok_or_else(|| {
-        FieldError::new(
-            field,
-            format!("`{value}` is not one of day, week, month, quarter, year"),
-        )
-    })
+fn read_grain(value: &Value, field: &str) -> Result<Grain, FieldError> {
+    value
+        .as_str()
+        .and_then(|text| Grain::ALL.into_iter().find(|g| g.name() == text))
+        .ok_or_else(|| {
+            FieldError::new(
+                field,
+                format!("`{value}` is not one of day, week, month, quarter, year"),
+            )
+        })
 }
 
 fn read_grain_when(
     value: Option<&Value>,
     field: &str,
     params: &ParamTable,
-) -> Result<Vec<(String, String, TimeGrain)>, FieldError> {
+) -> Result<Vec<(String, String, Grain)>, FieldError> {
     let Some(value) = value else {
         return Ok(Vec::new());
     };
@@ -399,11 +373,8 @@ mod tests {
         let daily = answers
             .for_call(&args(json!({"mode": "daily", "period": "year"})))
             .unwrap();
-        assert_eq!(
-            daily.grain_for(&args(json!({"period": "year"}))),
-            Some(TimeGrain::Month)
-        );
-        assert_eq!(daily.grain_for(&args(json!({"period": "this"}))), Some(TimeGrain::Day));
+        assert_eq!(daily.grain_for(&args(json!({"period": "year"}))), Some(Grain::Month));
+        assert_eq!(daily.grain_for(&args(json!({"period": "this"}))), Some(Grain::Day));
         assert_eq!(answers.mode_param(), Some("mode"));
         assert!(answers.for_call(&args(json!({}))).is_none());
     }

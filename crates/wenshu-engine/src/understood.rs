@@ -8,7 +8,7 @@ use wenshu_contract::answers::Shape;
 use wenshu_contract::{ParamSpec, ParamType, Tool};
 use wenshu_lexicon::period::period_range;
 
-use crate::coverage::message::{param_label, time_grain_zh};
+use crate::coverage::message::param_label;
 use crate::coverage::offer_of;
 use crate::metric::describe::{ALL_DATA_EN, ALL_DATA_ZH, NO_PERIOD_EN, NO_PERIOD_ZH};
 use crate::param_kinds::is_period_param;
@@ -177,7 +177,7 @@ fn answer_part(offer: &crate::coverage::Offer) -> Option<Part> {
             None => part(format!("按{dimension}排名"), format!("ranked by {dimension}")),
         },
         Shape::Series => {
-            let grain = offer.grain.map(time_grain_zh).unwrap_or("日");
+            let grain = offer.grain.map(wenshu_lexicon::Grain::label).unwrap_or("日");
             part(format!("按{grain}的趋势"), format!("trend by {grain}"))
         }
         Shape::Rows => match n {

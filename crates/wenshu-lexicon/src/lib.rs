@@ -28,6 +28,7 @@ pub mod compare;
 pub mod demand;
 pub mod english;
 pub mod filler;
+pub mod grain;
 pub mod memo;
 pub mod numeral;
 pub mod period;
@@ -38,6 +39,8 @@ pub mod synonym;
 mod text;
 pub mod time;
 pub mod timezone;
+
+pub use grain::Grain;
 
 use std::ops::Range;
 

@@ -38,55 +38,8 @@ pub struct MetricTable {
     pub join: Option<(ColumnRef, ColumnRef)>,
 }
 
-/// A time bucket size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize, PartialOrd, Ord)]
-#[serde(rename_all = "lowercase")]
-pub enum Grain {
-    /// One bucket per day.
-    Day,
-    /// One bucket per week (weeks start on Monday).
-    Week,
-    /// One bucket per calendar month.
-    Month,
-    /// One bucket per calendar quarter.
-    Quarter,
-    /// One bucket per calendar year.
-    Year,
-}
-
-impl Grain {
-    /// Every grain, finest first.
-    pub const ALL: [Grain; 5] = [Grain::Day, Grain::Week, Grain::Month, Grain::Quarter, Grain::Year];
-
-    /// The grain's name (`day`, `week`, …).
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Day => "day",
-            Self::Week => "week",
-            Self::Month => "month",
-            Self::Quarter => "quarter",
-            Self::Year => "year",
-        }
-    }
-
-    /// Reads a grain name.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL
-            .into_iter()
-            .find(|g| g.name().eq_ignore_ascii_case(name.trim()))
-    }
-
-    /// The Chinese label of one bucket (`日`, `周`, `月`, `季度`, `年`).
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::Day => "日",
-            Self::Week => "周",
-            Self::Month => "月",
-            Self::Quarter => "季度",
-            Self::Year => "年",
-        }
-    }
-}
+/// A time bucket size: the one grain of wenshu (see [`wenshu_lexicon::Grain`]).
+pub use wenshu_lexicon::Grain;
 
 /// How the time column stores a day.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

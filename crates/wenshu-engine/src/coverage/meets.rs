@@ -9,7 +9,7 @@ use wenshu_lexicon::filler::restricts_nothing;
 
 use super::Unmet;
 use super::message::{grain_zh, unmet};
-use super::offer::{Offer, time_grain};
+use super::offer::Offer;
 
 /// Count words that name the rows counted (单, 笔): a ranking by them is a ranking by a count.
 const COUNTED: &[&str] = &["单", "笔", "次", "个", "人", "件数", "单数", "订单", "单量"];
@@ -51,7 +51,7 @@ pub fn meets(
     let target = demand.target.as_deref();
     match demand.kind {
         DemandKind::Group { grain: Some(grain) } => {
-            let want = time_grain(grain);
+            let want = grain;
             // 平均每个月: a mean per month meets the grouping by month it is computed over.
             let per_bucket = offer.aggregates.contains(&wenshu_lexicon::demand::Aggregate::Average);
             // 哪天…最高: a ranking of the buckets is grouped by them.
@@ -63,7 +63,7 @@ pub fn meets(
             Err(unmet(
                 &demand_words(demand),
                 format!("不能按{zh}分组"),
-                format!("cannot group by {}", grain_en(grain)),
+                format!("cannot group by {}", grain.name()),
             ))
         }
         DemandKind::Group { grain: None } => {
@@ -320,17 +320,5 @@ fn demand_words(demand: &Demand) -> String {
     match &demand.target {
         Some(t) if !demand.words.contains(t.as_str()) => format!("{}{t}", demand.words),
         _ => demand.words.clone(),
-    }
-}
-
-/// The English word of a grain.
-fn grain_en(grain: wenshu_lexicon::demand::Grain) -> &'static str {
-    use wenshu_lexicon::demand::Grain;
-    match grain {
-        Grain::Day => "day",
-        Grain::Week => "week",
-        Grain::Month => "month",
-        Grain::Quarter => "quarter",
-        Grain::Year => "year",
     }
 }

@@ -1,7 +1,7 @@
 //! The words of coverage: a parameter's label, a grain, a threshold, an unmet item, and what a tool can answer
 //! instead (from its declared answers).
 
-use wenshu_contract::answers::{Answer, Shape, TimeGrain};
+use wenshu_contract::answers::{Answer, Shape};
 use wenshu_contract::{ParamSpec, Tool};
 use wenshu_lexicon::demand::{Grain, ThresholdOp};
 
@@ -47,17 +47,6 @@ pub fn grain_zh(grain: Grain) -> &'static str {
     }
 }
 
-/// The Chinese word of a series grain.
-pub fn time_grain_zh(grain: TimeGrain) -> &'static str {
-    match grain {
-        TimeGrain::Day => "日",
-        TimeGrain::Week => "周",
-        TimeGrain::Month => "月",
-        TimeGrain::Quarter => "季度",
-        TimeGrain::Year => "年",
-    }
-}
-
 /// A threshold's comparison in Chinese and English.
 pub fn threshold_words(op: ThresholdOp) -> (&'static str, &'static str) {
     match op {
@@ -76,9 +65,9 @@ pub fn answer_words(answer: &Answer) -> String {
         Shape::Grouped => format!("按{dimension}分组"),
         Shape::Ranked => format!("按{dimension}排名"),
         Shape::Series => {
-            let mut grains = vec![answer.grain.map(time_grain_zh).unwrap_or("日")];
+            let mut grains = vec![answer.grain.map(Grain::label).unwrap_or("日")];
             for (_, _, g) in &answer.grain_when {
-                let g = time_grain_zh(*g);
+                let g = g.label();
                 if !grains.contains(&g) {
                     grains.push(g);
                 }
@@ -86,17 +75,6 @@ pub fn answer_words(answer: &Answer) -> String {
             format!("按{}的趋势", grains.join("或"))
         }
         Shape::Rows => "明细".to_string(),
-    }
-}
-
-/// The English word of a series grain.
-pub fn time_grain_en(grain: TimeGrain) -> &'static str {
-    match grain {
-        TimeGrain::Day => "day",
-        TimeGrain::Week => "week",
-        TimeGrain::Month => "month",
-        TimeGrain::Quarter => "quarter",
-        TimeGrain::Year => "year",
     }
 }
 
@@ -108,9 +86,9 @@ pub fn answer_words_en(answer: &Answer) -> String {
         Shape::Grouped => format!("grouped by {dimension}"),
         Shape::Ranked => format!("ranked by {dimension}"),
         Shape::Series => {
-            let mut grains = vec![answer.grain.map(time_grain_en).unwrap_or("day")];
+            let mut grains = vec![answer.grain.map(Grain::name).unwrap_or("day")];
             for (_, _, g) in &answer.grain_when {
-                let g = time_grain_en(*g);
+                let g = g.name();
                 if !grains.contains(&g) {
                     grains.push(g);
                 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use wenshu_contract::Tool;
-use wenshu_contract::answers::{RankOrder, Shape, TimeGrain};
+use wenshu_contract::answers::{RankOrder, Shape};
 use wenshu_lexicon::canonical::canonical;
 use wenshu_lexicon::demand::{Aggregate, Baseline, Grain};
 use wenshu_lexicon::memo::{Recent, recall};
@@ -21,7 +21,7 @@ pub struct Offer {
     /// Grouped or ranked: the words naming the dimension of each row.
     pub dimension: Vec<String>,
     /// Series: the grain of each row.
-    pub grain: Option<TimeGrain>,
+    pub grain: Option<Grain>,
     /// Ranked: the words of the measure the rows are ordered by (none: not known).
     pub order_by: Vec<String>,
     /// Ranked: which ends it shows.
@@ -63,17 +63,6 @@ impl Offer {
             limit: None,
             source,
         }
-    }
-}
-
-/// The grain of a demand as the contract's grain.
-pub fn time_grain(grain: Grain) -> TimeGrain {
-    match grain {
-        Grain::Day => TimeGrain::Day,
-        Grain::Week => TimeGrain::Week,
-        Grain::Month => TimeGrain::Month,
-        Grain::Quarter => TimeGrain::Quarter,
-        Grain::Year => TimeGrain::Year,
     }
 }
 
@@ -143,13 +132,13 @@ pub fn bound_spellings(tool: &Tool, arguments: &Map<String, Value>) -> Vec<(Stri
 }
 
 /// The grain a spelling names (day, 按天, 每日趋势 → day).
-fn grain_spelled(spellings: &[String]) -> Option<TimeGrain> {
-    let table: &[(&[&str], TimeGrain)] = &[
-        (&["quarter", "季度"], TimeGrain::Quarter),
-        (&["month", "月"], TimeGrain::Month),
-        (&["week", "周", "星期"], TimeGrain::Week),
-        (&["day", "daily", "天", "日"], TimeGrain::Day),
-        (&["year", "年"], TimeGrain::Year),
+fn grain_spelled(spellings: &[String]) -> Option<Grain> {
+    let table: &[(&[&str], Grain)] = &[
+        (&["quarter", "季度"], Grain::Quarter),
+        (&["month", "月"], Grain::Month),
+        (&["week", "周", "星期"], Grain::Week),
+        (&["day", "daily", "天", "日"], Grain::Day),
+        (&["year", "年"], Grain::Year),
     ];
     table
         .iter()
@@ -216,7 +205,7 @@ fn spelled_offer(tool: &Tool, arguments: &Map<String, Value>) -> Offer {
             Class::Rank => offer.shape = Some(Shape::Ranked),
             Class::Trend(grain) => {
                 offer.shape = Some(Shape::Series);
-                offer.grain = offer.grain.or(*grain).or(Some(TimeGrain::Day));
+                offer.grain = offer.grain.or(*grain).or(Some(Grain::Day));
             }
             Class::Detail => offer.shape = Some(Shape::Rows),
             Class::Count => offer.counts = true,
@@ -272,11 +261,11 @@ struct ValueSays {
 #[derive(Debug, Clone, PartialEq)]
 enum Class {
     Rank,
-    Trend(Option<TimeGrain>),
+    Trend(Option<Grain>),
     Detail,
     Count,
     Summary,
-    Grain(TimeGrain),
+    Grain(Grain),
     Group(Vec<String>),
     Nothing,
 }

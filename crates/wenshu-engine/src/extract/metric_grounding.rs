@@ -106,24 +106,11 @@ fn names_verdict(value: &Value, field: &str, valid: impl Fn(&str) -> bool, facts
     (value.clone(), verdict)
 }
 
-fn grain_of(grain: wenshu_lexicon::demand::Grain) -> Grain {
-    use wenshu_lexicon::demand::Grain as G;
-    match grain {
-        G::Day => Grain::Day,
-        G::Week => Grain::Week,
-        G::Month => Grain::Month,
-        G::Quarter => Grain::Quarter,
-        G::Year => Grain::Year,
-    }
-}
-
 fn grain_verdict(value: &Value, demands: &[Demand]) -> (Value, Verdict) {
     let Some(given) = value.as_str().and_then(Grain::from_name) else {
         return (value.clone(), not_in_model(&plain(value)));
     };
-    let asked = demands
-        .iter()
-        .find_map(|d| d.grain().map(|g| (grain_of(g), d.words.clone())));
+    let asked = demands.iter().find_map(|d| d.grain().map(|g| (g, d.words.clone())));
     match asked {
         Some((grain, words)) if grain == given => (
             value.clone(),

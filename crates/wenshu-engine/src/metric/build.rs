@@ -493,7 +493,6 @@ impl<'a> Builder<'a> {
             .any(|d| matches!(d.kind, DemandKind::Aggregate { of: Aggregate::Average }));
         for d in groups {
             if let Some(grain) = d.grain() {
-                let grain = contract_grain(grain);
                 if averaged && query.measures.iter().all(|m| m.per.is_none()) {
                     for m in &mut query.measures {
                         m.per = Some(grain);
@@ -1369,16 +1368,6 @@ fn is_sum(expr: &wenshu_contract::metric::MetricExpr) -> bool {
 
 fn is_count(expr: &wenshu_contract::metric::MetricExpr) -> bool {
     matches!(expr, wenshu_contract::metric::MetricExpr::Call { name, .. } if name == "count")
-}
-
-fn contract_grain(grain: demand::Grain) -> Grain {
-    match grain {
-        demand::Grain::Day => Grain::Day,
-        demand::Grain::Week => Grain::Week,
-        demand::Grain::Month => Grain::Month,
-        demand::Grain::Quarter => Grain::Quarter,
-        demand::Grain::Year => Grain::Year,
-    }
 }
 
 fn overlaps(a: &Range<usize>, b: &Range<usize>) -> bool {

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 use wenshu_contract::Tool;
-use wenshu_contract::answers::{RankOrder, Shape, TimeGrain};
+use wenshu_contract::answers::{RankOrder, Shape};
 use wenshu_contract::metric::{CompareKind, Grain, Measure, Measured, MetricExpr, MetricQuery, OrderDir, Reaggregate};
 use wenshu_lexicon::demand::{Aggregate, Baseline};
 
@@ -44,10 +44,8 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
             .dimension
             .extend(resolved.filters.iter().flat_map(|(_, values)| values.iter().cloned()));
     }
-    offer.grain = resolved
-        .grain
-        .or_else(|| resolved.measures.iter().find_map(|m| m.per))
-        .map(time_grain);
+    offer.grain = resolved.grain.or_else(|| resolved.measures.iter().find_map(|m| m.per));
+
     // A distinct count's words: the counted dimension's (几位销售: a count of 销售).
     let words = |m: &wenshu_contract::metric::ResolvedMeasure| match m.of {
         Measured::Measure(i) => measure_names(&model.measures[i]),
@@ -158,15 +156,5 @@ fn grain_words(grain: Grain) -> &'static [&'static str] {
         Grain::Month => &["月", "month"],
         Grain::Quarter => &["季度", "quarter"],
         Grain::Year => &["年", "year"],
-    }
-}
-
-fn time_grain(grain: Grain) -> TimeGrain {
-    match grain {
-        Grain::Day => TimeGrain::Day,
-        Grain::Week => TimeGrain::Week,
-        Grain::Month => TimeGrain::Month,
-        Grain::Quarter => TimeGrain::Quarter,
-        Grain::Year => TimeGrain::Year,
     }
 }

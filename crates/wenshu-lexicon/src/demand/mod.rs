@@ -13,6 +13,7 @@ use jiff::civil::Date;
 use serde::Serialize;
 
 use crate::Span;
+pub use crate::grain::Grain;
 
 /// Which end of a ranking the question asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -22,22 +23,6 @@ pub enum Order {
     Highest,
     /// 最低, 最少, 倒数N: from the bottom.
     Lowest,
-}
-
-/// The time grain of a grouping (每天, 按月).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Grain {
-    /// 每天, 按日.
-    Day,
-    /// 每周, 按星期.
-    Week,
-    /// 每月, 按月.
-    Month,
-    /// 每季度.
-    Quarter,
-    /// 每年.
-    Year,
 }
 
 /// What a period comparison compares against.
