@@ -643,6 +643,35 @@ async function main() {
     assert(dots === 7, `the chart has ${dots} point(s): the 合计 row must not be drawn as a day`);
   });
 
+  await check(page, '张伟上个月的销售明细 → 显示前 10 行，共 M 行; 显示全部 shows all M rows; the CSV holds all M with labels and units', 'all-rows', async () => {
+    await page.getByTestId('new-conversation').click({ timeout: WAIT_MS });
+    const cut = await askAndWait(page, '张伟上个月的销售明细', 0);
+    await expectKind(cut, 'answered');
+    const foot = await text(cut.getByTestId('rows-foot'));
+    const said = /显示前 10 行，共 (\d+) 行/.exec(foot);
+    assert(said && Number(said[1]) > 10, `the cut list's foot says "${foot}", not 显示前 10 行，共 M 行`);
+    const total = Number(said[1]);
+    const cutRows = await cut.getByTestId('answer-table').locator('tbody tr').count();
+    assert(cutRows === 10, `the cut list shows ${cutRows} rows, not 10`);
+    // The true count is the server's, and every row comes when asked for.
+    await cut.getByTestId('all-rows').click({ timeout: WAIT_MS });
+    const all = await waitAnswer(page, 1, '张伟上个月的销售明细 (all rows)');
+    await expectKind(all, 'answered');
+    const allFoot = await text(all.getByTestId('rows-foot'));
+    assert(allFoot.startsWith(`共 ${total} 行`), `the whole list's foot says "${allFoot}", not 共 ${total} 行`);
+    await all.getByTestId('show-all').click({ timeout: WAIT_MS });
+    const visible = await all.getByTestId('answer-table').locator('tbody tr:visible').count();
+    assert(visible === total, `after 显示全部 the table shows ${visible} rows, not ${total}`);
+    // The cut list's CSV is the whole list's: one line a row, headed by labels with units.
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: WAIT_MS }),
+      cut.getByTestId('download-csv').click({ timeout: WAIT_MS }),
+    ]);
+    const lines = fs.readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '').split('\r\n').filter(Boolean);
+    assert(lines[0] === '日期,地区,产品,销售员,销售额（元）,销量（件）', `the CSV is headed "${lines[0]}"`);
+    assert(lines.length - 1 === total, `the CSV holds ${lines.length - 1} rows, not ${total}`);
+  });
+
   /** The serious and critical axe-core violations of the page as it is now. */
   async function seriousViolations() {
     await page.evaluate(AXE_SOURCE);

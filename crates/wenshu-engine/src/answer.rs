@@ -10,6 +10,7 @@ use wenshu_contract::BoundCall;
 
 use crate::execute::{ExecContext, ExecError, Executors};
 use crate::fallback::SqlFallback;
+use crate::list_size::{ListSize, ListWindow, RowsWanted};
 use crate::message::{Code, Message};
 use crate::metric::SharedValues;
 use crate::pipeline::{AskRequest, Planner};
@@ -41,6 +42,9 @@ pub enum AskOutcome {
         /// Whether the last row is the 合计 of the rows above it (a series asked about as a period).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         totaled: bool,
+        /// A list with a row limit: its rows in all (`rows_total`, up to `rows_cap`) and the most one call shows.
+        #[serde(flatten)]
+        list: Option<ListSize>,
         /// One sentence about the result.
         summary: String,
         /// The same sentence in English.
@@ -253,20 +257,29 @@ impl Engine {
 
     /// Answers one question (reading the metric values its viewer's row scope sees, when the engine has them).
     pub async fn ask(&self, request: &AskRequest) -> Answer {
+        self.ask_rows(request, RowsWanted::Limit).await
+    }
+
+    /// Answers one question, a list with the rows `wanted` (every row up to the cap: the same call, its limit
+    /// raised).
+    pub async fn ask_rows(&self, request: &AskRequest, wanted: RowsWanted) -> Answer {
         // Boxed: the answer's future is deep, and the server's futures hold this one.
-        let answer = Box::pin(self.answer(request));
+        let answer = Box::pin(self.answer(request, wanted));
         match &self.metric_values {
             Some(values) => values.within(&self.scope.bind(&request.viewer), answer).await,
             None => answer.await,
         }
     }
 
-    async fn answer(&self, request: &AskRequest) -> Answer {
+    async fn answer(&self, request: &AskRequest, wanted: RowsWanted) -> Answer {
         let planned = self.planner.plan(request).await;
         let mut trace = planned.trace;
         let question = planned.rewritten_question.clone();
         let outcome = match planned.plan {
-            Plan::Ok { tool, params } => self.execute(tool, params, request, &question, &mut trace).await,
+            Plan::Ok { tool, params } => {
+                self.execute(tool, params, (request, wanted), &question, &mut trace)
+                    .await
+            }
             Plan::Ambiguous { tool, name, candidates } => AskOutcome::Choose {
                 message: Message::choose(&tool, &name, candidates.len()),
                 tool,
@@ -350,7 +363,7 @@ impl Engine {
         &self,
         tool_name: String,
         params: Map<String, Value>,
-        request: &AskRequest,
+        (request, wanted): (&AskRequest, RowsWanted),
         question: &str,
         trace: &mut Trace,
     ) -> AskOutcome {
@@ -379,9 +392,10 @@ impl Engine {
             .is_some()
             .then(|| crate::metric::running::same_days(&mut params, request.today))
             .flatten();
+        let window = ListWindow::of(tool, &mut params, self.row_cap, wanted, question);
         let call = BoundCall {
             tool: tool_name.clone(),
-            arguments: params.clone(),
+            arguments: window.as_ref().map_or_else(|| params.clone(), |w| w.probe(&params)),
             defaulted: vec![],
             coercions: vec![],
         };
@@ -394,16 +408,28 @@ impl Engine {
         };
         match self.executors.execute(tool, &call, &ctx).await {
             Ok(mut result) => {
+                let list = window.as_ref().map(|w| w.cut(&mut result.rows, result.truncated));
+                if let (Some(window), Some(list)) = (&window, &list) {
+                    result.truncated = list.rows_total.is_none() && window.limit >= window.cap;
+                }
                 let mut understood = understood(tool, &params, request.today, self.planner.entities());
                 let span = |key: &str| result.detail["span"][key].as_str().map(str::to_string);
                 if let (Some(first), Some(last)) = (span("start"), span("end")) {
                     understood = understood.with_data_span(&first, &last);
                 }
                 let mut summary = summarize(&understood.zh, &result.columns, &result.rows);
-                summary.push_str(&cut_note(tool, &params, result.rows.len()));
                 let mut summary_en = summarize_en(&understood.en, &result.columns, &result.rows);
-                if !cut_note(tool, &params, result.rows.len()).is_empty() {
-                    summary_en.push_str(" (the first rows only: there may be more)");
+                match list.map(|l| l.note(result.rows.len())) {
+                    Some(note) => {
+                        let (zh, en) = note.unwrap_or_default();
+                        summary.push_str(&zh);
+                        summary_en.push_str(&en);
+                    }
+                    None if !cut_note(tool, &params, result.rows.len()).is_empty() => {
+                        summary.push_str(&cut_note(tool, &params, result.rows.len()));
+                        summary_en.push_str(" (the first rows only: there may be more)");
+                    }
+                    None => {}
                 }
                 let catalog = self.planner.catalog();
                 let total = (!result.truncated)
@@ -448,6 +474,7 @@ impl Engine {
                     rows: result.rows,
                     truncated: result.truncated,
                     totaled,
+                    list,
                     summary,
                     summary_en,
                     fell_back: None,
@@ -631,6 +658,7 @@ impl Engine {
                 rows: rows.rows,
                 truncated: rows.truncated,
                 totaled: false,
+                list: None,
                 fell_back: Some(reason),
                 fell_back_message: Some(Box::new(message)),
                 sql: run.final_sql,

@@ -17,6 +17,7 @@ pub mod facts;
 pub mod fallback;
 pub mod fill;
 pub mod lexicon;
+pub mod list_size;
 pub mod message;
 pub mod metric;
 pub mod param_kinds;

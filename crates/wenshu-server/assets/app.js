@@ -254,6 +254,7 @@ function newRound(question, extra = {}) {
     question,
     subjectId: extra.subjectId ?? null,
     chosenLabel: extra.chosenLabel ?? null,
+    allRows: extra.allRows === true,
     status: 'running',
     liveSteps: [],
     answer: null,
@@ -277,6 +278,7 @@ async function submit(question, extra = {}) {
   const payload = { question };
   if (state.conversationId) payload.conversationId = state.conversationId;
   if (round.subjectId !== null && round.subjectId !== undefined) payload.subjectId = String(round.subjectId);
+  if (round.allRows) payload.allRows = true;
 
   try {
     const answer = await ask(payload, (step) => {
@@ -309,6 +311,7 @@ async function submit(question, extra = {}) {
   renderHeader();
   scrollToRound(round, 'start');
   els.input.focus();
+  return round;
 }
 
 function setBusy(busy) {
@@ -728,7 +731,9 @@ function answeredBody(round, outcome, a) {
     const regionName = `${infos.map((info) => info.label).join('、')} · ${t('rowsCount', rows.length)}`;
     body.append(h('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': regionName }, table));
 
-    const foot = h('p', { class: 'table-foot muted small' }, t('rowsCount', rows.length));
+    const cut = listCut(outcome, rows);
+    const foot = h('p', { class: 'table-foot muted small', testid: 'rows-foot' }, cut ? cut.text : t('rowsCount', rows.length));
+    if (cut && cut.more) foot.append(' · ', h('button', { type: 'button', class: 'link', testid: 'all-rows', onclick: () => askAllRows(round) }, cut.more));
     if (rows.length > ROW_CAP) {
       const toggle = h(
         'button',
@@ -749,7 +754,9 @@ function answeredBody(round, outcome, a) {
       h('button', { type: 'button', class: 'link', testid: 'copy-table', onclick: (e) => copyText(e.currentTarget, tsv(infos.map((i) => i.label), rows)) }, t('copyTable')),
     );
     if (a.turnId) {
-      foot.append(' · ', h('button', { type: 'button', class: 'link', testid: 'download-csv', onclick: () => downloadCsv(a.turnId) }, t('downloadCsv')));
+      // A cut list's CSV holds its every row (up to the cap): the same call asked again for all of them.
+      const csv = cut && cut.more ? () => askAllRows(round).then((all) => all && all.answer && downloadCsv(all.answer.turnId)) : () => downloadCsv(a.turnId);
+      foot.append(' · ', h('button', { type: 'button', class: 'link', testid: 'download-csv', onclick: csv }, cut && cut.more ? t('downloadCsvAll') : t('downloadCsv')));
     }
     body.append(foot);
   } else if (!rows.length) {
@@ -759,6 +766,25 @@ function answeredBody(round, outcome, a) {
   const ran = executedSql(a.trace, outcome);
   if (ran) body.append(sqlPanel(ran));
   return body;
+}
+
+/**
+ * A list its row limit cut (the server's `rows_total` beyond the rows shown, or more than `rows_cap`): the foot's
+ * words — 显示前 N 行，共 M 行 — and the control asking for every row up to the cap; null when every row is shown.
+ */
+function listCut(outcome, rows) {
+  const cap = outcome.rows_cap;
+  if (typeof cap !== 'number') return null;
+  const shown = outcome.totaled ? rows.length - 1 : rows.length;
+  const total = typeof outcome.rows_total === 'number' ? outcome.rows_total : null;
+  if (total !== null && total <= shown) return null;
+  if (total === null && shown >= cap) return { text: t('rowsOfMore', shown, cap), more: null };
+  return total === null ? { text: t('rowsOfMore', shown, cap), more: t('allRowsCap', cap) } : { text: t('rowsOf', shown, total), more: t('allRows', total) };
+}
+
+/** Asks the round's question again for every row of its list, up to the server's cap (a new round). */
+function askAllRows(round) {
+  return submit(round.question, { subjectId: round.subjectId, chosenLabel: round.chosenLabel, allRows: true });
 }
 
 /** The SQL that ran, highlighted, with its bound values and a copy button. */

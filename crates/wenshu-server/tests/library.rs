@@ -451,3 +451,64 @@ async fn the_catalog_lists_examples_and_column_labels_of_enabled_tools() {
             .all(|t| t["name"] != first.as_str())
     );
 }
+
+#[tokio::test]
+async fn a_cut_list_says_its_true_count_and_gives_every_row_with_its_csv() {
+    let server = start(Options {
+        settings: keyed(&["u1"], &["a1"]),
+        ..Options::default()
+    })
+    .await;
+    let cut = ask(&server, "u1", "张伟上个月的销售明细").await;
+    let outcome = &cut["outcome"];
+    let shown = outcome["rows"].as_array().unwrap().clone();
+    let total = outcome["rows_total"].as_u64().expect("the list's true count");
+    assert_eq!((shown.len(), outcome["rows_cap"].as_u64()), (10, Some(100)));
+    assert!(total > 10, "a list of {total} rows is no cut list");
+    let summary = outcome["summary"].as_str().unwrap();
+    assert!(summary.contains(&format!("显示前 10 行，共 {total} 行")), "{summary}");
+    let summary_en = outcome["summary_en"].as_str().unwrap();
+    assert!(
+        summary_en.contains(&format!("showing 10 of {total} rows")),
+        "{summary_en}"
+    );
+
+    // `allRows`: the same call with its limit raised to the cap gives every row, the cut list's first.
+    let body = json!({"question": "张伟上个月的销售明细", "allRows": true});
+    let (status, all) = call_json(&server, Method::POST, "/api/ask", Some("u1"), Some(&body)).await;
+    assert_eq!(status, 200, "{all}");
+    let rows = all["outcome"]["rows"].as_array().unwrap();
+    assert_eq!(u64::try_from(rows.len()).unwrap(), total);
+    assert_eq!(all["outcome"]["rows_total"].as_u64(), Some(total));
+    assert_eq!(rows[..10], shown[..]);
+    assert_eq!(all["params"]["limit"], 100);
+
+    // 全部明细 in the question asks the same.
+    let words = ask(&server, "u1", "张伟上个月的全部明细").await;
+    assert_eq!(words["outcome"]["rows"].as_array().map(Vec::len), Some(rows.len()));
+
+    // The CSV of every row: a header of labels with units, then one line a row.
+    let turn = all["turnId"].as_str().unwrap();
+    let (status, csv) = call(
+        &server,
+        Method::GET,
+        &format!("/api/turns/{turn}/csv"),
+        Some("u1"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{csv}");
+    let lines: Vec<&str> = csv.trim_start_matches('\u{feff}').trim_end().split("\r\n").collect();
+    assert_eq!(lines[0], "日期,地区,产品,销售员,销售额（元）,销量（件）");
+    assert_eq!(u64::try_from(lines.len() - 1).unwrap(), total);
+
+    // Every field of the answered outcome is in the OpenAPI document's Outcome.
+    let spec: Value = serde_json::from_str(wenshu_server::api::OPENAPI).unwrap();
+    let documented = spec["components"]["schemas"]["Outcome"]["properties"]
+        .as_object()
+        .unwrap();
+    for key in all["outcome"].as_object().unwrap().keys() {
+        assert!(documented.contains_key(key), "the Outcome schema lacks `{key}`");
+    }
+    assert!(spec["components"]["schemas"]["AskRequest"]["properties"]["allRows"].is_object());
+}

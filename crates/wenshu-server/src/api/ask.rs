@@ -16,6 +16,7 @@ use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use wenshu_engine::answer::{Answer, AskOutcome};
+use wenshu_engine::list_size::RowsWanted;
 use wenshu_engine::pipeline::AskRequest;
 use wenshu_engine::resolve::chosen::subject_of_answer;
 use wenshu_engine::route::{MAX_HISTORY, Turn, TurnSubject};
@@ -36,6 +37,9 @@ pub struct AskBody {
     pub conversation_id: Option<String>,
     /// A subject chosen from candidates (an ID).
     pub subject_id: Option<Value>,
+    /// Every row of a list up to the server's cap: the same call with its limit raised.
+    #[serde(default)]
+    pub all_rows: bool,
 }
 
 /// Handles `POST /api/ask`.
@@ -69,6 +73,7 @@ struct Prepared {
     principal: Principal,
     conversation_id: String,
     request: AskRequest,
+    rows: RowsWanted,
 }
 
 async fn prepare(
@@ -165,6 +170,11 @@ async fn prepare(
         principal: principal.clone(),
         conversation_id,
         request,
+        rows: if body.all_rows {
+            RowsWanted::All
+        } else {
+            RowsWanted::Limit
+        },
     })
 }
 
@@ -197,7 +207,7 @@ async fn check_continuable(state: &AppState, principal: &Principal, id: &str) ->
 /// The engine's answer to a prepared question (its steps go to the request's sink as they finish).
 async fn think(state: &AppState, prepared: &Prepared) -> Answer {
     let started = Instant::now();
-    let answer = state.engine().ask(&prepared.request).await;
+    let answer = state.engine().ask_rows(&prepared.request, prepared.rows).await;
     crate::metrics::record(&answer, started.elapsed().as_secs_f64());
     answer
 }
