@@ -672,6 +672,18 @@ async function main() {
     assert(lines.length - 1 === total, `the CSV holds ${lines.length - 1} rows, not ${total}`);
   });
 
+  await check(page, "the Chinese page's trace says each step's decision in Chinese (no \"every field passed\", \"ok\", \"N rows\")", 'trace-zh', async () => {
+    const answer = answers(page).first();
+    await answer.getByTestId('trace-toggle').click({ timeout: WAIT_MS });
+    const trace = answer.getByTestId('trace');
+    await trace.waitFor({ state: 'visible', timeout: WAIT_MS });
+    const decisions = await trace.locator('.step-decision').allInnerTexts();
+    assert(decisions.length >= 5, `the trace shows ${decisions.length} decision(s)`);
+    const english = decisions.filter((d) => /every field passed|^ok$|\d+ rows?\b|^tool /.test(d.trim()));
+    assert(english.length === 0, `English decisions in the Chinese page: ${english.join(' | ')}`);
+    assert(decisions.some((d) => d.includes('各项均通过检查')), `no Chinese check decision among ${decisions.join(' | ')}`);
+  });
+
   /** The serious and critical axe-core violations of the page as it is now. */
   async function seriousViolations() {
     await page.evaluate(AXE_SOURCE);

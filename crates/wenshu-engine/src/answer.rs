@@ -19,7 +19,7 @@ use crate::resolve::Candidate;
 use crate::resolve::chosen::SubjectIdError;
 use crate::scope::{RefusalMessage, ScopeRefusal, ScopeRules};
 use crate::series_total::{TOTAL_LABEL, total_row};
-use crate::trace::Trace;
+use crate::trace::{Decision, Trace};
 use crate::understood::{Understood, understood, understood_fallback};
 use wenshu_sql::db::ByteCaps;
 
@@ -459,7 +459,8 @@ impl Engine {
                     summary_en.push_str(&format!("; in all: {}", sums.join(", ")));
                     result.rows.push(total);
                 }
-                let decision = format!("{} rows", result.rows.len());
+                let count = result.rows.len();
+                let decision = Decision::both(format!("{count} rows"), format!("{count} 行"));
                 trace.record(
                     "execute",
                     started,
@@ -488,7 +489,7 @@ impl Engine {
                 trace.record(
                     "execute",
                     started,
-                    format!("stop: {}", refusal.code),
+                    Decision::both(format!("stop: {}", refusal.code), refusal.message().zh),
                     json!({"tool": tool_name, "params": params}),
                     &refusal,
                 );
@@ -500,7 +501,7 @@ impl Engine {
                 trace.record(
                     "execute",
                     started,
-                    reason.clone(),
+                    Decision::both(reason.clone(), message.zh.clone()),
                     json!({"tool": tool_name, "params": params}),
                     Value::Null,
                 );
@@ -602,7 +603,7 @@ impl Engine {
             trace.record(
                 "fallback",
                 started,
-                "兜底工具已停用",
+                Decision::both("the fallback tool is disabled", "兜底工具已停用"),
                 json!({"reason": reason}),
                 Value::Null,
             );
@@ -612,7 +613,7 @@ impl Engine {
             trace.record(
                 "fallback",
                 started,
-                "no model for the fallback",
+                Decision::both("no model for the fallback", "兜底没有配置模型"),
                 json!({"reason": reason}),
                 Value::Null,
             );
@@ -626,9 +627,16 @@ impl Engine {
                 &self.scope.bind(&request.viewer),
             )
             .await;
+        let tries = run.attempts.len();
         let decision = match &run.rows {
-            Some(rows) => format!("{} rows after {} SQL attempt(s)", rows.rows.len(), run.attempts.len()),
-            None => format!("stopped after {} SQL attempt(s)", run.attempts.len()),
+            Some(rows) => Decision::both(
+                format!("{} rows after {tries} SQL attempt(s)", rows.rows.len()),
+                format!("{} 行，尝试 SQL {tries} 次", rows.rows.len()),
+            ),
+            None => Decision::both(
+                format!("stopped after {tries} SQL attempt(s)"),
+                format!("尝试 SQL {tries} 次后停止"),
+            ),
         };
         let tokens: u64 = run
             .attempts

@@ -17,7 +17,7 @@ use crate::resolve::chosen::{check_chosen_id, choice_by_attribute, earlier_choic
 use crate::resolve::{EntityCatalogs, Resolution};
 use crate::route::{RouteInput, Router, Turn};
 use crate::scope::{RefusalMessage, Viewer};
-use crate::trace::{StepSink, Trace};
+use crate::trace::{Decision, StepSink, Trace};
 
 mod cover;
 
@@ -205,9 +205,12 @@ impl Planner {
         let started = Instant::now();
         let routed = self.router.route(&input).await;
         let decision_text = match (&routed.decision, &routed.error) {
-            (Some(d), _) => format!("tool {}", d.tool_code.as_deref().unwrap_or("(none)")),
-            (None, Some(e)) => e.clone(),
-            (None, None) => "no decision".into(),
+            (Some(d), _) => {
+                let tool = d.tool_code.as_deref().unwrap_or("(none)");
+                Decision::both(format!("tool {tool}"), format!("工具 {tool}"))
+            }
+            (None, Some(e)) => e.clone().into(),
+            (None, None) => Decision::both("no decision", "未作出选择"),
         };
         let route_input = json!({"question": request.question, "history": input.recent_history(), "today": request.today.to_string(), "tools": enabled});
         let tokens = routed
@@ -250,9 +253,9 @@ impl Planner {
             &subject_types,
         );
         let summary = if checked.notes.is_empty() {
-            "every field passed".to_string()
+            Decision::both("every field passed", "各项均通过检查")
         } else {
-            checked.notes.join("; ")
+            checked.notes.join("; ").into()
         };
         trace.record("check", started, summary, &decision, &checked);
         let rewritten = checked.rewritten_question.clone();
@@ -290,9 +293,15 @@ impl Planner {
             Ok(range) => {
                 let dates = date_params(tool, range);
                 let why = match (checked.dates, dates.is_empty()) {
-                    (_, true) => "no start and end dates to fill: the tool's own parameters say its period".to_string(),
-                    (Some(r), false) => format!("the routed dates {r}"),
-                    (None, false) => "no dates were asked: the tool's default range".to_string(),
+                    (_, true) => Decision::both(
+                        "no start and end dates to fill: the tool's own parameters say its period",
+                        "无需填写起止日期：时间段由工具自己的参数表示",
+                    ),
+                    (Some(r), false) => Decision::both(format!("the routed dates {r}"), format!("问题中的日期 {r}")),
+                    (None, false) => Decision::both(
+                        "no dates were asked: the tool's default range",
+                        "问题未限定日期：用工具的默认范围",
+                    ),
                 };
                 trace.record("fill", started, why, json!({"dates": checked.dates}), &dates);
                 fixed.extend(dates);
@@ -491,7 +500,7 @@ impl Planner {
         trace.record_with_tokens(
             "extract",
             started,
-            plan.status(),
+            Decision::both(plan.status(), plan.status_zh()),
             input,
             &extraction,
             (tokens > 0).then_some(tokens),

@@ -107,6 +107,20 @@ impl Plan {
         }
     }
 
+    /// The status in Chinese, for the trace.
+    pub fn status_zh(&self) -> &'static str {
+        match self {
+            Self::Ok { .. } => "完成",
+            Self::Ambiguous { .. } => "有多个候选",
+            Self::NotFound { .. } => "未找到",
+            Self::Missing { .. } => "缺少参数",
+            Self::Unsupported { .. } => "工具不支持",
+            Self::Fallback { .. } => "转兜底",
+            Self::Rejected { .. } => "被拒绝",
+            Self::Stopped { .. } => "已停止",
+        }
+    }
+
     /// The tool the plan is about, when there is one.
     pub fn tool(&self) -> Option<&str> {
         match self {

@@ -15,6 +15,9 @@ pub struct TraceStep {
     pub step: &'static str,
     /// What was decided, and why, in one line.
     pub decision: String,
+    /// The same decision in Chinese, where the engine words it in both languages.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision_zh: Option<String>,
     /// What the step read, as JSON.
     pub input: Box<RawValue>,
     /// What the step produced, as JSON.
@@ -32,6 +35,7 @@ impl TraceStep {
         Self {
             step,
             decision,
+            decision_zh: None,
             input: raw(&input),
             output: raw(&output),
             duration_ms: 0.0,
@@ -69,6 +73,37 @@ fn raw(value: &impl Serialize) -> Box<RawValue> {
 /// Where steps are sent as they finish (the server streams them while a question runs).
 pub type StepSink = tokio::sync::mpsc::UnboundedSender<TraceStep>;
 
+/// A step's decision: in English, and in Chinese where the engine words it in both languages.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Decision {
+    /// In English.
+    pub en: String,
+    /// In Chinese, when given.
+    pub zh: Option<String>,
+}
+
+impl Decision {
+    /// A decision in both languages.
+    pub fn both(en: impl Into<String>, zh: impl Into<String>) -> Self {
+        Self {
+            en: en.into(),
+            zh: Some(zh.into()),
+        }
+    }
+}
+
+impl From<String> for Decision {
+    fn from(en: String) -> Self {
+        Self { en, zh: None }
+    }
+}
+
+impl From<&str> for Decision {
+    fn from(en: &str) -> Self {
+        en.to_string().into()
+    }
+}
+
 /// Every step of one question, in order.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Trace {
@@ -102,7 +137,7 @@ impl Trace {
         &mut self,
         step: &'static str,
         started: Instant,
-        decision: impl Into<String>,
+        decision: impl Into<Decision>,
         input: impl Serialize,
         output: impl Serialize,
     ) {
@@ -114,16 +149,18 @@ impl Trace {
         &mut self,
         step: &'static str,
         started: Instant,
-        decision: impl Into<String>,
+        decision: impl Into<Decision>,
         input: impl Serialize,
         output: impl Serialize,
         tokens: Option<u64>,
     ) {
         let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+        let Decision { en, zh } = decision.into();
         let step = TraceStep {
             duration_ms,
             tokens,
-            ..TraceStep::new(step, decision.into(), input, output)
+            decision_zh: zh,
+            ..TraceStep::new(step, en, input, output)
         };
         if let Some(sink) = &self.sink {
             let _ = sink.send(step.clone());

@@ -417,12 +417,17 @@ function roundElement(round) {
   return li;
 }
 
+/** A trace step's decision in the page's language: the engine's Chinese wording where it gives one. */
+function decisionText(step) {
+  return (language() === 'zh' && step.decision_zh) || step.decision || '';
+}
+
 function liveStepItem(step) {
   return h(
     'li',
     { class: 'live-step', testid: 'live-step', 'data-step': step.step },
     h('span', { class: 'step-name' }, stepName(step.step)),
-    h('span', { class: 'step-decision' }, step.decision ?? ''),
+    h('span', { class: 'step-decision' }, decisionText(step)),
     h('span', { class: 'step-time' }, formatMs(step.duration_ms)),
   );
 }
@@ -1027,7 +1032,7 @@ function stepElement(step) {
       'div',
       { class: 'step-head' },
       h('span', { class: 'step-name' }, stepName(step.step)),
-      h('span', { class: 'step-decision' }, step.decision ?? ''),
+      h('span', { class: 'step-decision' }, decisionText(step)),
       h('span', { class: 'step-time' }, formatMs(step.duration_ms)),
       step.tokens ? h('span', { class: 'step-tokens' }, t('tokens', step.tokens)) : null,
     ),

@@ -512,3 +512,29 @@ async fn a_cut_list_says_its_true_count_and_gives_every_row_with_its_csv() {
     }
     assert!(spec["components"]["schemas"]["AskRequest"]["properties"]["allRows"].is_object());
 }
+
+#[tokio::test]
+async fn an_answers_trace_decisions_come_in_chinese_too() {
+    let server = start(Options {
+        settings: keyed(&["u1"], &["a1"]),
+        ..Options::default()
+    })
+    .await;
+    let answer = ask(&server, "u1", "张伟上个月的销售明细").await;
+    let steps = answer["trace"]["steps"].as_array().unwrap();
+    let said: Vec<(&str, &str)> = steps
+        .iter()
+        .map(|s| (s["step"].as_str().unwrap(), s["decision_zh"].as_str().unwrap_or("")))
+        .collect();
+    for step in ["route", "check", "fill", "extract", "coverage", "execute"] {
+        let zh = said.iter().find(|(name, _)| *name == step).map(|(_, zh)| *zh);
+        assert!(
+            zh.is_some_and(|zh| !zh.is_empty()),
+            "step {step} has no Chinese decision: {said:?}"
+        );
+    }
+    assert!(said.contains(&("route", "工具 sales_query")), "{said:?}");
+    assert!(said.contains(&("check", "各项均通过检查")), "{said:?}");
+    assert!(said.contains(&("extract", "完成")), "{said:?}");
+    assert!(said.contains(&("execute", "10 行")), "{said:?}");
+}

@@ -17,7 +17,7 @@ use crate::lexicon::words::without_opener;
 use crate::metric::measures::unshown_measures;
 use crate::plan::Plan;
 use crate::route::RouteInput;
-use crate::trace::Trace;
+use crate::trace::{Decision, Trace};
 
 impl Planner {
     /// Checks an `ok` plan's coverage; an unmet one becomes another mode or tool that answers, or the fallback.
@@ -43,9 +43,16 @@ impl Planner {
         let input = json!({"tool": tool, "params": params, "question": question});
         if first.is_met() {
             let why = if demands.is_empty() {
-                "every value is taken; the question asks for nothing more".to_string()
+                Decision::both(
+                    "every value is taken; the question asks for nothing more",
+                    "每个值都已采用；问题没有其他要求",
+                )
             } else {
-                format!("every value and demand is met by {}", first.offer.source)
+                let source = &first.offer.source;
+                Decision::both(
+                    format!("every value and demand is met by {source}"),
+                    format!("每个值和要求都由 {source} 满足"),
+                )
             };
             trace.record("coverage", started, why, input, &first);
             return plan;
