@@ -8,6 +8,7 @@ pub mod audit;
 pub mod auth;
 pub mod limits;
 pub mod scope;
+pub mod store;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -54,6 +55,11 @@ pub struct Config {
     /// Turns and traces older than this many days are purged (hourly); absent: [`DEFAULT_RETENTION_DAYS`]; 0: kept
     /// forever (with a warning at start).
     pub store_retention_days: Option<u32>,
+    /// Group commit: how long, in milliseconds, the store gathers concurrent asks' writes into one transaction
+    /// (absent: 1; 0: each write in a transaction of its own; see [`store::group_commit`]).
+    pub store_group_commit_ms: Option<f64>,
+    /// The most writes one group commit holds (absent: 256).
+    pub store_group_commit_max: Option<usize>,
     /// Tools disabled at start (they can be enabled over the API with an admin key).
     #[serde(default)]
     pub disabled_tools: Vec<String>,
@@ -276,7 +282,7 @@ pub fn retention_warnings(store: Option<u32>, audit: Option<u32>) -> Vec<String>
     let mut warnings = Vec::new();
     if store.is_none() {
         warnings.push(
-            "store_retention_days = 0 keeps every turn and trace forever: the store grows without bound (about 8 KB \
+            "store_retention_days = 0 keeps every turn and trace forever: the store grows without bound (about 5 KB \
              a turn) and keeps every question and answer; set a number of days (default 180)"
                 .to_string(),
         );
@@ -295,6 +301,11 @@ impl Config {
     /// How long turns and traces are kept, in days (see [`retention_of`]); `None` keeps them forever.
     pub fn store_retention(&self) -> Option<u32> {
         retention_of(self.store_retention_days)
+    }
+
+    /// The store's group commit, as `store_group_commit_ms` and `store_group_commit_max` set it.
+    pub fn group_commit(&self) -> anyhow::Result<wenshu_store::GroupCommit> {
+        store::group_commit(self.store_group_commit_ms, self.store_group_commit_max)
     }
 
     /// Reads the configuration named by `flags` (or found by default); an absent default file is an empty config.

@@ -2,6 +2,9 @@
 
 mod ask_cmd;
 mod bench_cmd;
+mod bench_metrics;
+mod bench_server;
+mod bench_store;
 mod bind_cmd;
 mod catalog_arg;
 mod config;

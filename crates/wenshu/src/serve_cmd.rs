@@ -32,6 +32,12 @@ pub struct DemoArgs {
     today: Option<String>,
     #[command(flatten)]
     model: ModelFlags,
+    /// Where conversations are kept (hidden: `wenshu bench ask --compare` gives its servers stores of their own).
+    #[arg(long, value_name = "URL", hide = true)]
+    store: Option<String>,
+    /// Keep nothing (hidden: the benchmark's no-store comparison only).
+    #[arg(long, hide = true)]
+    no_store: bool,
 }
 
 /// Arguments of `wenshu serve`.
@@ -54,6 +60,9 @@ pub struct ServeArgs {
     /// A fixed day (YYYY-MM-DD); default: today in the time zone.
     #[arg(long)]
     today: Option<String>,
+    /// Keep nothing (hidden: the benchmark's no-store comparison only).
+    #[arg(long, hide = true)]
+    no_store: bool,
 }
 
 /// Runs `wenshu demo`: the demo database, the demo catalog, the lexicon engine unless a model is configured.
@@ -66,10 +75,11 @@ pub fn demo(args: DemoArgs) -> anyhow::Result<ExitCode> {
             model: args.model,
         },
         db: None,
-        store: None,
+        store: args.store,
         host: Some(args.host),
         port: Some(args.port),
         today: args.today,
+        no_store: args.no_store,
     };
     serve(args)
 }
@@ -98,9 +108,17 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
             format!("sqlite://{}", PathBuf::from(&dir).join("wenshu-store.sqlite").display())
         }
     };
-    let store = wenshu_store::open_store(&store_url)
-        .await
-        .context("opening the store")?;
+    let store: Arc<dyn wenshu_store::Store> = match args.no_store {
+        true => Arc::new(crate::bench_store::NoStore),
+        false => wenshu_store::open_store_with(&store_url, config.group_commit()?)
+            .await
+            .context("opening the store")?,
+    };
+    let store_url = if args.no_store {
+        "none (benchmark)".to_string()
+    } else {
+        store_url
+    };
     let has_model = parts.client.is_some();
     let (catalog, extractor) = (parts.catalog.clone(), parts.extractor.clone());
     let engine = engine(parts, &database).await?;
