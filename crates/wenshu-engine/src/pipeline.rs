@@ -342,7 +342,11 @@ impl Planner {
             let input = json!({"subjectId": id, "name": name, "type": subject.entity_type});
             return match check_chosen_id(tool, subject, index, id, name, MAX_CANDIDATES) {
                 Ok(chosen) => {
-                    let why = format!("the caller chose {} {id}: {}", subject.entity_type, chosen.entity.name);
+                    let (kind, name) = (&subject.entity_type, &chosen.entity.name);
+                    let why = Decision::both(
+                        format!("the caller chose {kind} {id}: {name}"),
+                        format!("用户选择了 {name}（{kind} {id}）"),
+                    );
                     trace.record("resolve", started, why, input, &chosen.params);
                     Ok(chosen.params)
                 }
@@ -392,10 +396,19 @@ impl Planner {
             None => resolution,
         };
         let outcome = match &resolution {
-            Resolution::Exact { entity } => Ok((entity.id.clone(), format!("exact match: {}", entity.name))),
+            Resolution::Exact { entity } => Ok((
+                entity.id.clone(),
+                Decision::both(
+                    format!("exact match: {}", entity.name),
+                    format!("完全匹配：{}", entity.name),
+                ),
+            )),
             Resolution::Fuzzy { entity, method, .. } => Ok((
                 entity.id.clone(),
-                format!("unique fuzzy match ({method:?}): {}", entity.name),
+                Decision::both(
+                    format!("unique fuzzy match ({method:?}): {}", entity.name),
+                    format!("唯一的近似匹配：{}", entity.name),
+                ),
             )),
             Resolution::Ambiguous { candidates, .. } => Err(Plan::Ambiguous {
                 tool: tool.name().to_string(),
@@ -436,7 +449,10 @@ impl Planner {
                 trace.record(
                     "resolve",
                     started,
-                    format!("stop: {}", plan.status()),
+                    Decision::both(
+                        format!("stop: {}", plan.status()),
+                        format!("停止：{}", plan.status_zh()),
+                    ),
                     input,
                     &resolution,
                 );

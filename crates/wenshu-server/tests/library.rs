@@ -537,4 +537,10 @@ async fn an_answers_trace_decisions_come_in_chinese_too() {
     assert!(said.contains(&("check", "各项均通过检查")), "{said:?}");
     assert!(said.contains(&("extract", "完成")), "{said:?}");
     assert!(said.contains(&("execute", "10 行")), "{said:?}");
+    // A subject found by its name says so in Chinese too.
+    let answer = ask(&server, "u1", "流浪地球2最近7天的票房").await;
+    let steps = answer["trace"]["steps"].as_array().unwrap();
+    let resolve = steps.iter().find(|s| s["step"] == "resolve").expect("a resolve step");
+    let zh = resolve["decision_zh"].as_str().unwrap_or("");
+    assert!(zh.contains("匹配") && zh.contains("流浪地球"), "{resolve}");
 }
