@@ -121,8 +121,11 @@ const OPEN_ATTEMPTS: u32 = 50;
 async fn connect_file(options: SqliteConnectOptions) -> Result<SqlitePool, sqlx::Error> {
     let mut attempt = 0;
     loop {
+        // A file's connection does not break while it waits in the pool: no ping (a round trip to its thread)
+        // before each use.
         let result = SqlitePoolOptions::new()
             .max_connections(FILE_CONNECTIONS)
+            .test_before_acquire(false)
             .connect_with(options.clone())
             .await;
         match result {
