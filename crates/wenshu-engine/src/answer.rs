@@ -496,7 +496,7 @@ impl Engine {
                 scope_stop(refusal)
             }
             Err(e) => {
-                let message = Message::tool_failed(&tool_name, &e.to_string());
+                let message = Message::tool_failed(&tool_name, &e);
                 let reason = message.en.clone();
                 trace.record(
                     "execute",

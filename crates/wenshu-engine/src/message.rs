@@ -291,15 +291,16 @@ impl Message {
         )
     }
 
-    /// A tool call that failed (`error` the executor's words).
-    pub fn tool_failed(tool: &str, error: &str) -> Self {
+    /// A tool call that failed: the executor's error, said in each language (`error` its English words).
+    pub fn tool_failed(tool: &str, error: &crate::execute::ExecError) -> Self {
+        let en = error.to_string();
         Self::new(
             Code::ToolFailed,
-            format!("工具「{tool}」调用失败：{error}"),
-            format!("tool `{tool}` failed: {error}"),
+            format!("工具「{tool}」调用失败：{}", error.zh()),
+            format!("tool `{tool}` failed: {en}"),
         )
         .with("tool", tool)
-        .with("error", error)
+        .with("error", en.as_str())
     }
 
     /// A routed tool the catalog does not have.

@@ -544,3 +544,27 @@ async fn an_answers_trace_decisions_come_in_chinese_too() {
     let zh = resolve["decision_zh"].as_str().unwrap_or("");
     assert!(zh.contains("匹配") && zh.contains("流浪地球"), "{resolve}");
 }
+
+#[tokio::test]
+async fn a_tool_failure_reads_in_chinese() {
+    let server = start(Options {
+        settings: keyed(&["u1"], &["a1"]),
+        ..Options::default()
+    })
+    .await;
+    let answer = ask(&server, "u1", "查一下订单 ord_123 发到广东深圳的已发货记录").await;
+    let messages = answer["outcome"]["messages"].as_array().cloned().unwrap_or_default();
+    let failed = messages
+        .iter()
+        .find(|m| m["code"] == "tool.failed")
+        .unwrap_or_else(|| panic!("no tool failure among {answer}"));
+    let zh = failed["zh"].as_str().unwrap();
+    assert!(zh.contains("没有配置执行方式") && !zh.contains("no executor"), "{zh}");
+    assert!(
+        failed["en"].as_str().unwrap().contains("has no executor configured"),
+        "{failed}"
+    );
+    let steps = answer["trace"]["steps"].as_array().unwrap();
+    let execute = steps.iter().find(|s| s["step"] == "execute").expect("an execute step");
+    assert_eq!(execute["decision_zh"], failed["zh"]);
+}

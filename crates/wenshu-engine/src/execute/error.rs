@@ -2,6 +2,8 @@
 
 use wenshu_sql::db::{ByteCap, DbError};
 
+use crate::scope::RefusalMessage;
+
 /// A failed execution: no executor, a template or call that does not fit, or the database/endpoint failing.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ExecError {
@@ -66,6 +68,32 @@ impl ExecError {
             Self::Scope(refusal) => refusal.code,
         }
     }
+
+    /// The error in Chinese, for the stop the user reads (a driver's or an endpoint's own words stay as they came).
+    pub fn zh(&self) -> String {
+        match self {
+            Self::NotConfigured { tool } => {
+                format!("工具「{tool}」没有配置执行方式（没有 `x-sql` 模板，也没有 HTTP 接口）")
+            }
+            Self::Invalid { tool, reason } => format!("工具「{tool}」的调用不成立：{reason}"),
+            Self::Database(DbError::ReadOnly { message }) => format!("数据库拒绝了写入（只读连接）：{message}"),
+            Self::Database(error) => format!("数据库查询失败：{error}"),
+            Self::Http {
+                status: Some(status),
+                message,
+            } => format!("HTTP 调用失败（状态 {status}）：{message}"),
+            Self::Http { status: None, message } => format!("HTTP 调用失败：{message}"),
+            Self::Timeout { after_ms } => format!("超过 {after_ms} 毫秒未完成"),
+            Self::TooLarge { cap, limit } => {
+                let what = match cap {
+                    ByteCap::Cell => "某个值超过了单值上限",
+                    ByteCap::Result => "结果的值合计超过了结果上限",
+                };
+                format!("结果过大：{what}（上限 {limit} 字节，`{}`）", cap.key())
+            }
+            Self::Scope(refusal) => refusal.message().zh,
+        }
+    }
 }
 
 impl From<DbError> for ExecError {
@@ -77,5 +105,28 @@ impl From<DbError> for ExecError {
             DbError::TooLarge { cap, limit } => Self::TooLarge { cap, limit },
             other => Self::Database(other),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_are_said_in_chinese_too() {
+        let none = ExecError::NotConfigured {
+            tool: "query_order".into(),
+        };
+        assert!(
+            none.zh().starts_with("工具「query_order」没有配置执行方式"),
+            "{}",
+            none.zh()
+        );
+        assert_eq!(ExecError::Timeout { after_ms: 50 }.zh(), "超过 50 毫秒未完成");
+        let http = ExecError::Http {
+            status: Some(502),
+            message: "bad gateway".into(),
+        };
+        assert_eq!(http.zh(), "HTTP 调用失败（状态 502）：bad gateway");
     }
 }
