@@ -568,3 +568,23 @@ async fn a_tool_failure_reads_in_chinese() {
     let execute = steps.iter().find(|s| s["step"] == "execute").expect("an execute step");
     assert_eq!(execute["decision_zh"], failed["zh"]);
 }
+
+#[tokio::test]
+async fn what_a_tool_cannot_do_reads_in_both_languages_in_the_trace() {
+    let server = start(Options {
+        settings: keyed(&["u1"], &["a1"]),
+        ..Options::default()
+    })
+    .await;
+    let answer = ask(&server, "u1", "今年各地区的销售额占比").await;
+    let steps = answer["trace"]["steps"].as_array().unwrap();
+    let unmet: Vec<&Value> = steps
+        .iter()
+        .filter(|s| s["step"] == "coverage" && s["decision"].as_str().is_some_and(|d| d.contains("unmet: ")))
+        .collect();
+    assert!(!unmet.is_empty(), "no unmet coverage step in {steps:?}");
+    for step in unmet {
+        let zh = step["decision_zh"].as_str().unwrap_or("");
+        assert!(zh.contains("未满足："), "{step}");
+    }
+}

@@ -57,7 +57,7 @@ impl Planner {
             trace.record("coverage", started, why, input, &first);
             return plan;
         }
-        trace.record("coverage", started, format!("unmet: {}", first.reason()), input, &first);
+        trace.record("coverage", started, unmet_decision(None, &first), input, &first);
         if let Some(found) = self
             .other_modes(request, checked, routed, params, &facts, &demands, trace)
             .await
@@ -245,9 +245,12 @@ impl Planner {
         let coverage = self.judge(request, t, params, facts, demands);
         let met = coverage.is_met();
         let why = if met {
-            format!("{tool} meets every value and demand")
+            Decision::both(
+                format!("{tool} meets every value and demand"),
+                format!("{tool} 满足每个值和要求"),
+            )
         } else {
-            format!("{tool}: unmet: {}", coverage.reason())
+            unmet_decision(Some(tool), &coverage)
         };
         trace.record(
             "coverage",
@@ -316,4 +319,13 @@ const QUANTITY_WORDS: &[&str] = &[
 fn asks_quantity(question: &str) -> bool {
     let folded = question.to_lowercase();
     QUANTITY_WORDS.iter().any(|w| folded.contains(w))
+}
+
+/// The coverage step's decision when something is unmet (after the tool's name, when given), in both languages.
+fn unmet_decision(tool: Option<&str>, coverage: &Coverage) -> Decision {
+    let named = |text: String| tool.map_or_else(|| text.clone(), |tool| format!("{tool}: {text}"));
+    Decision::both(
+        named(format!("unmet: {}", coverage.reason_en())),
+        named(format!("未满足：{}", coverage.reason())),
+    )
 }
