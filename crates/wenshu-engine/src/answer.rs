@@ -149,10 +149,18 @@ impl Answer {
         crate::route::Turn {
             question: question.to_string(),
             answer: self.conclusion(),
-            subject: crate::resolve::chosen::subject_of_answer(planner, &self.outcome),
+            subject: subject_of_answer(planner, &self.outcome),
             stopped: self.outcome.kind() == "stopped",
         }
     }
+}
+
+/// The subject an answer was about, for the conversation's history: the entity its tool's subject parameter names.
+pub fn subject_of_answer(planner: &Planner, outcome: &AskOutcome) -> Option<crate::route::TurnSubject> {
+    let AskOutcome::Answered { tool, params, .. } = outcome else {
+        return None;
+    };
+    crate::resolve::chosen::subject_of_call(planner.catalog().get(tool)?, planner.entities(), params)
 }
 
 impl Answer {
@@ -305,7 +313,8 @@ impl Engine {
                 let words = crate::extract::unmatched::split(&value);
                 let reason =
                     format!("tool `{tool}` cannot express 「{value}」 of the question (the model's unmatched)");
-                let message = Message::unmatched(&tool, &words);
+                let joined = crate::extract::unmatched::join(&words);
+                let message = Message::unmatched(&tool, &param, &joined, &words);
                 self.degrade(reason, message, request, &question, &mut trace).await
             }
             Plan::Unsupported { tool, param, value } => {

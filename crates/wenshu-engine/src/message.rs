@@ -265,9 +265,9 @@ impl Message {
             .with("value", value)
     }
 
-    /// Conditions of the question the tool cannot express (the words the user said that the model listed as
-    /// `unmatched`), each named.
-    pub fn unmatched(tool: &str, words: &[&str]) -> Self {
+    /// Conditions of the question the tool cannot express (the words the user said that the model listed under
+    /// `param`, joined as `value`), each named.
+    pub fn unmatched(tool: &str, param: &str, value: &str, words: &[&str]) -> Self {
         let zh: Vec<String> = words.iter().map(|w| format!("「{w}」")).collect();
         let en: Vec<String> = words.iter().map(|w| format!("“{w}”")).collect();
         Self::new(
@@ -283,8 +283,8 @@ impl Message {
             ),
         )
         .with("tool", tool)
-        .with("param", crate::extract::unmatched::UNMATCHED)
-        .with("value", crate::extract::unmatched::join(words).as_str())
+        .with("param", param)
+        .with("value", value)
         .with(
             "words",
             Value::Array(words.iter().map(|w| Value::String((*w).to_string())).collect()),

@@ -5,6 +5,8 @@
 //!   depth — and the row-scope rewrite every scoped table passes through.
 //! - [`scope`]: who may see what ([`scope::Viewer`]), the `[scope]` rules and the rules bound to a viewer, and values
 //!   of the data read through that scope.
+//! - [`read`]: values of the data read through a viewer's scope, and a cache of them per scope;
+//!   [`placeholder`]: `:name` placeholders as the dialect's positional ones.
 //! - [`metric`]: a resolved metric query compiled to SQL per dialect (identifiers from the model, values bound).
 //! - [`db`]: connections by URL (SQLite, PostgreSQL, MySQL/MariaDB), read-only queries under a timeout, a row cap
 //!   and byte caps.
@@ -15,6 +17,8 @@ pub mod db;
 pub mod dialect;
 pub mod guard;
 pub mod metric;
+pub mod placeholder;
+pub mod read;
 pub mod scope;
 
 pub use dialect::Dialect;

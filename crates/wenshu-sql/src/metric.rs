@@ -6,7 +6,7 @@ use serde_json::Value;
 use wenshu_contract::metric::query::{Measured, ResolvedMeasure};
 use wenshu_contract::metric::{ColumnRef, Grain, MetricExpr, MetricModel, ResolvedQuery, TimeType};
 
-use crate::db::Dialect;
+use crate::dialect::Dialect;
 use crate::scope::BoundCondition;
 
 /// The row scope of a model: each scoped table's alias with the conditions its rows must meet.

@@ -11,9 +11,7 @@ use wenshu_lexicon::canonical::canonical;
 use super::catalog::EntityCatalogs;
 use super::entity::{Entity, Resolution};
 use super::index::EntityIndex;
-use crate::answer::AskOutcome;
 use crate::fill::{FillError, subject_param};
-use crate::pipeline::Planner;
 use crate::route::{MAX_HISTORY, Turn, TurnSubject};
 
 /// Why a subject ID given with a request cannot be used for the routed tool: the caller must send another.
@@ -218,14 +216,6 @@ pub fn subject_of_call(tool: &Tool, entities: &EntityCatalogs, params: &Map<Stri
         id: entity.id.clone(),
         name: entity.name.clone(),
     })
-}
-
-/// The subject an answer was about, for the conversation's history: the entity its tool's subject parameter names.
-pub fn subject_of_answer(planner: &Planner, outcome: &AskOutcome) -> Option<TurnSubject> {
-    let AskOutcome::Answered { tool, params, .. } = outcome else {
-        return None;
-    };
-    subject_of_call(planner.catalog().get(tool)?, planner.entities(), params)
 }
 
 /// The entity with this ID: as typed, else as the text's integer or string form (IDs keep their source's type).

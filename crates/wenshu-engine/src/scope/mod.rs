@@ -11,11 +11,12 @@ pub mod principal;
 pub mod reach;
 
 pub use principal::{apply_principal, principal_names, principal_params};
+pub use wenshu_sql::read;
 pub use wenshu_sql::scope::bound::{self, OUTSIDE};
 pub use wenshu_sql::scope::rule::{self};
 pub use wenshu_sql::scope::{
     BoundCondition, BoundScope, BoundTable, Comparison, Condition, RULE_SYNTAX, ScopeError, ScopeRefusal, ScopeRules,
-    TableAccess, TableRule, Viewer, read,
+    TableAccess, TableRule, Viewer,
 };
 
 use crate::message::{Code, Message};

@@ -7,7 +7,6 @@ use sqlparser::keywords::Keyword;
 use sqlparser::tokenizer::{Token, Tokenizer};
 
 use super::{CteSight, DialectRules};
-use crate::guard::POSTGRES_SET_RETURNING_FUNCTIONS;
 
 /// PostgreSQL's rules.
 #[derive(Debug, Clone, Copy)]
@@ -105,3 +104,23 @@ impl DialectRules for Postgres {
         format!("TO_CHAR(DATE_TRUNC('week', CAST({day} AS DATE)), 'YYYY-MM-DD')")
     }
 }
+
+/// PostgreSQL's set-returning functions over a value of the row (JSON, arrays, split text) that read no table: on
+/// the allow list (`GuardPolicy::new` adds them) and the table functions a PostgreSQL FROM item may call.
+pub const POSTGRES_SET_RETURNING_FUNCTIONS: &[&str] = &[
+    "unnest",
+    "json_each",
+    "jsonb_each",
+    "json_each_text",
+    "jsonb_each_text",
+    "json_array_elements",
+    "jsonb_array_elements",
+    "json_array_elements_text",
+    "jsonb_array_elements_text",
+    "json_object_keys",
+    "jsonb_object_keys",
+    "json_to_recordset",
+    "jsonb_to_recordset",
+    "regexp_split_to_table",
+    "string_to_table",
+];

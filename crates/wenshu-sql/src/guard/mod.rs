@@ -199,7 +199,7 @@ pub fn positional(
     dialect: Dialect,
     scope_binds: &row_scope::ScopeBinds,
 ) -> Result<(String, Vec<(Json, String)>), String> {
-    let positional = crate::db::rewrite_named(rewrite, dialect)
+    let positional = crate::placeholder::rewrite_named(rewrite, dialect)
         .map_err(|e| format!("the guard's scoped rewrite does not bind: {e}"))?;
     let values = positional
         .binds

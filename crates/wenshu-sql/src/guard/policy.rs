@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::dialect::Dialect;
+pub use crate::dialect::postgres::POSTGRES_SET_RETURNING_FUNCTIONS;
 
 /// Functions that read files, sleep, load code, run SQL text, probe the server or reach outside the database:
 /// never allowed, also when the allow list is emptied.
@@ -352,26 +353,6 @@ pub const DEFAULT_ALLOWED_FUNCTIONS: &[&str] = &[
     "json_extract_path_text",
     "jsonb_extract_path_text",
     "jsonb_array_length",
-];
-
-/// PostgreSQL's set-returning functions over a value of the row (JSON, arrays, split text) that read no table: on
-/// the allow list ([`GuardPolicy::new`] adds them) and the table functions a PostgreSQL FROM item may call.
-pub const POSTGRES_SET_RETURNING_FUNCTIONS: &[&str] = &[
-    "unnest",
-    "json_each",
-    "jsonb_each",
-    "json_each_text",
-    "jsonb_each_text",
-    "json_array_elements",
-    "jsonb_array_elements",
-    "json_array_elements_text",
-    "jsonb_array_elements_text",
-    "json_object_keys",
-    "jsonb_object_keys",
-    "json_to_recordset",
-    "jsonb_to_recordset",
-    "regexp_split_to_table",
-    "string_to_table",
 ];
 
 /// Table-valued functions a FROM item may call, per dialect: only ones that expand a value of the row (JSON,

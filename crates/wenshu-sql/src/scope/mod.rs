@@ -5,14 +5,12 @@
 //! - [`rule`]: row-scope rules, one per table (`region = :user.region`), parsed and checked at load.
 //! - [`bound`]: the rules bound to a viewer ([`BoundScope`]): the values each scoped table's rows must have, or
 //!   the table denied; the refusals (`scope.denied`, `scope.outside`).
-//! - [`read`]: values of the data read through the viewer's scope, and a cache of them per scope.
 //!
 //! Where the scope is enforced: the guard's rewrite wraps every scoped table of generated SQL and of `x-sql`
 //! templates in a scoped subquery ([`crate::guard::row_scope`]); the metric compiler adds the conditions to WHERE.
 //! The engine fills principal parameters and refuses named values outside the scope (its `scope` module).
 
 pub mod bound;
-pub mod read;
 pub mod rule;
 
 pub use bound::{BoundCondition, BoundScope, BoundTable, ScopeRefusal, TableAccess};

@@ -8,10 +8,10 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use super::bound::BoundScope;
-use crate::db::Dialect;
+use crate::dialect::Dialect;
 use crate::guard::row_scope::ScopeRewriteError;
 use crate::guard::{parse_query, positional, scope_query};
+use crate::scope::BoundScope;
 
 /// How many scopes' values a [`ScopeCache`] keeps by default.
 pub const SCOPES_KEPT: usize = 64;
