@@ -39,6 +39,7 @@ pub mod synonym;
 mod text;
 pub mod time;
 pub mod timezone;
+pub mod words;
 
 pub use grain::Grain;
 

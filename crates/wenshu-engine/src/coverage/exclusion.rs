@@ -7,13 +7,8 @@ use wenshu_contract::Tool;
 use super::message::unmet;
 use super::values::named_values;
 use super::{Unmet, strings_in};
-use crate::lexicon::flags::EXCLUDE;
 use crate::resolve::EntityCatalogs;
-
-/// One-character cues right before X (除X外, 非X).
-const EXCLUDE_SHORT: &[&str] = &["除", "非"];
-/// Words right after X that leave it out (X之外, X以外).
-const EXCLUDE_AFTER: &[&str] = &["之外", "以外"];
+use wenshu_lexicon::words::inclusion::{EXCLUDE, EXCLUDE_AFTER, EXCLUDE_SHORT};
 
 /// Every value the call binds or the question names that the question leaves out, as unmet.
 pub fn excluded_values(

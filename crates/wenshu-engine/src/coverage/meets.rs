@@ -10,9 +10,7 @@ use wenshu_lexicon::filler::restricts_nothing;
 use super::Unmet;
 use super::message::{grain_zh, unmet};
 use super::offer::Offer;
-
-/// Count words that name the rows counted (单, 笔): a ranking by them is a ranking by a count.
-const COUNTED: &[&str] = &["单", "笔", "次", "个", "人", "件数", "单数", "订单", "单量"];
+use wenshu_lexicon::words::quantity::COUNTED;
 
 /// Last characters of Chinese measure nouns (单价, 金额, 比率, 数量): a ranking by such a word is by that measure.
 const MEASURE_ENDS: &[char] = &['价', '额', '率', '量', '值', '费', '比', '数', '分'];

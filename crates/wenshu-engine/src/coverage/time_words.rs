@@ -8,6 +8,7 @@ use wenshu_lexicon::{SpanKind, scan};
 use super::Unmet;
 use super::message::unmet;
 use crate::facts::QuestionFacts;
+use wenshu_lexicon::words::days::DAY_KINDS;
 
 /// Characters that may start a word glued after a date (之后, 以前, 前后, 左右, 第二天, 头三天, 最后一周, 寒假, 期间).
 const GLUE_STARTS: &str = "之以前后左第头首末最假档暑寒节期";
@@ -52,27 +53,6 @@ pub fn unread_times(facts: &QuestionFacts) -> Vec<Unmet> {
     }
     out
 }
-
-/// Words naming a kind of day rather than a period (general Chinese and English), longest first.
-const DAY_KINDS: &[&str] = &[
-    "法定节假日",
-    "节假日",
-    "双休日",
-    "工作日",
-    "休息日",
-    "周末",
-    "假日",
-    "平日",
-    "business days",
-    "business day",
-    "weekends",
-    "weekend",
-    "weekdays",
-    "weekday",
-    "workdays",
-    "workday",
-    "holidays",
-];
 
 /// Kinds of day no time expression reads (今年周末的销售额, 上个月工作日的订单): a call over the whole period would
 /// count every day, so each is unmet; a period that holds the word (上周末) is read and not judged here.

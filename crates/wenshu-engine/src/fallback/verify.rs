@@ -24,6 +24,7 @@ use wenshu_lexicon::time::DateRange;
 
 use super::schema::DescribedColumn;
 use crate::facts::QuestionFacts;
+use wenshu_lexicon::words::people::{PEOPLE_EN, PEOPLE_ZH, PEOPLE_ZH_CLASSIFIED};
 use wenshu_sql::guard::{Dialect, on_guard_stack, parse_query};
 
 /// A measure a question may name, by its spellings: Chinese words (found inside text) and English words or
@@ -81,91 +82,8 @@ const MEASURE_WORDS: &[MeasureWord] = &[
     },
 ];
 
-/// Words of people that a count (多少个X, 几位X) asks the number of.
-const PEOPLE_ZH: &[&str] = &[
-    "客户",
-    "顾客",
-    "用户",
-    "会员",
-    "员工",
-    "职员",
-    "销售员",
-    "业务员",
-    "买家",
-    "卖家",
-    "学生",
-    "老师",
-    "患者",
-    "病人",
-    "司机",
-    "快递员",
-    "骑手",
-    "作者",
-    "演员",
-    "导演",
-    "观众",
-    "乘客",
-    "访客",
-    "粉丝",
-    "店主",
-    "人",
-];
-
-/// People words that need a classifier after 多少/几 (几个销售 is people; 多少销售额 is not).
-const PEOPLE_ZH_CLASSIFIED: &[&str] = &["销售", "商家"];
-
 /// Characters after 人 that make it another word (人次, 人民币, 人均).
 const NOT_PEOPLE_AFTER_REN: &[char] = &['次', '民', '均', '工'];
-
-/// English words of people (singular and plural).
-const PEOPLE_EN: &[&str] = &[
-    "people",
-    "person",
-    "persons",
-    "customer",
-    "customers",
-    "client",
-    "clients",
-    "user",
-    "users",
-    "member",
-    "members",
-    "employee",
-    "employees",
-    "staff",
-    "buyer",
-    "buyers",
-    "seller",
-    "sellers",
-    "salesperson",
-    "salespeople",
-    "salesman",
-    "salesmen",
-    "student",
-    "students",
-    "patient",
-    "patients",
-    "driver",
-    "drivers",
-    "courier",
-    "couriers",
-    "visitor",
-    "visitors",
-    "author",
-    "authors",
-    "actor",
-    "actors",
-    "director",
-    "directors",
-    "passenger",
-    "passengers",
-    "subscriber",
-    "subscribers",
-    "shopper",
-    "shoppers",
-    "guest",
-    "guests",
-];
 
 /// One way a statement differs from the question it answers.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

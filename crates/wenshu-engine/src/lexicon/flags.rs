@@ -5,45 +5,11 @@ use wenshu_contract::ParamSpec;
 use wenshu_lexicon::bilingual::spells;
 use wenshu_lexicon::canonical::fold_char;
 use wenshu_lexicon::english::words;
+use wenshu_lexicon::words::inclusion::{
+    ENGLISH_DENY, ENGLISH_EXCLUDE, ENGLISH_EXCLUDED_AFTER, ENGLISH_INCLUDE, ENGLISH_INCLUDED_AFTER, EXCLUDE, INCLUDE,
+    NEGATIONS,
+};
 
-/// Words before X that include it.
-const INCLUDE: &[&str] = &[
-    "包括",
-    "包含",
-    "带上",
-    "算上",
-    "加上",
-    "含",
-    "要",
-    "只看",
-    "仅看",
-    "只要",
-    "只查",
-    "只算",
-    "including",
-    "include",
-    "with",
-];
-/// Words before X that leave it out (longest first: 不包括 before 包括).
-pub(crate) const EXCLUDE: &[&str] = &[
-    "不要算",
-    "不包括",
-    "不包含",
-    "不算",
-    "不含",
-    "不要",
-    "不计",
-    "除去",
-    "除了",
-    "排除",
-    "去掉",
-    "剔除",
-    "别算",
-    "扣除",
-    "excluding",
-    "exclude",
-    "without",
-];
 /// Leading words of a description that state the flag's sense (是否包含 X, 只看 X).
 const LEADS: &[(&str, bool)] = &[
     ("是否只看", true),
@@ -92,20 +58,8 @@ pub struct FlagWords {
     pub range: std::ops::Range<usize>,
 }
 
-/// English words before X that include it, leave it out, or deny it ("not delayed": no value can say that).
-const ENGLISH_INCLUDE: &[&str] = &["including", "include", "includes", "with", "only", "just"];
-const ENGLISH_EXCLUDE: &[&str] = &["excluding", "exclude", "excludes", "without", "except", "minus"];
-const ENGLISH_DENY: &[&str] = &[
-    "not", "non", "never", "no", "isn", "aren", "wasn", "weren", "don", "didn",
-];
-/// English words right after X that include it or leave it out ("cancelled ones included").
-const ENGLISH_INCLUDED_AFTER: &[&str] = &["included", "too"];
-const ENGLISH_EXCLUDED_AFTER: &[&str] = &["excluded"];
 /// How many English words before X a cue may stand ("including the cancelled ones" → 1).
 const ENGLISH_CUE_WORDS: usize = 2;
-
-/// Negation words right before X (不超时, 未签收, 没有逾期).
-const NEGATIONS: &[&str] = &["没有", "不", "未", "没", "非", "无"];
 
 /// Where a negation word right before character `at` starts, if one stands there.
 fn negation_before(q: &[char], at: usize) -> Option<usize> {

@@ -4,6 +4,9 @@
 
 use wenshu_contract::ParamSpec;
 use wenshu_lexicon::place::PlaceHit;
+use wenshu_lexicon::words::direction::{
+    ENGLISH_FROM_AFTER, ENGLISH_FROM_BEFORE, ENGLISH_TO_BEFORE, FROM_AFTER, FROM_BEFORE, TO_BEFORE,
+};
 
 /// The role of a place parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,22 +36,6 @@ pub fn leg_of(spec: &ParamSpec) -> Option<Leg> {
         _ => None,
     }
 }
-
-/// Words right before a place that make it the origin.
-const FROM_BEFORE: &[&str] = &["从", "由", "自"];
-/// Words right after a place that make it the origin.
-const FROM_AFTER: &[&str] = &[
-    "发出", "出发", "寄出", "发往", "寄往", "运往", "发到", "寄到", "到", "至", "→", "-",
-];
-/// Words right before a place that make it the destination.
-const TO_BEFORE: &[&str] = &[
-    "发往", "寄往", "运往", "寄到", "送到", "发到", "运到", "到", "至", "往", "发", "寄", "→",
-];
-
-/// English words right before a place that make it the origin, or the destination; right after, the origin.
-const ENGLISH_FROM_BEFORE: &[&str] = &["from"];
-const ENGLISH_TO_BEFORE: &[&str] = &["to", "into", "for", "towards"];
-const ENGLISH_FROM_AFTER: &[&str] = &["to"];
 
 /// The English word next to a byte position, lowercased: the last word before it, or the first after it.
 fn english_word(text: &str, before: bool) -> Option<String> {

@@ -18,6 +18,8 @@ use wenshu_lexicon::filler::strip_filler;
 use super::english;
 use super::values::{MetricValues, ValueMention};
 use crate::facts::QuestionFacts;
+use wenshu_lexicon::words::money::{CURRENCY_UNITS, MONEY_WORDS};
+use wenshu_lexicon::words::references::{REFERENCES, REFERENCES_EN};
 
 /// The words asking "how many" before a unit (多少套, 几单).
 const HOW_MANY: [&str; 3] = ["多少", "几", "how many"];
@@ -1214,16 +1216,6 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// Words that refer to something named elsewhere (它的评分, 这部的票房, its rating): a metric query answers over
-/// every row, never over a thing the question only points at (general Chinese and English).
-const REFERENCES: &[&str] = &[
-    "它们", "它", "他们", "他", "她们", "她", "这部", "那部", "这款", "那款", "这位", "那位", "这家", "那家", "这只",
-    "那只", "这个", "那个", "该",
-];
-
-/// English words that refer to something named elsewhere, matched as whole words.
-const REFERENCES_EN: &[&str] = &["it", "its", "this", "that", "them", "they", "their"];
-
 /// The first reference word in a run of words the query did not account for.
 pub(crate) fn reference_in(run: &str) -> Option<String> {
     let text = canonical(run);
@@ -1331,14 +1323,6 @@ fn is_glue(text: &str) -> bool {
 fn is_avg(expr: &wenshu_contract::metric::MetricExpr) -> bool {
     matches!(expr, wenshu_contract::metric::MetricExpr::Call { name, .. } if name == "avg")
 }
-
-/// Words asking for an amount of money (多少钱, how much money): general language.
-const MONEY_WORDS: &[&str] = &["多少钱", "几块钱", "how much money"];
-
-/// Units of money: general language.
-const CURRENCY_UNITS: &[&str] = &[
-    "元", "万元", "亿元", "千元", "块", "美元", "欧元", "$", "usd", "cny", "rmb", "yuan", "dollars",
-];
 
 /// Whether a canonical question asks for an amount of money.
 fn asks_money(text: &str) -> bool {

@@ -18,6 +18,7 @@ use crate::metric::measures::unshown_measures;
 use crate::plan::Plan;
 use crate::route::RouteInput;
 use crate::trace::{Decision, Trace};
+use wenshu_lexicon::words::quantity::QUANTITY_WORDS;
 
 impl Planner {
     /// Checks an `ok` plan's coverage; an unmet one becomes another mode or tool that answers, or the fallback.
@@ -309,11 +310,6 @@ fn may_answer(tool: &Tool, demands: &[Demand]) -> bool {
         }
     }
 }
-
-/// Words that ask for a quantity (多少, 几, 一共, how many): general question words.
-const QUANTITY_WORDS: &[&str] = &[
-    "多少", "几", "一共", "总共", "合计", "总计", "统计", "how many", "how much", "total",
-];
 
 /// Whether `question` asks for a quantity rather than a record (上个月的订单有多少, not 帮我查一下订单).
 fn asks_quantity(question: &str) -> bool {
