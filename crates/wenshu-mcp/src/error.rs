@@ -2,7 +2,7 @@
 //! long, or serving wenshu itself over MCP.
 
 use serde_json::Value;
-use wenshu_engine::execute::ExecError;
+use wenshu_engine::ExecError;
 
 /// A failed MCP operation.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

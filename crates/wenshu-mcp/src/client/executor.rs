@@ -5,9 +5,9 @@
 use std::sync::Arc;
 
 use wenshu_contract::{BoundCall, Tool};
-use wenshu_engine::db::bytes::{check_rows, value_bytes};
-use wenshu_engine::db::{ByteCap, ByteCaps};
-use wenshu_engine::execute::{ExecContext, ExecError, ExecFuture, Executor, Executors, ToolResult};
+use wenshu_engine::{
+    ByteCap, ByteCaps, ExecContext, ExecError, ExecFuture, Executor, Executors, ToolResult, check_rows, value_bytes,
+};
 
 use super::hub::McpHub;
 

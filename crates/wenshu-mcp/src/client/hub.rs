@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 use wenshu_contract::{Catalog, Tool};
-use wenshu_engine::execute::ToolResult;
+use wenshu_engine::ToolResult;
 
 use super::config::McpServerConfig;
 use super::result::{CallRecord, to_tool_result};

@@ -2,7 +2,7 @@
 //! `isError` as an error — and the raw result kept in `detail`.
 
 use serde_json::{Value, json};
-use wenshu_engine::execute::{ToolResult, json_to_rows};
+use wenshu_engine::{ToolResult, json_to_rows};
 
 use crate::error::McpError;
 

@@ -5,9 +5,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use wenshu_engine::answer::Answer;
-use wenshu_engine::extract::Extraction;
-use wenshu_engine::pipeline::AskRequest;
+use wenshu_engine::{Answer, AskRequest, Extraction};
 
 /// Records one answered `ask`: the HTTP request's extensions (`None` on stdio), the request and its answer. An
 /// error (the entry could not be written) withholds the answer: the caller gets a tool error instead.

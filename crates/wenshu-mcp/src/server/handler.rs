@@ -12,10 +12,7 @@ use rmcp::service::{MaybeSendFuture, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{Map, Value};
 use wenshu_contract::Catalog;
-use wenshu_engine::answer::{AskOutcome, Engine};
-use wenshu_engine::extract::{ExtractRequest, Extractor};
-use wenshu_engine::pipeline::AskRequest;
-use wenshu_engine::scope::{Viewer, principal_params};
+use wenshu_engine::{AskOutcome, AskRequest, Engine, ExtractRequest, Extractor, Viewer, principal_params};
 
 use super::audit::{AskRecorder, ExtractRecorder};
 use super::render::{ask_content, ask_text, extract_content, extract_text};

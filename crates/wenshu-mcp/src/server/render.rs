@@ -1,8 +1,7 @@
 //! The served tools' outputs: structured content (JSON) and a short text rendering of the same.
 
 use serde_json::{Map, Value, json};
-use wenshu_engine::answer::Answer;
-use wenshu_engine::extract::Extraction;
+use wenshu_engine::{Answer, Extraction};
 
 /// The most rows the text rendering shows (the structured content has them all).
 pub const TEXT_ROWS: usize = 20;
