@@ -42,6 +42,7 @@ pub use answer::{Answer, AskOutcome, Engine, subject_of_answer};
 pub use execute::{ExecContext, ExecError, ExecFuture, Executor, Executors, ToolResult, json_to_rows};
 pub use extract::{ExtractOutcome, ExtractRequest, Extraction, Extractor};
 pub use fallback::{FallbackRun, SqlAttempt};
+pub use list_size::RowsWanted;
 pub use message::{Code, Message};
 pub use pipeline::AskRequest;
 pub use plan::Audience;

@@ -11,10 +11,7 @@ use std::sync::Arc;
 
 use axum::http::Extensions;
 use serde_json::{Value, json};
-use wenshu_engine::answer::{Answer, AskOutcome};
-use wenshu_engine::extract::{ExtractOutcome, Extraction};
-use wenshu_engine::pipeline::AskRequest;
-use wenshu_engine::trace::{Trace, TraceStep};
+use wenshu_engine::{Answer, AskOutcome, AskRequest, ExtractOutcome, Extraction, Trace, TraceStep};
 use wenshu_store::{AuditPrincipal, NewAudit, Store};
 
 use crate::principal::Principal;
@@ -268,9 +265,7 @@ pub fn mcp_extract_recorder(
 mod tests {
     use std::time::Instant;
 
-    use wenshu_engine::fallback::{FallbackRun, SqlAttempt};
-    use wenshu_engine::message::{Code, Message};
-    use wenshu_engine::plan::Audience;
+    use wenshu_engine::{Audience, Code, FallbackRun, Message, SqlAttempt};
 
     use super::*;
 

@@ -54,7 +54,7 @@ pub fn client_address(request: &Request) -> Option<IpAddr> {
 }
 
 /// The auth layer: makes the principal of every request, refusing protected routes without a valid key or token,
-/// and puts the principal and its [`Viewer`](wenshu_engine::scope::Viewer) (what the engine sees of it; `/mcp` reads it from there) into the
+/// and puts the principal and its [`Viewer`](wenshu_engine::Viewer) (what the engine sees of it; `/mcp` reads it from there) into the
 /// request's extensions.
 pub async fn identify(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     let address = client_address(&request);

@@ -4,8 +4,7 @@ use std::sync::OnceLock;
 
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use serde_json::Value;
-use wenshu_engine::answer::Answer;
-use wenshu_engine::trace::TraceStep;
+use wenshu_engine::{Answer, TraceStep};
 
 const BUCKETS: [f64; 12] = [
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0,

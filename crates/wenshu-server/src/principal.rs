@@ -9,7 +9,7 @@ use std::net::IpAddr;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
-use wenshu_engine::scope::Viewer;
+use wenshu_engine::Viewer;
 
 /// What a principal may do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use jiff::civil::Date;
-use wenshu_engine::answer::Engine;
+use wenshu_engine::Engine;
 use wenshu_store::Store;
 
 use crate::jwt::JwtVerifier;

@@ -15,12 +15,9 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use wenshu_engine::answer::subject_of_answer;
-use wenshu_engine::answer::{Answer, AskOutcome};
-use wenshu_engine::list_size::RowsWanted;
-use wenshu_engine::pipeline::AskRequest;
-use wenshu_engine::route::{MAX_HISTORY, Turn, TurnSubject};
-use wenshu_engine::trace::TraceStep;
+use wenshu_engine::{
+    Answer, AskOutcome, AskRequest, MAX_HISTORY, RowsWanted, TraceStep, Turn, TurnSubject, subject_of_answer,
+};
 use wenshu_store::{NewTurn, SubjectRef};
 
 use crate::error::ApiError;
