@@ -11,13 +11,14 @@ use wenshu_contract::BoundCall;
 use crate::execute::{ExecContext, ExecError, Executors};
 use crate::fallback::SqlFallback;
 use crate::list_size::{ListSize, ListWindow, RowsWanted};
+use crate::message::RefusalMessage;
 use crate::message::{Code, Message};
 use crate::metric::SharedValues;
 use crate::pipeline::{AskRequest, Planner};
 use crate::plan::{Audience, Plan};
 use crate::resolve::Candidate;
 use crate::resolve::chosen::SubjectIdError;
-use crate::scope::{RefusalMessage, ScopeRefusal, ScopeRules};
+use crate::scope::{ScopeRefusal, ScopeRules};
 use crate::series_total::{TOTAL_LABEL, total_row};
 use crate::trace::{Decision, Trace};
 use crate::understood::{Understood, understood, understood_fallback};
@@ -505,7 +506,7 @@ impl Engine {
                 scope_stop(refusal)
             }
             Err(e) => {
-                let message = Message::tool_failed(&tool_name, &e);
+                let message = Message::tool_failed(&tool_name, &e.to_string(), &e.zh());
                 let reason = message.en.clone();
                 trace.record(
                     "execute",

@@ -8,6 +8,8 @@
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value, json};
 use wenshu_contract::Tool;
+use wenshu_sql::scope::ScopeRefusal;
+use wenshu_sql::scope::bound::OUTSIDE;
 
 /// A stable code of a user-facing text, serialized as its dotted name (`fallback.no_model`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -292,15 +294,14 @@ impl Message {
     }
 
     /// A tool call that failed: the executor's error, said in each language (`error` its English words).
-    pub fn tool_failed(tool: &str, error: &crate::execute::ExecError) -> Self {
-        let en = error.to_string();
+    pub fn tool_failed(tool: &str, error_en: &str, error_zh: &str) -> Self {
         Self::new(
             Code::ToolFailed,
-            format!("工具「{tool}」调用失败：{}", error.zh()),
-            format!("tool `{tool}` failed: {en}"),
+            format!("工具「{tool}」调用失败：{error_zh}"),
+            format!("tool `{tool}` failed: {error_en}"),
         )
         .with("tool", tool)
-        .with("error", en.as_str())
+        .with("error", error_en)
     }
 
     /// A routed tool the catalog does not have.
@@ -384,6 +385,27 @@ impl Message {
     /// A technical reason wrapped in a code (`detail` the engine's words, the same in both texts).
     pub fn detail(code: Code, zh_head: &str, en_head: &str, detail: &str) -> Self {
         Self::new(code, format!("{zh_head}：{detail}"), format!("{en_head}: {detail}")).with("detail", detail)
+    }
+}
+
+/// A scope refusal as the engine's coded message.
+pub trait RefusalMessage {
+    /// The refusal as a coded message in both languages (`scope.outside` for the user; `scope.denied` otherwise).
+    fn message(&self) -> Message;
+}
+
+impl RefusalMessage for ScopeRefusal {
+    fn message(&self) -> Message {
+        let code = if self.code == OUTSIDE {
+            Code::ScopeOutside
+        } else {
+            Code::ScopeDenied
+        };
+        self.params
+            .iter()
+            .fold(Message::new(code, self.zh.clone(), self.en.clone()), |m, (k, v)| {
+                m.with(k, v.clone())
+            })
     }
 }
 

@@ -11,12 +11,13 @@ use wenshu_contract::{Catalog, Tool};
 use crate::check::{CheckedRoute, check_route};
 use crate::extract::{ExtractOutcome, ExtractRequest, Extractor, Said};
 use crate::fill::{asks_about_many, date_params, default_range, subject_param};
+use crate::message::RefusalMessage;
 use crate::message::{Code, Message};
 use crate::plan::{Audience, Plan};
 use crate::resolve::chosen::{check_chosen_id, choice_by_attribute, earlier_choice};
 use crate::resolve::{EntityCatalogs, Resolution};
 use crate::route::{RouteInput, Router, Turn};
-use crate::scope::{RefusalMessage, Viewer};
+use crate::scope::Viewer;
 use crate::trace::{Decision, StepSink, Trace};
 
 mod cover;

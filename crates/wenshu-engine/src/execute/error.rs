@@ -2,7 +2,7 @@
 
 use wenshu_sql::db::{ByteCap, DbError};
 
-use crate::scope::RefusalMessage;
+use crate::message::RefusalMessage;
 
 /// A failed execution: no executor, a template or call that does not fit, or the database/endpoint failing.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -4,7 +4,6 @@
 //! - [`principal`]: parameters filled from the viewer's attributes (`x-principal`).
 //! - [`named`]: a question naming a value of a scoped column outside the viewer's scope is refused.
 //! - [`reach`]: the columns a value reaches through equal columns (joins), where the scope decides it.
-//! - [`RefusalMessage`]: a scope refusal as a coded message in both languages.
 
 pub mod named;
 pub mod principal;
@@ -18,26 +17,3 @@ pub use wenshu_sql::scope::{
     BoundCondition, BoundScope, BoundTable, Comparison, Condition, RULE_SYNTAX, ScopeError, ScopeRefusal, ScopeRules,
     TableAccess, TableRule, Viewer,
 };
-
-use crate::message::{Code, Message};
-
-/// A scope refusal as the engine's coded message.
-pub trait RefusalMessage {
-    /// The refusal as a coded message in both languages (`scope.outside` for the user; `scope.denied` otherwise).
-    fn message(&self) -> Message;
-}
-
-impl RefusalMessage for ScopeRefusal {
-    fn message(&self) -> Message {
-        let code = if self.code == OUTSIDE {
-            Code::ScopeOutside
-        } else {
-            Code::ScopeDenied
-        };
-        self.params
-            .iter()
-            .fold(Message::new(code, self.zh.clone(), self.en.clone()), |m, (k, v)| {
-                m.with(k, v.clone())
-            })
-    }
-}
