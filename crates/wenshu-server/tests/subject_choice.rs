@@ -75,3 +75,32 @@ async fn the_follow_up_uses_the_chosen_id() {
     );
     assert_eq!(follow_up["params"]["movieId"], 22);
 }
+
+#[tokio::test]
+async fn a_whole_number_written_with_a_fraction_part_is_the_same_id_and_a_fraction_is_a_422() {
+    let server = start(Options::default()).await;
+    let (_, first) = ask(&server, json!({"question": "英雄上周的票房"})).await;
+    let conversation = first["conversationId"].clone();
+    let (status, chosen) = ask(
+        &server,
+        json!({"question": "英雄上周的票房", "subjectId": 22.0, "conversationId": conversation}),
+    )
+    .await;
+    assert_eq!(
+        (status, chosen["params"]["movieId"].as_i64()),
+        (200, Some(22)),
+        "{chosen}"
+    );
+    for id in [json!(21.5), json!(-4.7898382105757804e26)] {
+        let (status, body) = ask(
+            &server,
+            json!({"question": "英雄上周的票房", "subjectId": id, "conversationId": conversation}),
+        )
+        .await;
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (422, Some("invalid_type")),
+            "{body}"
+        );
+    }
+}

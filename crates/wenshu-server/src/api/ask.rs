@@ -119,6 +119,7 @@ async fn prepare(
         None | Some(Value::Null) => None,
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.trim().to_string()),
         Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Some(n.to_string()),
+        Some(Value::Number(n)) if n.as_f64().is_some_and(is_whole_id) => n.as_f64().map(|f| (f as i64).to_string()),
         Some(other) => {
             return Err(ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
@@ -399,4 +400,10 @@ fn tool_and_params(outcome: &AskOutcome) -> (Option<String>, Option<Value>) {
         }
         AskOutcome::Stopped { .. } => (None, None),
     }
+}
+
+/// Whether a number written with a fraction part (`7.0`) is a whole ID a 64-bit integer holds exactly.
+fn is_whole_id(f: f64) -> bool {
+    const SAFE: f64 = 9_007_199_254_740_991.0;
+    f.fract() == 0.0 && (-SAFE..=SAFE).contains(&f)
 }
