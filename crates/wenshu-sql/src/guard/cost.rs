@@ -63,9 +63,10 @@ const COUNTED_FUNCTIONS: &[(&str, usize)] = &[("lpad", 1), ("rpad", 1), ("repeat
 /// Adds the cost refusals of `query` (parsed in `dialect`) to `findings`: each as a reason and as a refused
 /// `clause` resolution naming the construct.
 pub(super) fn refuse(query: &Query, dialect: Dialect, policy: &GuardPolicy, findings: &mut Findings) {
-    let mut table_functions: HashSet<String> = POSTGRES_SET_RETURNING_FUNCTIONS
-        .iter()
-        .chain(Dialect::BUILT_IN.into_iter().flat_map(default_table_functions))
+    // Every built-in dialect's table functions (PostgreSQL's set-returning ones among them) and this dialect's own.
+    let mut table_functions: HashSet<String> = Dialect::BUILT_IN
+        .into_iter()
+        .flat_map(default_table_functions)
         .chain(dialect.rules().table_functions())
         .map(|f| f.to_string())
         .collect();
