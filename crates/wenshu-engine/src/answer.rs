@@ -388,7 +388,8 @@ impl Engine {
         let scope = Arc::new(self.scope.bind(&request.viewer));
         if let Some(values) = &self.metric_values {
             let catalog = self.planner.catalog();
-            let named = crate::scope::named::outside_named(tool, question, &self.scope, &scope, catalog, &values.get());
+            let named =
+                crate::metric::outside::outside_named(tool, question, &self.scope, &scope, catalog, &values.get());
             if let Some(refusal) = named {
                 return scope_stop(refusal);
             }
@@ -756,7 +757,7 @@ pub fn summarize_en(understood: &str, columns: &[String], rows: &[Vec<Value>]) -
 
 /// The note of a list cut by a default row limit: 「显示前 10 行，可能还有更多」; empty when not cut.
 pub fn cut_note(tool: &wenshu_contract::Tool, params: &Map<String, Value>, rows: usize) -> String {
-    let Some((param, limit)) = crate::coverage::offer_of(tool, params).limit else {
+    let Some((param, limit)) = crate::offer::offer_of(tool, params).limit else {
         return String::new();
     };
     let defaulted = tool

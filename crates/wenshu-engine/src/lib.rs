@@ -25,6 +25,8 @@ pub mod lexicon;
 pub mod list_size;
 pub mod message;
 pub mod metric;
+pub mod model_call;
+pub mod offer;
 pub mod param_kinds;
 pub mod pipeline;
 pub mod plan;

@@ -68,7 +68,7 @@ impl ListWindow {
         question: &str,
     ) -> Option<Self> {
         tool.definition().get("x-sql")?;
-        let (param, asked) = crate::coverage::offer_of(tool, params).limit?;
+        let (param, asked) = crate::offer::offer_of(tool, params).limit?;
         let spec = tool.param(&param)?;
         let maximum = spec.maximum.as_ref().and_then(Value::as_u64)?;
         let cap = maximum.min(u64::try_from(row_cap).unwrap_or(u64::MAX)).max(1);

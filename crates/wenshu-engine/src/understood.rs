@@ -9,8 +9,8 @@ use wenshu_contract::{ParamSpec, ParamType, Tool};
 use wenshu_lexicon::period::period_range;
 
 use crate::coverage::message::param_label;
-use crate::coverage::offer_of;
 use crate::metric::describe::{ALL_DATA_EN, ALL_DATA_ZH, NO_PERIOD_EN, NO_PERIOD_ZH};
+use crate::offer::offer_of;
 use crate::param_kinds::is_period_param;
 use crate::resolve::EntityCatalogs;
 
@@ -163,7 +163,7 @@ fn enum_label(tool: &Tool, spec: &ParamSpec, value: &str) -> Option<String> {
 }
 
 /// The answer's shape in words: 汇总, 按销售员排名前 5, 按日的趋势, 明细（前 10 行）.
-fn answer_part(offer: &crate::coverage::Offer) -> Option<Part> {
+fn answer_part(offer: &crate::offer::Offer) -> Option<Part> {
     let dimension = offer.dimension.first().cloned().unwrap_or_default();
     let n = offer.limit.as_ref().map(|(_, n)| *n);
     Some(match offer.shape? {

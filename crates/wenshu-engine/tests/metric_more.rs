@@ -159,9 +159,9 @@ fn a_record_threshold_needs_a_measure_of_one_column() {
 
 #[test]
 fn kinds_of_day_and_periods_read_apart_are_unmet() {
-    use wenshu_engine::coverage::Offer;
     use wenshu_engine::coverage::time_words::{day_kinds, two_periods};
     use wenshu_engine::facts::QuestionFacts;
+    use wenshu_engine::offer::Offer;
     let facts = |q: &str| QuestionFacts::new(q, today());
     assert_eq!(day_kinds(&facts("上个月工作日的门诊量")).len(), 1);
     assert_eq!(day_kinds(&facts("visits on weekdays last month")).len(), 1);

@@ -14,7 +14,11 @@
 //! - [`statistics`]: names of statistics beyond sums and means (中位数, 方差, median), so none is read as a sum.
 //! - [`boolean`]: yes/no words.
 //! - [`filler`]: words that restrict nothing (帮我, 是多少, 谢谢, please); what is left of a question is unread.
-//! - [`english`]: English words of a sentence, inflections, identifiers spelled as words (`good_rate`).
+//! - [`english`]: English words of a sentence, inflections, identifiers spelled as words (`good_rate`);
+//!   [`identifiers`]: a data model's identifiers as English words of a question (sales person, salespeople).
+//! - [`sentence`]: a sentence as folded characters with a mask of what is already explained.
+//! - [`words`]: closed word lists, one kind per module ([`words::cues`]: function words, references,
+//!   follow-up connectors, aggregate cues, ID-like tokens).
 //! - [`bilingual`]: a small general English → Chinese vocabulary (delayed → 超时, on-time → 准时).
 //! - [`demand`]: what a question asks for beyond filter values (各X, 前N, 环比, 占比, 超过N, 明细).
 //! - [`timezone`]: places that name a time zone (东京 → Asia/Tokyo).
@@ -29,10 +33,12 @@ pub mod demand;
 pub mod english;
 pub mod filler;
 pub mod grain;
+pub mod identifiers;
 pub mod memo;
 pub mod numeral;
 pub mod period;
 pub mod place;
+pub mod sentence;
 pub mod statistics;
 pub mod surname;
 pub mod synonym;

@@ -9,7 +9,7 @@ use wenshu_lexicon::filler::restricts_nothing;
 
 use super::Unmet;
 use super::message::{grain_zh, unmet};
-use super::offer::Offer;
+use crate::offer::Offer;
 use wenshu_lexicon::words::quantity::COUNTED;
 
 /// Last characters of Chinese measure nouns (单价, 金额, 比率, 数量): a ranking by such a word is by that measure.

@@ -1,8 +1,8 @@
 //! Coverage: after bind, whether the bound call answers everything the question asks — every value it names
 //! (a second value for a single-valued parameter is unmet, never dropped) and every demand (grouping, ranking,
-//! comparison, aggregate, threshold, rows). A demand is met only by what the call offers ([`offer`]).
+//! comparison, aggregate, threshold, rows). A demand is met only by what the call offers ([`crate::offer`]).
 //!
-//! - [`offer`]: what a bound call answers (`x-answers`, else the spellings of its enum values).
+//! - [`measures`]: the catalog's measures a question names that the call does not show.
 //! - [`values`]: the values the question names, against the bound parameters.
 //! - [`unknown`]: a word shaped like a filter's values but none of them (火星区) is unmet, never ignored.
 //! - [`statistics`]: a statistic the tool never names (中位数, 方差, median) is unmet, never answered as a sum.
@@ -16,9 +16,9 @@
 //! - [`message`]: what cannot be done and what can be answered instead, in words.
 
 pub mod exclusion;
+pub mod measures;
 pub mod meets;
 pub mod message;
-pub mod offer;
 pub mod reference;
 pub mod statistics;
 pub mod time_words;
@@ -33,8 +33,8 @@ use wenshu_contract::Tool;
 use wenshu_lexicon::demand::{Demand, DemandKind};
 
 use crate::facts::QuestionFacts;
+pub use crate::offer::{Offer, offer_of};
 use crate::resolve::EntityCatalogs;
-pub use offer::{Offer, offer_of};
 
 /// One thing the question asks for that the call does not give.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -7,7 +7,7 @@ use wenshu_lexicon::SpanKind;
 use super::Unmet;
 use super::message::unmet;
 use crate::facts::QuestionFacts;
-use crate::metric::build::reference_in;
+use wenshu_lexicon::words::references::reference_in;
 
 /// The reference word of the question outside its time expressions (这个月 is a time), when `tool` has no subject
 /// that would resolve it.

@@ -23,13 +23,13 @@ use wenshu_lexicon::surname::looks_like_person_name;
 
 use super::exclusion::without_cues;
 use super::message::{param_label, unmet};
-use super::offer::{ToolWords, tool_words};
 use super::values::{Reading, entity_type_of, is_filter_enum};
 use super::{Unmet, strings_in};
 use crate::facts::QuestionFacts;
-use crate::lexicon::words::related_pairs;
-use crate::metric::build::reference_in;
+use crate::offer::{ToolWords, tool_words};
 use crate::resolve::EntityCatalogs;
+use wenshu_lexicon::words::cues::related_pairs;
+use wenshu_lexicon::words::references::reference_in;
 
 /// How many of a parameter's values a message lists.
 const LISTED_VALUES: usize = 6;

@@ -14,8 +14,8 @@ use wenshu_lexicon::time::time_word_ranges;
 
 use super::Unmet;
 use super::message::{param_label, unmet};
-use crate::lexicon::tool_choice::{NamedEntity, entity_mentions, overlaps};
 use crate::resolve::EntityCatalogs;
+use crate::resolve::named::{NamedEntity, entity_mentions, overlaps};
 
 /// Whether a parameter filters (an enum with no default, not the declared mode): its values are the question's
 /// values, not a way of answering.

@@ -9,7 +9,7 @@ mod outcome;
 pub mod said;
 pub mod unmatched;
 
-use jiff::civil::{Date, Weekday};
+use jiff::civil::Date;
 use serde_json::{Map, Value};
 use wenshu_contract::Tool;
 
@@ -45,7 +45,7 @@ impl Extractor for ModelExtractor {
         Box::pin(ModelExtractor::extract_said(self, request, said))
     }
 }
-pub use outcome::{ExtractOutcome, ExtractTrace, Extraction, ModelCall};
+pub use outcome::{ExtractOutcome, ExtractTrace, Extraction};
 
 /// What to extract from: the tool, the question, when and where it is asked, and what code already filled.
 #[derive(Debug, Clone)]
@@ -74,18 +74,5 @@ impl ExtractRequest<'_> {
             }
         }
         hidden
-    }
-}
-
-/// The Chinese name of a weekday (星期一 … 星期日), for prompts.
-pub fn chinese_weekday(date: Date) -> &'static str {
-    match date.weekday() {
-        Weekday::Monday => "星期一",
-        Weekday::Tuesday => "星期二",
-        Weekday::Wednesday => "星期三",
-        Weekday::Thursday => "星期四",
-        Weekday::Friday => "星期五",
-        Weekday::Saturday => "星期六",
-        Weekday::Sunday => "星期日",
     }
 }

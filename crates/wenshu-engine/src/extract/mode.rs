@@ -10,7 +10,7 @@ use wenshu_contract::answers::Shape;
 use wenshu_contract::{ParamSpec, Tool};
 use wenshu_lexicon::demand::{Aggregate, Demand, DemandKind};
 
-use crate::coverage::offer_of;
+use crate::offer::offer_of;
 
 /// What the demands of a question decide about a mode value.
 #[derive(Debug, Clone, PartialEq)]

@@ -13,13 +13,14 @@ use wenshu_llm::answer::extract_json_object;
 use wenshu_llm::client::{ChatClient, ChatRequest, Message};
 use wenshu_llm::prompt::{ExtractRetryContext, ExtractSystemContext, ExtractUserContext, PromptTemplates};
 
+use super::ExtractRequest;
 use super::decoding_schema::decoding_schema;
 use super::grounding::ground;
-use super::outcome::{ExtractOutcome, ExtractTrace, Extraction, ModelCall};
+use super::outcome::{ExtractOutcome, ExtractTrace, Extraction};
 use super::said::Said;
 use super::unmatched;
-use super::{ExtractRequest, chinese_weekday};
 use crate::facts::QuestionFacts;
+use crate::model_call::{ModelCall, chinese_weekday};
 use crate::param_kinds::is_period_param;
 
 /// How many times a model is asked for one extraction: the first ask and one corrective re-ask.

@@ -24,8 +24,8 @@ use wenshu_llm::prompt::{PromptTemplates, SqlContext};
 
 use self::schema::{SchemaSource, ScopedSchema};
 use self::verify::{Mismatch, verify};
-use crate::extract::{ModelCall, chinese_weekday};
 use crate::facts::QuestionFacts;
+use crate::model_call::{ModelCall, chinese_weekday};
 use crate::scope::BoundScope;
 use wenshu_sql::db::{Database, DbError, Dialect, QueryLimits, ReadScope, Rows};
 use wenshu_sql::guard::{GuardPolicy, GuardVerdict, check_sql_scoped, default_table_functions};

@@ -12,7 +12,8 @@
 //! - [`params`]: the parameters a question states, family by family; [`flags`]: yes/no parameters from their
 //!   descriptions; [`legs`]: origin and destination cities.
 //! - [`extractor`]: [`LexiconExtractor`], the [`crate::extract::Extractor`].
-//! - [`text`], [`words`]: folded sentences with masks; closed word lists and ID-like tokens.
+//! - the folded sentences with masks and the closed word lists it reads are `wenshu_lexicon::sentence` and
+//!   `wenshu_lexicon::words::cues`.
 
 pub mod extractor;
 pub mod flags;
@@ -23,10 +24,8 @@ pub mod params;
 pub mod rewrite;
 pub mod router;
 pub mod subject;
-pub mod text;
 pub mod tool_choice;
 pub mod tool_index;
-pub mod words;
 
 pub use extractor::LexiconExtractor;
 pub use router::LexiconRouter;

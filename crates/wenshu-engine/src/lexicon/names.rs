@@ -11,8 +11,8 @@ use wenshu_lexicon::surname::looks_like_person_name;
 use super::subject::leftover;
 use super::tool_choice::{NamedEntity, SUBJECTLESS_FACTOR, THRESHOLD, ToolChoice, choose_tool};
 use super::tool_index::ToolIndex;
-use super::words::trim_function_words;
 use crate::resolve::{EntityCatalogs, EntityIndex};
+use wenshu_lexicon::words::cues::trim_function_words;
 
 /// Evidence of a word shaped like a name of the tool's subject type (less than a name the catalog holds).
 pub const NAME_SHAPE_BONUS: f64 = 3.0;

@@ -19,10 +19,10 @@ use wenshu_lexicon::demand::{DemandKind, ThresholdOp};
 use super::flags::{flag_denial, flag_subject, flag_value};
 use super::legs::{city_in, leg_of};
 use super::tool_choice::{NamedEntity, entity_mentions, is_id_param, overlaps};
-use super::words::{IdToken, id_tokens};
 use crate::facts::QuestionFacts;
 use crate::param_kinds::{is_period_param, is_place_param};
 use crate::resolve::EntityCatalogs;
+use wenshu_lexicon::words::cues::{IdToken, id_tokens};
 
 /// One value the question states, and the words that state it.
 #[derive(Debug, Clone, PartialEq)]
@@ -417,18 +417,18 @@ fn partial_name<'a>(
     index: &'a crate::resolve::EntityIndex,
     question: &str,
 ) -> Option<(&'a crate::resolve::Entity, String)> {
-    let chars: Vec<char> = super::text::Sentence::new(question).chars;
+    let chars: Vec<char> = wenshu_lexicon::sentence::Sentence::new(question).chars;
     let names: Vec<String> = index
         .entities()
         .iter()
-        .map(|e| super::text::Sentence::new(&e.name).chars.iter().collect())
+        .map(|e| wenshu_lexicon::sentence::Sentence::new(&e.name).chars.iter().collect())
         .collect();
     let longest = chars
         .len()
         .min(names.iter().map(|n| n.chars().count()).max().unwrap_or(0));
     for length in (PARTIAL_NAME_CHARS..=longest).rev() {
         for window in chars.windows(length) {
-            if !window.iter().all(|&c| super::text::is_cjk(c)) {
+            if !window.iter().all(|&c| wenshu_lexicon::sentence::is_cjk(c)) {
                 continue;
             }
             let words: String = window.iter().collect();

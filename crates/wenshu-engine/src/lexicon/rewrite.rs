@@ -18,12 +18,12 @@ use wenshu_lexicon::{SpanKind, scan};
 
 use super::flags::flag_words;
 use super::params::stated_params;
-use super::text::{Sentence, is_cjk};
-use super::words::{find_reference, opener_len, without_opener};
 use crate::facts::QuestionFacts;
 use crate::param_kinds::is_period_param;
 use crate::resolve::EntityCatalogs;
 use wenshu_lexicon::demand::DemandKind;
+use wenshu_lexicon::sentence::{Sentence, is_cjk};
+use wenshu_lexicon::words::cues::{find_reference, opener_len, without_opener};
 
 /// What a rewrite starts from.
 #[derive(Debug, Clone)]

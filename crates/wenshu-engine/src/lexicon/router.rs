@@ -18,15 +18,15 @@ use super::legs::leg_of;
 use super::names::choose_with_names;
 use super::rewrite::{RewriteInput, rewrite_with_edits};
 use super::subject::{SubjectFinding, find_subject};
-use super::text::Sentence;
 use super::tool_choice::NamedEntity;
 use super::tool_choice::{THRESHOLD, ToolChoice, entity_mentions};
 use super::tool_index::ToolIndex;
-use super::words::{has_reference, looks_like_follow_up, opener_len, trim_function_words};
 use crate::facts::QuestionFacts;
 use crate::param_kinds::is_place_param;
 use crate::resolve::EntityCatalogs;
 use crate::route::{BoxFuture, MAX_HISTORY, RouteDecision, RouteInput, RouteResult, Router, Turn};
+use wenshu_lexicon::sentence::Sentence;
+use wenshu_lexicon::words::cues::{has_reference, looks_like_follow_up, opener_len, trim_function_words};
 
 /// The tools an index was built for (each by address and name) and the day, with the index.
 type CachedIndex = (Vec<(usize, String)>, Date, Arc<ToolIndex>);

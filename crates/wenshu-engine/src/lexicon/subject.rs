@@ -9,10 +9,10 @@ use wenshu_contract::Tool;
 use wenshu_lexicon::numeral::NumeralKind;
 use wenshu_lexicon::{SpanKind, scan};
 
-use super::text::Sentence;
 use super::tool_choice::NamedEntity;
 use super::tool_index::ToolIndex;
-use super::words::{has_reference, trim_function_words};
+use wenshu_lexicon::sentence::Sentence;
+use wenshu_lexicon::words::cues::{has_reference, trim_function_words};
 
 /// What a question says about its subject.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -3,24 +3,22 @@
 //! tool with an address — and a rule that sends aggregate questions over many subjects to the fallback.
 
 use crate::param_kinds::{is_period_param, is_place_param};
-use std::cell::RefCell;
-use std::sync::Arc;
 
 use jiff::civil::Date;
 use serde::Serialize;
 use wenshu_contract::{ParamSpec, ParamType, Tool};
 use wenshu_lexicon::SpanKind;
-use wenshu_lexicon::memo::{Recent, recall};
 use wenshu_lexicon::numeral::NumeralKind;
 
 use wenshu_lexicon::demand::{Aggregate, DemandKind};
 
-use super::text::Sentence;
 use super::tool_index::ToolIndex;
-use super::words::{aggregate_cues, has_reference, is_id_like, mask_question_words, related_words};
-use crate::coverage::offer::tool_words;
 use crate::facts::QuestionFacts;
+use crate::offer::tool_words;
 use crate::resolve::EntityCatalogs;
+pub use crate::resolve::named::{NamedEntity, entity_mentions, overlaps};
+use wenshu_lexicon::sentence::Sentence;
+use wenshu_lexicon::words::cues::{aggregate_cues, has_reference, is_id_like, mask_question_words, related_words};
 
 /// The least total score a tool needs to be chosen; below it the question goes to the fallback.
 pub const THRESHOLD: f64 = 2.0;
@@ -40,19 +38,6 @@ pub const RANKING_TOOL_FACTOR: f64 = 0.5;
 /// What the score of a tool of one subject is multiplied by when the question names no entity of its type and
 /// refers to none (这个, 他).
 pub const SUBJECTLESS_FACTOR: f64 = 0.8;
-
-/// An entity named in a question.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct NamedEntity {
-    /// The entity type.
-    pub entity_type: String,
-    /// The words of the question.
-    pub surface: String,
-    /// Byte range in the question.
-    pub range: std::ops::Range<usize>,
-    /// The entities the words name.
-    pub ids: Vec<serde_json::Value>,
-}
 
 /// One tool's score and why.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -92,49 +77,6 @@ impl ToolChoice {
     pub fn score_of(&self, tool: &str) -> f64 {
         self.scores.iter().find(|s| s.tool == tool).map_or(0.0, |s| s.total)
     }
-}
-
-/// The catalogs' identities and a text: what a remembered reading of mentions is found by.
-type MentionsKey = (Vec<u64>, String);
-
-thread_local! {
-    /// The mentions of the texts most recently read on this thread, by the catalogs' identities and the text.
-    static RECENT_MENTIONS: RefCell<Recent<MentionsKey, Arc<Vec<NamedEntity>>>> =
-        const { RefCell::new(Recent::new(8)) };
-}
-
-/// Every entity mention of every type in a text, longest names first as the entity index finds them. A plan reads
-/// the same question several times: the last few answers are remembered per thread.
-pub fn entity_mentions(entities: &EntityCatalogs, text: &str) -> Vec<NamedEntity> {
-    let identities = entities.identities();
-    let found = recall(
-        &RECENT_MENTIONS,
-        |(ids, t)| t == text && *ids == identities,
-        || {
-            let found = Arc::new(read_mentions(entities, text));
-            ((identities.clone(), text.to_string()), found)
-        },
-    );
-    found.as_ref().clone()
-}
-
-fn read_mentions(entities: &EntityCatalogs, text: &str) -> Vec<NamedEntity> {
-    let mut out = Vec::new();
-    for entity_type in entities.types() {
-        let Some(index) = entities.get(entity_type) else {
-            continue;
-        };
-        for mention in index.find_mentions(text) {
-            out.push(NamedEntity {
-                entity_type: entity_type.to_string(),
-                surface: mention.surface.clone(),
-                range: mention.range.clone(),
-                ids: mention.entity_ids.clone(),
-            });
-        }
-    }
-    out.sort_by_key(|m| m.range.start);
-    out
 }
 
 /// Whether a parameter takes a free identifier (a string, no enum, not the subject, its name or description says ID).
@@ -323,11 +265,6 @@ fn add_evidence(
         let words = facts.question.get(place.range.clone()).unwrap_or_default();
         bonus(PLACE_BONUS, format!("the place 「{words}」"), score);
     }
-}
-
-/// Whether two byte ranges overlap.
-pub fn overlaps(a: &std::ops::Range<usize>, b: &std::ops::Range<usize>) -> bool {
-    a.start < b.end && b.start < a.end
 }
 
 #[cfg(test)]

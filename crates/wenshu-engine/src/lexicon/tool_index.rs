@@ -8,8 +8,8 @@ use jiff::civil::Date;
 use wenshu_contract::{ParamSpec, Tool};
 use wenshu_lexicon::time::scan_times;
 
-use super::text::{Sentence, is_cjk, is_separator};
 use crate::resolve::EntityCatalogs;
+use wenshu_lexicon::sentence::{Sentence, is_cjk, is_separator};
 
 /// BM25's term-frequency saturation.
 const K1: f64 = 1.2;

@@ -15,11 +15,11 @@ use wenshu_lexicon::canonical::canonical;
 use wenshu_lexicon::demand::{self, Aggregate, Baseline, Demand, DemandKind};
 use wenshu_lexicon::filler::strip_filler;
 
-use super::english;
 use super::values::{MetricValues, ValueMention};
 use crate::facts::QuestionFacts;
+use wenshu_lexicon::identifiers as english;
 use wenshu_lexicon::words::money::{CURRENCY_UNITS, MONEY_WORDS};
-use wenshu_lexicon::words::references::{REFERENCES, REFERENCES_EN};
+use wenshu_lexicon::words::references::reference_in;
 
 /// The words asking "how many" before a unit (多少套, 几单).
 const HOW_MANY: [&str; 3] = ["多少", "几", "how many"];
@@ -1214,17 +1214,6 @@ impl<'a> Builder<'a> {
             }
         }
     }
-}
-
-/// The first reference word in a run of words the query did not account for.
-pub(crate) fn reference_in(run: &str) -> Option<String> {
-    let text = canonical(run);
-    if let Some(word) = REFERENCES.iter().find(|w| text.contains(*w)) {
-        return Some((*word).to_string());
-    }
-    text.split(|c: char| !c.is_ascii_alphanumeric())
-        .find(|w| REFERENCES_EN.contains(&w.to_ascii_lowercase().as_str()))
-        .map(str::to_string)
 }
 
 /// Classifiers between 多少/几 and the thing counted (多少个销售, 几位客户, 几家承运商): general Chinese.

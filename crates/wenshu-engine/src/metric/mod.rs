@@ -7,18 +7,17 @@
 //! - the compiler per dialect (SQLite, PostgreSQL, MySQL/MariaDB) is `wenshu_sql::metric`; [`execute`]: the executor;
 //!   [`present`]: labels, headline and chart hint; [`describe`]: 理解为 in words.
 //! - [`build`]: the metric query of a question from its demands, values and times (the lexicon engine);
-//!   [`extract`]: that query as the lexicon engine's extraction; [`offer`]: what a metric call answers, for
-//!   coverage; [`english`]: the model's identifiers as English words (sales person, salespeople);
-//!   [`measures`]: the models' measures a question names that another call does not show.
+//!   [`extract`]: that query as the lexicon engine's extraction (what a metric call offers is
+//!   [`crate::offer`]'s).
+//! - [`outside`]: a question naming a scoped dimension's value outside the viewer's scope (for a tool the scope
+//!   reaches by a principal parameter) is refused; [`reach`]: a filter value joined to a scoped column.
 
 pub mod build;
 pub mod dates;
 pub mod describe;
-pub mod english;
 pub mod execute;
 pub mod extract;
-pub mod measures;
-pub mod offer;
+pub mod outside;
 pub mod present;
 mod reach;
 pub mod running;
@@ -26,5 +25,4 @@ pub mod values;
 
 pub use build::{MetricBuild, build_query};
 pub use execute::{MetricExecutor, Prepared, model_scope, prepare, prepare_scoped};
-pub use offer::offer;
 pub use values::{MetricValues, SharedValues};

@@ -10,14 +10,14 @@ use wenshu_lexicon::demand::Demand;
 
 use super::{AskRequest, Planner};
 use crate::check::CheckedRoute;
+use crate::coverage::measures::unshown_measures;
 use crate::coverage::{Coverage, check_with, fitting_modes, question_demands, unread_own_words, values};
 use crate::facts::QuestionFacts;
 use crate::lexicon::LexiconRouter;
-use crate::lexicon::words::without_opener;
-use crate::metric::measures::unshown_measures;
 use crate::plan::Plan;
 use crate::route::RouteInput;
 use crate::trace::{Decision, Trace};
+use wenshu_lexicon::words::cues::without_opener;
 use wenshu_lexicon::words::quantity::QUANTITY_WORDS;
 
 impl Planner {
@@ -303,7 +303,7 @@ fn may_answer(tool: &Tool, demands: &[Demand]) -> bool {
     match answers.mode_param() {
         Some(_) => !fitting_modes(tool, &Map::new(), demands).is_empty(),
         None => {
-            let offer = crate::coverage::offer_of(tool, &Map::new());
+            let offer = crate::offer::offer_of(tool, &Map::new());
             demands
                 .iter()
                 .all(|d| crate::coverage::meets::meets(d, &offer, tool, &Map::new(), demands).is_ok())

@@ -9,7 +9,7 @@
 //! - [`catalog`] — [`EntityCatalogs`], entity type → [`EntityIndex`], loaded from JSON or inserted.
 //! - [`index`] — [`EntityIndex`], built once; exact lookups and [`EntityIndex::resolve`].
 //! - [`fuzzy`] — fuzzy candidates, scores and the unique-or-ambiguous decision.
-//! - [`mentions`] — [`EntityIndex::find_mentions`], names inside a sentence.
+//! - [`mentions`] — [`EntityIndex::find_mentions`], names inside a sentence; [`named`] — every type's, remembered.
 //! - [`entity`] — [`Entity`], [`Candidate`], [`MatchMethod`], [`Resolution`].
 //! - [`error`] — [`ResolveError`].
 //! - [`chosen`] — subjects the user chose: a request's ID checked, an earlier round's choice kept.
@@ -21,6 +21,7 @@ pub mod error;
 pub mod fuzzy;
 pub mod index;
 pub mod mentions;
+pub mod named;
 mod postings;
 pub mod sql;
 mod text;

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use wenshu_contract::Tool;
 
-use crate::extract::ModelCall;
+use crate::model_call::ModelCall;
 
 /// How many earlier rounds a route sees.
 pub const MAX_HISTORY: usize = 3;

@@ -7,7 +7,7 @@ use wenshu_llm::client::{ChatClient, ChatRequest, Message};
 use wenshu_llm::prompt::{PromptTemplates, RouteContext, RouteTool, RouteTurn};
 
 use super::{BoxFuture, RouteDecision, RouteInput, RouteResult, Router, Turn};
-use crate::extract::{ModelCall, chinese_weekday};
+use crate::model_call::{ModelCall, chinese_weekday};
 
 /// Routes with a chat model.
 #[derive(Debug, Clone)]

@@ -2,10 +2,10 @@
 //! in `wenshu-sql` ([`wenshu_sql::scope`]) and are re-exported here; this module adds what needs the question:
 //!
 //! - [`principal`]: parameters filled from the viewer's attributes (`x-principal`).
-//! - [`named`]: a question naming a value of a scoped column outside the viewer's scope is refused.
+//! - a question naming a value of a scoped column outside the viewer's scope is refused by
+//!   the metric stage's `outside` check (the values come from the metric dimensions).
 //! - [`reach`]: the columns a value reaches through equal columns (joins), where the scope decides it.
 
-pub mod named;
 pub mod principal;
 pub mod reach;
 

@@ -8,3 +8,14 @@ pub const REFERENCES: &[&str] = &[
 ];
 /// English words that refer to something named elsewhere, matched as whole words.
 pub const REFERENCES_EN: &[&str] = &["it", "its", "this", "that", "them", "they", "their"];
+
+/// The first reference word in a run of words the query did not account for.
+pub fn reference_in(run: &str) -> Option<String> {
+    let text = crate::canonical::canonical(run);
+    if let Some(word) = REFERENCES.iter().find(|w| text.contains(*w)) {
+        return Some((*word).to_string());
+    }
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .find(|w| REFERENCES_EN.contains(&w.to_ascii_lowercase().as_str()))
+        .map(str::to_string)
+}

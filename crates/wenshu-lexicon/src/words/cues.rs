@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use super::text::Sentence;
+use crate::sentence::Sentence;
 
 /// Words that carry no subject: trimmed from the edges of what is left of a question, longest first.
 const FUNCTION_WORDS: &[&str] = &[
@@ -219,7 +219,7 @@ pub fn related_words(folded: &str) -> String {
         .iter()
         .filter(|(word, _)| folded.contains(word))
         .map(|(_, meaning)| *meaning);
-    let translated = wenshu_lexicon::bilingual::translations(folded)
+    let translated = crate::bilingual::translations(folded)
         .into_iter()
         .flat_map(|t| t.chinese.iter().copied());
     related.chain(translated).collect::<Vec<_>>().join(" ")
@@ -386,7 +386,7 @@ pub fn opener_len(chars: &[char]) -> usize {
 
 /// `question` without the follow-up opener it starts with (那华南呢 → 华南呢).
 pub fn without_opener(question: &str) -> &str {
-    let skip = opener_len(&super::text::Sentence::new(question).chars);
+    let skip = opener_len(&crate::sentence::Sentence::new(question).chars);
     let start = question.char_indices().nth(skip).map_or(question.len(), |(at, _)| at);
     &question[start..]
 }

@@ -3,7 +3,7 @@
 
 use std::ops::Range;
 
-use wenshu_lexicon::canonical::fold_char;
+use crate::canonical::fold_char;
 
 /// A sentence, folded one character at a time (width, script, case), with a byte offset per character.
 #[derive(Debug, Clone)]

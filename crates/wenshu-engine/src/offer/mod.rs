@@ -1,5 +1,10 @@
 //! What a bound call offers: its shape, dimension, grain, ranking measure, counts and computations — from the
 //! tool's `x-answers`, else read from the spellings of the enum values it is bound with and from its own words.
+//! Extraction (a mode's shape), coverage (demands against it) and the answer (its row limit) read the same offer.
+//!
+//! - [`metric`]: the offer of a metric call, from its model and query.
+
+mod metric;
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -114,7 +119,7 @@ fn grain_spelled(spellings: &[String]) -> Option<Grain> {
 
 /// What a call of `tool` with `arguments` answers.
 pub fn offer_of(tool: &Tool, arguments: &Map<String, Value>) -> Offer {
-    if let Some(offer) = crate::metric::offer(tool, arguments) {
+    if let Some(offer) = metric::offer(tool, arguments) {
         return offer;
     }
     if let Some(answers) = &tool.extensions().answers {

@@ -7,7 +7,8 @@ use wenshu_contract::answers::{RankOrder, Shape};
 use wenshu_contract::metric::{CompareKind, Grain, Measure, Measured, MetricExpr, MetricQuery, OrderDir, Reaggregate};
 use wenshu_lexicon::demand::{Aggregate, Baseline};
 
-use crate::coverage::Offer;
+use super::Offer;
+use wenshu_lexicon::identifiers;
 
 /// The offer of a call of a metric tool; none when the tool has no `x-metrics` or the arguments are no metric
 /// query of its model.
@@ -31,7 +32,7 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
         .flat_map(|d| {
             let dim = &model.dimensions[*d];
             let mut words = names(&dim.label, &dim.synonyms);
-            words.extend(super::english::forms(&dim.name));
+            words.extend(identifiers::forms(&dim.name));
             words
         })
         .collect();
@@ -52,7 +53,7 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
         Measured::Distinct(d) => {
             let dim = &model.dimensions[d];
             let mut words = names(&dim.label, &dim.synonyms);
-            words.extend(super::english::forms(&dim.name));
+            words.extend(identifiers::forms(&dim.name));
             words
         }
     };

@@ -5,7 +5,9 @@
 use wenshu_contract::Catalog;
 use wenshu_lexicon::canonical::canonical;
 
-use crate::coverage::{Offer, Unmet, message::unmet};
+use super::Unmet;
+use super::message::unmet;
+use crate::offer::Offer;
 
 /// A measure word found in the question: the word as written and every word of its measure.
 struct Named {

@@ -7,9 +7,9 @@ use serde_json::Value;
 use wenshu_contract::{Catalog, Tool};
 use wenshu_lexicon::canonical::canonical;
 
-use super::bound::{BoundScope, ScopeRefusal};
-use super::rule::ScopeRules;
-use crate::metric::MetricValues;
+use super::MetricValues;
+use crate::scope::bound::{BoundScope, ScopeRefusal};
+use crate::scope::rule::ScopeRules;
 
 /// The refusal for the first value `question` names, of a column scoped by an attribute one of `tool`'s principal
 /// parameters takes, that the viewer's scope does not allow; `None` when it names none.
