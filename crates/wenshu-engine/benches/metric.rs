@@ -57,7 +57,7 @@ fn bench_metric(c: &mut Criterion) {
     group.bench_function("build_from_question", |b| {
         b.iter(|| build_query(tool, &values, black_box("上个月销量排前三的销售是谁"), today))
     });
-    let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).expect("entities"));
+    let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON).expect("entities"));
     let shared = SharedValues::new();
     shared.set(values.clone());
     let planner = Planner::new(

@@ -50,7 +50,7 @@ fn bench_pipeline(c: &mut Criterion) {
         Arc::new(ChatClient::new(vec![provider], RetryConfig::default(), BreakerConfig::default()).expect("client"));
     let prompts = Arc::new(PromptTemplates::embedded());
     let catalog = Arc::new(demo_catalog().expect("demo catalog"));
-    let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).expect("entities"));
+    let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON).expect("entities"));
     let model_planner = Planner::new(
         catalog.clone(),
         entities.clone(),

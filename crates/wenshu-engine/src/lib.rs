@@ -15,7 +15,6 @@
 pub mod answer;
 pub mod check;
 pub mod coverage;
-pub mod demo;
 pub mod execute;
 pub mod extract;
 pub mod facts;

@@ -1,7 +1,7 @@
 //! The entities shipped with the demo are the evaluation's.
 
 use serde_json::Value;
-use wenshu_engine::demo::{ENTITIES_JSON, demo_entities};
+use wenshu_demo::{ENTITIES_JSON, demo_entities};
 
 #[test]
 fn shipped_entities_equal_the_evaluation_entities() {

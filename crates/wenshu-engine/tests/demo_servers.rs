@@ -172,7 +172,7 @@ async fn check_fallback(db: &Database) {
     let server = ScriptedChatServer::start(replies).await;
     let provider = ProviderConfig::new("scripted", server.base_url(), "m").with_timeout(Duration::from_secs(2));
     let client = Arc::new(ChatClient::new(vec![provider], RetryConfig::default(), BreakerConfig::default()).unwrap());
-    let tables: Vec<String> = wenshu_engine::demo::TABLES.iter().map(|t| t.to_string()).collect();
+    let tables: Vec<String> = wenshu_demo::TABLES.iter().map(|t| t.to_string()).collect();
     let read_only = Database::connect_read_only(db.url())
         .await
         .expect("read-only connection");

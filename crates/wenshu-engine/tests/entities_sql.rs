@@ -10,7 +10,7 @@ async fn a_query_loads_an_entity_type_with_attributes_and_aliases() {
     let path = std::env::temp_dir().join(format!("wenshu-entities-sql-{}.sqlite", std::process::id()));
     let _ = std::fs::remove_file(&path);
     let url = format!("sqlite://{}", path.display());
-    wenshu_engine::demo::create_at(&url, date(2026, 11, 29)).await.unwrap();
+    wenshu_demo::create_at(&url, date(2026, 11, 29)).await.unwrap();
     let db = Database::connect_read_only(&url).await.unwrap();
     let movies = load_entities(&db, "movie", "SELECT id, name, year, genre FROM movies")
         .await

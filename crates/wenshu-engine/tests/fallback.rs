@@ -36,7 +36,7 @@ impl Demo {
     async fn new(name: &str) -> Self {
         let path = std::env::temp_dir().join(format!("wenshu-fallback-{name}-{}.sqlite", std::process::id()));
         let _ = std::fs::remove_file(&path);
-        wenshu_engine::demo::create_at(&format!("sqlite://{}", path.display()), date(2026, 11, 29))
+        wenshu_demo::create_at(&format!("sqlite://{}", path.display()), date(2026, 11, 29))
             .await
             .unwrap();
         Self { path }
@@ -47,7 +47,7 @@ impl Demo {
     async fn engine(&self, server: &ScriptedChatServer, disabled: &[&str]) -> Engine {
         let (client, prompts) = model(server);
         let catalog = Arc::new(demo_catalog().unwrap());
-        let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).unwrap());
+        let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON).unwrap());
         let planner = Planner::new(
             catalog.clone(),
             entities,
@@ -73,7 +73,7 @@ impl Demo {
     /// The fallback on the scripted model over `db`, reading the demo's tables.
     async fn fallback(&self, server: &ScriptedChatServer, db: Database) -> SqlFallback {
         let (client, prompts) = model(server);
-        let tables: Vec<String> = wenshu_engine::demo::TABLES.iter().map(|t| t.to_string()).collect();
+        let tables: Vec<String> = wenshu_demo::TABLES.iter().map(|t| t.to_string()).collect();
         let schema = describe_schema(&db, &tables, &SchemaNotes::default()).await.unwrap();
         SqlFallback::new(client, prompts, Arc::new(db), GuardPolicy::new(&tables), schema)
     }

@@ -34,7 +34,7 @@ impl Demo {
     async fn new(name: &str) -> Self {
         let path = std::env::temp_dir().join(format!("wenshu-fallback-verify-{name}-{}.sqlite", std::process::id()));
         let _ = std::fs::remove_file(&path);
-        wenshu_engine::demo::create_at(&format!("sqlite://{}", path.display()), date(2026, 11, 29))
+        wenshu_demo::create_at(&format!("sqlite://{}", path.display()), date(2026, 11, 29))
             .await
             .unwrap();
         Self { path }
@@ -58,7 +58,7 @@ impl Demo {
             .map(|t| t.name().to_string())
             .filter(|name| Some(name) != fallback_tool.as_ref())
             .collect();
-        let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).unwrap());
+        let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON).unwrap());
         let planner = Planner::new(
             catalog,
             entities,
@@ -67,7 +67,7 @@ impl Demo {
         )
         .with_disabled(others);
         let db = self.db().await;
-        let tables: Vec<String> = wenshu_engine::demo::TABLES.iter().map(|t| t.to_string()).collect();
+        let tables: Vec<String> = wenshu_demo::TABLES.iter().map(|t| t.to_string()).collect();
         let schema = describe_schema(&db, &tables, &SchemaNotes::default()).await.unwrap();
         let fallback = SqlFallback::new(client, prompts, Arc::new(db), GuardPolicy::new(&tables), schema);
         Engine::new(planner, Arc::new(Executors::new())).with_fallback(Arc::new(fallback))

@@ -95,7 +95,7 @@ async fn setup(name: &str, today: Date) -> Setup {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("demo.sqlite");
     let url = format!("sqlite://{}", path.display());
-    wenshu_engine::demo::create_at(&url, today).await.expect("demo data");
+    wenshu_demo::create_at(&url, today).await.expect("demo data");
     Setup {
         catalog: demo_catalog().unwrap(),
         truth_db: Database::connect_read_only(&url).await.unwrap(),
@@ -104,7 +104,7 @@ async fn setup(name: &str, today: Date) -> Setup {
 }
 
 async fn answer_all(setup: &Setup, db: Database) -> Vec<(String, Verdict)> {
-    let entities = EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).unwrap();
+    let entities = EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON).unwrap();
     let values = MetricValues::load(&db, &setup.catalog, &entities)
         .await
         .expect("values");
@@ -193,7 +193,7 @@ async fn same_answers_on(env: &str) {
     };
     let setup = setup(env, today()).await;
     let writable = Database::connect(&url).await.expect("server database");
-    wenshu_engine::demo::create(&writable, today())
+    wenshu_demo::create(&writable, today())
         .await
         .expect("demo data on the server");
     writable.close().await;
@@ -232,7 +232,7 @@ async fn end_to_end(setup: &Setup, db: Database) -> Vec<(String, Verdict)> {
     use wenshu_engine::execute::{Executors, SqlTemplateExecutor};
     use wenshu_engine::lexicon::{LexiconExtractor, LexiconRouter};
     use wenshu_engine::pipeline::{AskRequest, Planner};
-    let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).unwrap());
+    let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON).unwrap());
     let catalog = Arc::new(demo_catalog().unwrap());
     let shared = SharedValues::new();
     shared.set(MetricValues::load(&db, &catalog, &entities).await.expect("values"));

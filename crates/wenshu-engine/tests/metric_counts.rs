@@ -323,7 +323,7 @@ fn close(a: &Value, b: &Value) -> bool {
 async fn run_demo(db: Database, truth_db: &Database) {
     let today: Date = "2026-11-29".parse().unwrap();
     let catalog = demo_catalog().unwrap();
-    let entities = EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).unwrap();
+    let entities = EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON).unwrap();
     let values = MetricValues::load(&db, &catalog, &entities).await.expect("values");
     let shared = SharedValues::new();
     shared.set(values);
@@ -368,7 +368,7 @@ async fn demo_sqlite(name: &str) -> (Database, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!("wenshu-metric-counts-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let url = format!("sqlite://{}", dir.join("demo.sqlite").display());
-    wenshu_engine::demo::create_at(&url, "2026-11-29".parse().unwrap())
+    wenshu_demo::create_at(&url, "2026-11-29".parse().unwrap())
         .await
         .expect("demo data");
     (Database::connect_read_only(&url).await.unwrap(), dir)
@@ -388,7 +388,7 @@ async fn on_server(env: &str) {
     };
     let (truth, dir) = demo_sqlite(env).await;
     let writable = Database::connect(&url).await.expect("server database");
-    wenshu_engine::demo::create(&writable, "2026-11-29".parse().unwrap())
+    wenshu_demo::create(&writable, "2026-11-29".parse().unwrap())
         .await
         .expect("demo data on the server");
     writable.close().await;

@@ -206,7 +206,7 @@ fn query_of(pool: &Pool, d: &Draw) -> MetricQuery {
 /// Runs the property on one database: compile, guard, no value in the text, run.
 fn property_on(runtime: &tokio::runtime::Runtime, db: Database, cases: u32) {
     let catalog = demo_catalog().unwrap();
-    let entities = EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).unwrap();
+    let entities = EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON).unwrap();
     let values = runtime.block_on(MetricValues::load(&db, &catalog, &entities)).unwrap();
     let pools = pools(&catalog, &values);
     let dialect = db.dialect();
@@ -274,7 +274,7 @@ fn every_metric_query_compiles_to_guarded_bound_sql_that_sqlite_runs() {
         .enable_all()
         .build()
         .unwrap();
-    runtime.block_on(wenshu_engine::demo::create_at(&url, today())).unwrap();
+    runtime.block_on(wenshu_demo::create_at(&url, today())).unwrap();
     let db = runtime.block_on(Database::connect_read_only(&url)).unwrap();
     property_on(&runtime, db, 96);
     let _ = std::fs::remove_dir_all(dir);
@@ -291,7 +291,7 @@ fn on_server(env: &str) {
         .unwrap();
     runtime.block_on(async {
         let db = Database::connect(&url).await.unwrap();
-        wenshu_engine::demo::create(&db, today()).await.unwrap();
+        wenshu_demo::create(&db, today()).await.unwrap();
         db.close().await;
     });
     let db = runtime.block_on(Database::connect_read_only(&url)).unwrap();

@@ -579,11 +579,10 @@ async fn demo_engine(name: &str) -> (wenshu_engine::answer::Engine, std::path::P
     let path = std::env::temp_dir().join(format!("wenshu-scope-demo-{name}-{}.sqlite", std::process::id()));
     let _ = std::fs::remove_file(&path);
     let url = format!("sqlite://{}", path.display());
-    wenshu_engine::demo::create_at(&url, date(2026, 11, 29)).await.unwrap();
+    wenshu_demo::create_at(&url, date(2026, 11, 29)).await.unwrap();
     let db = Database::connect_read_only(&url).await.unwrap();
     let catalog = Arc::new(wenshu_contract::demo_catalog().unwrap());
-    let entities =
-        Arc::new(wenshu_engine::resolve::EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).unwrap());
+    let entities = Arc::new(wenshu_engine::resolve::EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON).unwrap());
     let values = SharedValues::new();
     values.set(MetricValues::load(&db, &catalog, &entities).await.unwrap());
     let planner = wenshu_engine::pipeline::Planner::new(

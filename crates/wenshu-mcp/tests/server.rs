@@ -27,7 +27,7 @@ impl DemoDb {
     async fn new(name: &str) -> Self {
         let path = std::env::temp_dir().join(format!("wenshu-mcp-server-{name}-{}.sqlite", std::process::id()));
         let _ = std::fs::remove_file(&path);
-        wenshu_engine::demo::create_at(&format!("sqlite://{}", path.display()), TODAY)
+        wenshu_demo::create_at(&format!("sqlite://{}", path.display()), TODAY)
             .await
             .unwrap();
         Self { path }
@@ -35,7 +35,7 @@ impl DemoDb {
 
     async fn server(&self) -> WenshuMcpServer {
         let catalog = Arc::new(demo_catalog().unwrap());
-        let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).unwrap());
+        let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON).unwrap());
         let extractor = Arc::new(LexiconExtractor::new(entities.clone()));
         let planner = Planner::new(
             catalog.clone(),

@@ -33,7 +33,7 @@ fn server() -> WenshuMcpServer {
         }]}))
         .unwrap(),
     );
-    let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).unwrap());
+    let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON).unwrap());
     let extractor = Arc::new(LexiconExtractor::new(entities.clone()));
     let planner = Planner::new(
         catalog.clone(),

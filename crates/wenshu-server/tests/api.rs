@@ -34,14 +34,14 @@ async fn start(settings: ServerSettings) -> Server {
         .unwrap()
         .subsec_nanos();
     let path = std::env::temp_dir().join(format!("wenshu-api-{}-{nanos}.sqlite", std::process::id()));
-    wenshu_engine::demo::create_at(&format!("sqlite://{}", path.display()), date(2026, 11, 29))
+    wenshu_demo::create_at(&format!("sqlite://{}", path.display()), date(2026, 11, 29))
         .await
         .unwrap();
     let db = Database::connect_read_only(&format!("sqlite://{}", path.display()))
         .await
         .unwrap();
     let catalog = Arc::new(demo_catalog().unwrap());
-    let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).unwrap());
+    let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON).unwrap());
     let planner = Planner::new(
         catalog.clone(),
         entities.clone(),

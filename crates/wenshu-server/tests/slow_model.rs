@@ -36,7 +36,7 @@ async fn a_thousand_concurrent_questions_complete_with_a_slow_model() {
     .await;
     let path = std::env::temp_dir().join(format!("wenshu-slow-{}.sqlite", std::process::id()));
     let _ = std::fs::remove_file(&path);
-    wenshu_engine::demo::create_at(&format!("sqlite://{}", path.display()), date(2026, 11, 29))
+    wenshu_demo::create_at(&format!("sqlite://{}", path.display()), date(2026, 11, 29))
         .await
         .unwrap();
     let db = Database::connect_read_only(&format!("sqlite://{}", path.display()))
@@ -46,7 +46,7 @@ async fn a_thousand_concurrent_questions_complete_with_a_slow_model() {
     let client = Arc::new(ChatClient::new(vec![provider], RetryConfig::default(), BreakerConfig::default()).unwrap());
     let prompts = Arc::new(PromptTemplates::embedded());
     let catalog = Arc::new(demo_catalog().unwrap());
-    let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).unwrap());
+    let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON).unwrap());
     let planner = Planner::new(
         catalog.clone(),
         entities,

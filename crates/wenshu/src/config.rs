@@ -366,7 +366,7 @@ impl Config {
     /// The tables the fallback may read: the configured ones, else the demo database's.
     pub fn fallback_tables(&self) -> Vec<String> {
         if self.fallback_tables.is_empty() {
-            wenshu_engine::demo::TABLES.iter().map(|t| t.to_string()).collect()
+            wenshu_demo::TABLES.iter().map(|t| t.to_string()).collect()
         } else {
             self.fallback_tables.clone()
         }
@@ -519,10 +519,7 @@ mod tests {
         let config: Config = toml::from_str("").unwrap();
         assert_eq!(
             config.fallback_tables(),
-            wenshu_engine::demo::TABLES
-                .iter()
-                .map(|t| t.to_string())
-                .collect::<Vec<_>>()
+            wenshu_demo::TABLES.iter().map(|t| t.to_string()).collect::<Vec<_>>()
         );
         let config: Config = toml::from_str("fallback_tables = [\"orders\"]").unwrap();
         assert_eq!(config.fallback_tables(), ["orders"]);

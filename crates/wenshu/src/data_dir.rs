@@ -28,7 +28,7 @@ pub async fn demo_database(today: Date) -> anyhow::Result<String> {
         let partial = dir.join(format!("demo-{today}.sqlite.part"));
         let _ = std::fs::remove_file(&partial);
         let partial_url = format!("sqlite://{}?mode=rwc", partial.display());
-        wenshu_engine::demo::create_at(&partial_url, today).await?;
+        wenshu_demo::create_at(&partial_url, today).await?;
         std::fs::rename(&partial, &path)
             .with_context(|| format!("cannot move the demo database to {}", path.display()))?;
     }

@@ -174,7 +174,7 @@ impl PipelineArgs {
 
     fn load_entities(&self) -> anyhow::Result<EntityCatalogs> {
         match &self.entities {
-            None => Ok(EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON)?),
+            None => Ok(EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON)?),
             Some(path) => {
                 let text = std::fs::read_to_string(path)
                     .with_context(|| format!("cannot read entity catalog {}", path.display()))?;

@@ -82,7 +82,7 @@ pub fn run(args: ExtractArgs) -> anyhow::Result<ExitCode> {
                 let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
                 EntityCatalogs::from_json_str(&text)?
             }
-            None => EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON)?,
+            None => EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON)?,
         };
         let extraction = LexiconExtractor::new(Arc::new(entities)).extract_now(&request);
         return print_extraction(tool.name(), &extraction);

@@ -50,7 +50,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     .load()?;
     let entities = match (&args.entities, &args.catalog) {
         (Some(path), _) => EntityCatalogs::from_json_str(&std::fs::read_to_string(path)?)?,
-        (None, None) => EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON)?,
+        (None, None) => EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON)?,
         (None, Some(_)) => EntityCatalogs::new(),
     };
     let today = crate::extract_cmd::resolve_today(args.today.as_deref(), "UTC")?;

@@ -44,7 +44,7 @@ fn tool_of(body: &Value) -> Option<String> {
 #[tokio::test]
 async fn the_plan_cases_pass_through_the_model_engine() {
     let catalog = Arc::new(demo_catalog().unwrap());
-    let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).unwrap());
+    let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON).unwrap());
     let router = LexiconRouter::new(entities.clone());
     let extractor = LexiconExtractor::new(entities);
     let cases: HashMap<String, (Date, Vec<Turn>)> = CASES

@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 
 use jiff::civil::date;
 use serde_json::{Value, json};
-use wenshu_engine::demo::REGIONS;
+use wenshu_demo::REGIONS;
 use wenshu_testkit::{Reply, ScriptedChatServer};
 
 use row_scope::databases::{self, Backend, Truth, number, same};

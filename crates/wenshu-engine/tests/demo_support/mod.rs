@@ -5,8 +5,8 @@ use std::time::Duration;
 use jiff::civil::{Date, date};
 use serde_json::{Map, Value, json};
 use wenshu_contract::{BoundCall, Catalog, bind, demo_catalog};
+use wenshu_demo as demo;
 use wenshu_engine::db::{Database, DbError, QueryLimits};
-use wenshu_engine::demo;
 use wenshu_engine::execute::{ExecContext, ExecError, Executor, SqlTemplateExecutor, ToolResult};
 
 /// The day the demo is made for and the checks run on.

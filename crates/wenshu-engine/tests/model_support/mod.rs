@@ -144,10 +144,10 @@ pub async fn demo_metric_executor(tag: &str) -> (MetricExecutor, PathBuf) {
     let dir = std::env::temp_dir().join(format!("wenshu-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let url = format!("sqlite://{}", dir.join("demo.sqlite").display());
-    wenshu_engine::demo::create_at(&url, today()).await.expect("demo data");
+    wenshu_demo::create_at(&url, today()).await.expect("demo data");
     let db = Database::connect_read_only(&url).await.expect("read-only connection");
     let catalog = demo_catalog().expect("demo catalog");
-    let entities = EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).expect("entities");
+    let entities = EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON).expect("entities");
     let values = SharedValues::new();
     values.set(MetricValues::load(&db, &catalog, &entities).await.expect("values"));
     (MetricExecutor::new(db, values), dir)

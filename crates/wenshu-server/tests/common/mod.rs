@@ -67,10 +67,10 @@ pub async fn start(options: Options) -> Server {
         .as_nanos();
     let db = std::env::temp_dir().join(format!("wenshu-http-{}-{nanos}.sqlite", std::process::id()));
     let url = format!("sqlite://{}", db.display());
-    wenshu_engine::demo::create_at(&url, date(2026, 11, 29)).await.unwrap();
+    wenshu_demo::create_at(&url, date(2026, 11, 29)).await.unwrap();
     let database = Database::connect_read_only(&url).await.unwrap();
     let catalog = Arc::new(demo_catalog().unwrap());
-    let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_engine::demo::ENTITIES_JSON).unwrap());
+    let entities = Arc::new(EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON).unwrap());
     let (planner, extractor): (Planner, Arc<dyn Extractor>) = match &options.model {
         None => {
             let extractor = Arc::new(LexiconExtractor::new(entities.clone()));

@@ -22,7 +22,7 @@ pub struct Backend {
 /// The SQLite backend: a file in `dir` with the demo made for `today`.
 pub async fn sqlite(dir: &Path, today: Date) -> Backend {
     let url = format!("sqlite://{}", dir.join("demo.sqlite").display());
-    wenshu_engine::demo::create_at(&url, today)
+    wenshu_demo::create_at(&url, today)
         .await
         .expect("the demo data on SQLite");
     Backend { name: "sqlite", url }
@@ -38,7 +38,7 @@ pub async fn server(var: &str, name: &'static str, today: Date) -> Option<Backen
     let url = ensure_database(&admin_url, DB_NAME)
         .await
         .unwrap_or_else(|e| panic!("{name} at {var}: {e}"));
-    wenshu_engine::demo::create_at(&url, today)
+    wenshu_demo::create_at(&url, today)
         .await
         .unwrap_or_else(|e| panic!("the demo data on {name}: {e}"));
     Some(Backend { name, url })

@@ -3,7 +3,7 @@
 use serde::Deserialize;
 
 /// The entity catalog text, as shipped (equal to `eval/entities.json`).
-pub const ENTITIES_JSON: &str = include_str!("../../data/entities.json");
+pub const ENTITIES_JSON: &str = include_str!("../data/entities.json");
 
 /// One movie of the demo.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]

@@ -1,5 +1,5 @@
-//! The demo: data the binary makes itself (movies, box office, ratings, sales) and the demo catalog with its SQL
-//! templates (`x-sql`, see [`crate::execute::sql_template`]).
+//! The wenshu demo: data the binary makes itself (movies, box office, ratings, sales) and the demo catalog with its SQL
+//! templates (`x-sql`, run by the engine's SQL template executor).
 //!
 //! [`create`] drops and recreates the tables `movies`, `box_office`, `ratings`, `sales_people` and `sales` and
 //! fills them deterministically for `today`; [`create_if_absent`] leaves an existing demo alone. Dates are ISO

@@ -5,7 +5,7 @@ use jiff::Span;
 use jiff::civil::{Date, Weekday};
 use serde_json::{Value, json};
 
-use super::entities::DemoEntities;
+use crate::entities::DemoEntities;
 
 /// The regions of the `sales` table (the enum of `sales_query.region`).
 pub const REGIONS: [&str; 5] = ["华东", "华南", "华北", "西南", "西北"];
@@ -181,7 +181,7 @@ fn round_to(value: f64, decimals: i32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::demo::entities::demo_entities;
+    use crate::entities::demo_entities;
 
     #[test]
     fn same_day_same_data() {
