@@ -11,27 +11,11 @@ use wenshu_lexicon::surname::looks_like_person_name;
 use super::subject::leftover;
 use super::tool_choice::{NamedEntity, SUBJECTLESS_FACTOR, THRESHOLD, ToolChoice, choose_tool};
 use super::tool_index::ToolIndex;
-use crate::resolve::{EntityCatalogs, EntityIndex};
+use crate::resolve::EntityCatalogs;
 use wenshu_lexicon::words::cues::trim_function_words;
 
 /// Evidence of a word shaped like a name of the tool's subject type (less than a name the catalog holds).
 pub const NAME_SHAPE_BONUS: f64 = 3.0;
-/// The least share of an entity type's names that must look like personal names for the type to be people.
-const PERSON_SHARE: f64 = 0.8;
-/// The fewest entities a type needs before its names say what it is.
-const MIN_ENTITIES: usize = 3;
-/// How many names are looked at to tell (the first ones).
-const SAMPLE: usize = 200;
-
-/// Whether an entity type's names are people's names (王磊, 李秀英): most of the first names have that shape. Read
-/// once per index: the answer depends on its names only.
-pub fn is_person_type(index: &EntityIndex) -> bool {
-    *index.person_names.get_or_init(|| {
-        let names: Vec<&str> = index.entities().iter().take(SAMPLE).map(|e| e.name.as_str()).collect();
-        let people = names.iter().filter(|n| looks_like_person_name(n)).count();
-        names.len() >= MIN_ENTITIES && people as f64 >= PERSON_SHARE * names.len() as f64
-    })
-}
 
 /// The word of `question` shaped like a personal name that may name the subject of `tool`: the tool's subject
 /// type is people, the question names none of them, and a left-over word (times, numerals, names, enum values,
@@ -46,7 +30,7 @@ pub fn name_shaped_word(
 ) -> Option<String> {
     let subject = tool.extensions().subject.as_ref()?;
     let people = entities.get(&subject.entity_type)?;
-    if mentions.iter().any(|m| m.entity_type == subject.entity_type) || !is_person_type(people) {
+    if mentions.iter().any(|m| m.entity_type == subject.entity_type) || !people.is_person_type() {
         return None;
     }
     let mut sentence = leftover(tool, index, mentions, question, today);
@@ -159,8 +143,8 @@ mod tests {
     #[test]
     fn people_types_are_told_by_their_names() {
         let entities = entities();
-        assert!(entities.get("teacher").is_some_and(is_person_type));
-        assert!(!entities.get("room").is_some_and(is_person_type));
+        assert!(entities.get("teacher").is_some_and(|i| i.is_person_type()));
+        assert!(!entities.get("room").is_some_and(|i| i.is_person_type()));
     }
 
     #[test]

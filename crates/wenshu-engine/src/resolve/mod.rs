@@ -1,36 +1,13 @@
-//! Subject resolution: entity name → ID over entity catalogs (exact, then fuzzy, with ranked candidates).
+//! The resolve stage: a subject's name to its ID over the entity catalogs (`wenshu-entity`, re-exported here:
+//! exact, then fuzzy, with ranked candidates; nothing is ever silently picked), and what only the pipeline knows.
 //!
-//! A name is normalized (quotes and trailing 的/这部 stripped; width, case and traditional characters folded) and
-//! looked up exactly among canonical names and aliases: one hit is used, several (the same name) are listed for
-//! the user to pick. Only without an exact hit is it matched fuzzily — prefix, substring, subsequence, typo,
-//! same pinyin — and a fuzzy match is used alone only when it is clearly ahead; otherwise the ranked, capped
-//! candidates come back with their distinguishing attributes (year, genre). Nothing is ever silently picked.
-//!
-//! - [`catalog`] — [`EntityCatalogs`], entity type → [`EntityIndex`], loaded from JSON or inserted.
-//! - [`index`] — [`EntityIndex`], built once; exact lookups and [`EntityIndex::resolve`].
-//! - [`fuzzy`] — fuzzy candidates, scores and the unique-or-ambiguous decision.
-//! - [`mentions`] — [`EntityIndex::find_mentions`], names inside a sentence; [`named`] — every type's, remembered.
-//! - [`entity`] — [`Entity`], [`Candidate`], [`MatchMethod`], [`Resolution`].
-//! - [`error`] — [`ResolveError`].
 //! - [`chosen`] — subjects the user chose: a request's ID checked, an earlier round's choice kept.
+//! - [`sql`] — entity catalogs read from the database (`[entities]`), under the viewer's scope.
 
-pub mod catalog;
 pub mod chosen;
-pub mod entity;
-pub mod error;
-pub mod fuzzy;
-pub mod index;
-pub mod mentions;
-pub mod named;
-mod postings;
 pub mod sql;
-mod text;
 
-pub use catalog::EntityCatalogs;
-pub use entity::{Candidate, Entity, MatchMethod, Resolution, compare_ids};
-pub use error::ResolveError;
-pub use index::EntityIndex;
-pub use mentions::Mention;
-
-/// The cap on candidates when a caller passes a limit of 0.
-pub const DEFAULT_LIMIT: usize = 5;
+pub use wenshu_entity::{
+    Candidate, DEFAULT_LIMIT, Entity, EntityCatalogs, EntityIndex, MatchMethod, Mention, Resolution, ResolveError,
+    catalog, compare_ids, entity, error, fuzzy, index, mentions, named,
+};

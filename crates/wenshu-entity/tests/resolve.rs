@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use wenshu_engine::resolve::{Entity, EntityCatalogs, EntityIndex, MatchMethod, Resolution, ResolveError};
+use wenshu_entity::{Entity, EntityCatalogs, EntityIndex, MatchMethod, Resolution, ResolveError};
 
 const ENTITIES: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../eval/entities.json"));
 
@@ -43,7 +43,7 @@ fn check(index: &EntityIndex, name: &str, status: &str, expected: &[i64]) {
     let resolution = index.resolve(name, 5);
     let (got, mut got_ids) = outcome(&resolution);
     if got.starts_with("ambiguous") {
-        got_ids.sort_by(wenshu_engine::resolve::compare_ids);
+        got_ids.sort_by(wenshu_entity::compare_ids);
     }
     assert_eq!((got, got_ids), (status, ids(expected)), "{name}: {resolution:?}");
 }

@@ -7,6 +7,8 @@ use serde_json::Value;
 
 use super::entity::{Candidate, Entity, MatchMethod, Resolution, compare_ids};
 use super::postings::{HashTable, Postings};
+use wenshu_lexicon::surname::looks_like_person_name;
+
 use super::text::{
     bigram_term, canonical_key, char_term, compact_into, hash_chars, is_significant, loose_pinyin_into, pinyin_into,
     query_key,
@@ -54,6 +56,13 @@ impl IdKey {
     }
 }
 
+/// The least share of an entity type's names that must look like personal names for the type to be people.
+const PERSON_SHARE: f64 = 0.8;
+/// The fewest entities a type needs before its names say what it is.
+const MIN_ENTITIES: usize = 3;
+/// How many names are looked at to tell (the first ones).
+const SAMPLE: usize = 200;
+
 /// All entities of one type, indexed for exact lookup, fuzzy search and mention finding.
 ///
 /// Built once by [`EntityIndex::new`]: canonical names and aliases go into a hash table (exact matches and
@@ -81,8 +90,8 @@ pub struct EntityIndex {
     pub(crate) mention_lengths: Vec<bool>,
     /// ID → entity position (the first entity with that ID).
     by_id: HashMap<IdKey, u32>,
-    /// Whether the names are people's names, once asked (see `lexicon::names::is_person_type`).
-    pub(crate) person_names: std::sync::OnceLock<bool>,
+    /// Whether the names are people's names, once asked (see [`EntityIndex::is_person_type`]).
+    person_names: std::sync::OnceLock<bool>,
     /// An identity of this index's contents, unique in the process (a clone shares it): memos of what a question
     /// names key on it.
     pub(crate) identity: u64,
@@ -98,6 +107,16 @@ impl fmt::Debug for EntityIndex {
 }
 
 impl EntityIndex {
+    /// Whether an entity type's names are people's names (王磊, 李秀英): most of the first names have that shape. Read
+    /// once per index: the answer depends on its names only.
+    pub fn is_person_type(&self) -> bool {
+        *self.person_names.get_or_init(|| {
+            let names: Vec<&str> = self.entities().iter().take(SAMPLE).map(|e| e.name.as_str()).collect();
+            let people = names.iter().filter(|n| looks_like_person_name(n)).count();
+            names.len() >= MIN_ENTITIES && people as f64 >= PERSON_SHARE * names.len() as f64
+        })
+    }
+
     /// Indexes the entities. Names and aliases whose canonical form is empty are not searchable.
     /// At most `u32::MAX` entities are indexed.
     pub fn new(mut entities: Vec<Entity>) -> Self {

@@ -74,7 +74,7 @@ impl EntityCatalogs {
 }
 
 /// Turns one JSON element of a catalog array into an entity.
-pub(crate) fn parse_entity(entity_type: &str, index: usize, item: Value) -> Result<Entity, ResolveError> {
+pub fn parse_entity(entity_type: &str, index: usize, item: Value) -> Result<Entity, ResolveError> {
     let Value::Object(mut fields) = item else {
         return Err(ResolveError::EntityNotObject {
             entity_type: entity_type.to_string(),

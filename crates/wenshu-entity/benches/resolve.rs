@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use criterion::Criterion;
 use serde_json::json;
 use sqlx::{Connection, Row, SqliteConnection};
-use wenshu_engine::resolve::{Entity, EntityIndex, Resolution};
+use wenshu_entity::{Entity, EntityIndex, Resolution};
 
 const NAMES: usize = 1_000_000;
 const TIMED_LOOKUPS: usize = 2_000;
