@@ -3,8 +3,8 @@
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
-use wenshu_engine::answer::{Answer, AskOutcome};
-use wenshu_engine::pipeline::AskRequest;
+use wenshu_engine::AskRequest;
+use wenshu_engine::{Answer, AskOutcome};
 
 use crate::config::Config;
 use crate::data_dir::{append_history, load_history};
@@ -60,7 +60,7 @@ async fn ask(mut args: AskArgs) -> anyhow::Result<ExitCode> {
         today,
         subject_id: args.subject_id.clone(),
         step_sink: None,
-        viewer: wenshu_engine::scope::Viewer::operator(),
+        viewer: wenshu_engine::Viewer::operator(),
     };
     let answer = engine.ask(&request).await;
     if let Some(id) = &args.conversation {
@@ -155,7 +155,7 @@ fn human(question: &str, answer: &Answer) -> String {
         } => {
             out.push_str(&format!(
                 "停在：{step}（面向{}，{code}）\n",
-                if matches!(audience, wenshu_engine::plan::Audience::Admin) {
+                if matches!(audience, wenshu_engine::Audience::Admin) {
                     "管理员"
                 } else {
                     "用户"

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use jiff::civil::Date;
-use wenshu_engine::route::Turn;
+use wenshu_engine::Turn;
 
 /// The data folder: `WENSHU_DATA_DIR`, else `$XDG_DATA_HOME/wenshu`, else `~/.local/share/wenshu`.
 pub fn data_dir() -> PathBuf {

@@ -6,22 +6,22 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use wenshu_contract::Catalog;
-use wenshu_engine::answer::Engine;
-use wenshu_engine::db::{Database, DbOptions, QueryLimits};
-use wenshu_engine::execute::{Executors, HttpExecutor, SqlTemplateExecutor};
-use wenshu_engine::extract::{Extractor, ModelExtractor};
-use wenshu_engine::fallback::SqlFallback;
-use wenshu_engine::fallback::schema::{SchemaNotes, ScopedSchema};
-use wenshu_engine::lexicon::{LexiconExtractor, LexiconRouter};
-use wenshu_engine::metric::{MetricExecutor, SharedValues};
-use wenshu_engine::pipeline::Planner;
-use wenshu_engine::resolve::EntityCatalogs;
-use wenshu_engine::resolve::sql::load_entities;
-use wenshu_engine::route::Router;
-use wenshu_engine::route::model::ModelRouter;
-use wenshu_engine::sql_guard::GuardPolicy;
+use wenshu_engine::Engine;
+use wenshu_engine::ModelRouter;
+use wenshu_engine::Planner;
+use wenshu_engine::Router;
+use wenshu_engine::SqlFallback;
+use wenshu_engine::load_entities;
+use wenshu_engine::{Executors, HttpExecutor, SqlTemplateExecutor};
+use wenshu_engine::{Extractor, ModelExtractor};
+use wenshu_engine::{LexiconExtractor, LexiconRouter};
+use wenshu_engine::{MetricExecutor, SharedValues};
+use wenshu_engine::{SchemaNotes, ScopedSchema};
+use wenshu_entity::EntityCatalogs;
 use wenshu_llm::client::ChatClient;
 use wenshu_mcp::{McpExecutor, McpHub};
+use wenshu_sql::db::{Database, DbOptions, QueryLimits};
+use wenshu_sql::guard::GuardPolicy;
 
 use crate::catalog_arg::CatalogArg;
 use crate::config::{Config, ModelFlags};
@@ -213,7 +213,7 @@ pub async fn engine(parts: Parts, database_url: &str) -> anyhow::Result<Engine> 
         let tables = parts.config.fallback_tables();
         // Sample values are read per viewer, through its row scope; every row's once here (a broken database fails now).
         let schema = ScopedSchema::new(Arc::new(db.clone()), tables.clone(), SchemaNotes::default());
-        schema.describe(&wenshu_engine::scope::BoundScope::unscoped()).await?;
+        schema.describe(&wenshu_sql::scope::BoundScope::unscoped()).await?;
         let policy = GuardPolicy::new(&tables);
         // The guard's LIMIT is the fallback's row cap.
         let fallback_limits = QueryLimits {
@@ -278,10 +278,10 @@ fn register_http(parts: &Parts, executors: &mut Executors) -> anyhow::Result<()>
 /// about, or refused with `fallback_require_least_privilege`.
 async fn fallback_database(config: &Config, database_url: &str, policy: &GuardPolicy) -> anyhow::Result<Database> {
     let url = config.fallback_database_url.as_deref().unwrap_or(database_url);
-    let dialect = wenshu_engine::db::dialect_of(url)?;
+    let dialect = wenshu_sql::db::dialect_of(url)?;
     let options = DbOptions {
         read_only: true,
-        scope: Some(wenshu_engine::fallback::read_scope(policy, dialect)),
+        scope: Some(wenshu_engine::read_scope(policy, dialect)),
         role: config.fallback_role.clone(),
         ..DbOptions::default()
     };

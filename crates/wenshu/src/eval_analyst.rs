@@ -6,9 +6,9 @@ use std::collections::HashMap;
 
 use jiff::civil::Date;
 use serde_json::Value;
-use wenshu_engine::answer::{AskOutcome, Engine};
-use wenshu_engine::db::{Database, QueryLimits};
-use wenshu_engine::pipeline::AskRequest;
+use wenshu_engine::AskRequest;
+use wenshu_engine::{AskOutcome, Engine};
+use wenshu_sql::db::{Database, QueryLimits};
 
 use crate::data_dir::demo_database;
 use crate::engine_setup::{PipelineArgs, engine};

@@ -5,9 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use serde_json::Value;
-use wenshu_engine::sql_guard::{Dialect, GuardPolicy, check_sql};
 use wenshu_lexicon::numeral::parse_number;
 use wenshu_lexicon::time::parse_date_range;
+use wenshu_sql::guard::{Dialect, GuardPolicy, check_sql};
 
 use crate::engine_setup::PipelineArgs;
 use crate::eval_analyst::{AnalystRunner, is_analyst};

@@ -4,9 +4,9 @@
 use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
-use wenshu_engine::pipeline::{AskRequest, Planner};
-use wenshu_engine::plan::Plan;
-use wenshu_engine::route::Turn;
+use wenshu_engine::Plan;
+use wenshu_engine::Turn;
+use wenshu_engine::{AskRequest, Planner};
 
 use crate::engine_setup::PipelineArgs;
 use crate::eval_cmd::Verdict;
@@ -49,7 +49,7 @@ impl PlanRunner {
             today,
             subject_id: None,
             step_sink: None,
-            viewer: wenshu_engine::scope::Viewer::operator(),
+            viewer: wenshu_engine::Viewer::operator(),
         };
         let runtime = match &self.runtime {
             Some(runtime) => runtime,

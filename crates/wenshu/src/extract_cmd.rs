@@ -6,11 +6,11 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use jiff::civil::Date;
 use serde_json::json;
-use wenshu_engine::extract::{ExtractOutcome, ExtractRequest, Extraction, ModelExtractor, extract_messages};
-use wenshu_engine::facts::QuestionFacts;
-use wenshu_engine::fill::{date_params, question_range, subject_param};
-use wenshu_engine::lexicon::LexiconExtractor;
-use wenshu_engine::resolve::EntityCatalogs;
+use wenshu_engine::LexiconExtractor;
+use wenshu_engine::QuestionFacts;
+use wenshu_engine::{ExtractOutcome, ExtractRequest, Extraction, ModelExtractor, extract_messages};
+use wenshu_engine::{date_params, question_range, subject_param};
+use wenshu_entity::EntityCatalogs;
 use wenshu_llm::prompt::PromptTemplates;
 
 use crate::catalog_arg::{CatalogArg, find_tool};

@@ -244,7 +244,7 @@ async fn run(mut args: ServeArgs) -> anyhow::Result<ExitCode> {
 
 /// Every attribute of the principal that something reads: the row scopes' rules and the catalog's `x-principal`
 /// parameters.
-fn attributes_read(engine: &wenshu_engine::answer::Engine, catalog: &wenshu_contract::Catalog) -> Vec<String> {
+fn attributes_read(engine: &wenshu_engine::Engine, catalog: &wenshu_contract::Catalog) -> Vec<String> {
     let mut read: BTreeSet<String> = engine.scope().attributes().into_iter().map(str::to_string).collect();
     for tool in catalog.names().into_iter().filter_map(|name| catalog.get(name)) {
         read.extend(tool.params().iter().filter_map(|p| p.principal.clone()));
@@ -264,5 +264,5 @@ fn keys(var: &str) -> Vec<String> {
 }
 
 fn redact(url: &str) -> String {
-    wenshu_engine::db::redact(url)
+    wenshu_sql::db::redact(url)
 }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 
 use serde_json::json;
-use wenshu_engine::sql_guard::{Dialect, GuardPolicy, MAX_SQL_BYTES, check_sql};
+use wenshu_sql::guard::{Dialect, GuardPolicy, MAX_SQL_BYTES, check_sql};
 
 /// What `wenshu sql` can do.
 #[derive(Debug, clap::Subcommand)]

@@ -7,11 +7,11 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use wenshu_contract::{Catalog, Tool};
-use wenshu_engine::extract::{ExtractOutcome, ExtractRequest, Extractor};
-use wenshu_engine::lexicon::LexiconExtractor;
-use wenshu_engine::lexicon::tool_choice::{ToolChoice, choose_tool};
-use wenshu_engine::lexicon::tool_index::ToolIndex;
-use wenshu_engine::resolve::EntityCatalogs;
+use wenshu_engine::LexiconExtractor;
+use wenshu_engine::ToolIndex;
+use wenshu_engine::{ExtractOutcome, ExtractRequest, Extractor};
+use wenshu_engine::{ToolChoice, choose_tool};
+use wenshu_entity::EntityCatalogs;
 
 use crate::catalog_arg::CatalogArg;
 
@@ -218,7 +218,7 @@ async fn exercised_params(
     let mut fixed = serde_json::Map::new();
     let mut out = Vec::new();
     if let Some(range) = &tool.extensions().date_range {
-        let facts = wenshu_engine::facts::QuestionFacts::new(example, today);
+        let facts = wenshu_engine::QuestionFacts::new(example, today);
         if let Some(span) = facts.times.first() {
             fixed.insert(range.start.clone(), span.date_range.start.to_string().into());
             fixed.insert(range.end.clone(), span.date_range.end.to_string().into());

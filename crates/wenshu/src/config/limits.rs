@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use anyhow::bail;
 use serde::Deserialize;
-use wenshu_engine::db::{ByteCaps, QueryLimits};
+use wenshu_sql::db::{ByteCaps, QueryLimits};
 
 /// `[limits]`.
 #[derive(Debug, Default, Clone, Deserialize)]

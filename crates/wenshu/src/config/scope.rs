@@ -18,9 +18,9 @@
 use anyhow::{Context, bail};
 use serde_json::Value;
 use wenshu_contract::{Catalog, Tool};
-use wenshu_engine::scope::ScopeRules;
 use wenshu_mcp::McpHub;
 use wenshu_mcp::client::{RefusedTool, split_namespaced};
+use wenshu_sql::scope::ScopeRules;
 
 use super::Config;
 
@@ -33,7 +33,7 @@ impl Config {
 
 /// Checks at start that every scoped table and column can be read on `db` (`SELECT column FROM table WHERE 1 = 0`):
 /// a rule naming a column the table lacks fails here, naming the table, the column and the database's answer.
-pub async fn check_scope_columns(rules: &ScopeRules, db: &wenshu_engine::db::Database) -> anyhow::Result<()> {
+pub async fn check_scope_columns(rules: &ScopeRules, db: &wenshu_sql::db::Database) -> anyhow::Result<()> {
     let quote = |name: &str| db.dialect().quote_identifier(name);
     for rule in rules.rules() {
         let table: Vec<String> = rule.table.split('.').map(quote).collect();
@@ -46,7 +46,7 @@ pub async fn check_scope_columns(rules: &ScopeRules, db: &wenshu_engine::db::Dat
                 table.join("."),
                 quote("wenshu_scoped")
             );
-            if let Err(error) = db.query(&sql, &[], wenshu_engine::db::QueryLimits::default()).await {
+            if let Err(error) = db.query(&sql, &[], wenshu_sql::db::QueryLimits::default()).await {
                 bail!(
                     "wenshu.toml [scope] {}: column `{}` of table `{}` cannot be read: {error}",
                     rule.table,
@@ -147,7 +147,7 @@ mod tests {
     async fn a_scoped_column_the_table_lacks_fails_at_start() {
         let path = std::env::temp_dir().join(format!("wenshu-scope-columns-{}.sqlite", std::process::id()));
         let _ = std::fs::remove_file(&path);
-        let db = wenshu_engine::db::Database::connect(&format!("sqlite://{}", path.display()))
+        let db = wenshu_sql::db::Database::connect(&format!("sqlite://{}", path.display()))
             .await
             .unwrap();
         db.execute_batch("CREATE TABLE sales (region TEXT, amount INT)")

@@ -1,7 +1,7 @@
 //! The drafted `wenshu.toml`: the database (a password is never written), the catalog, the fallback's tables and
 //! the entity queries of the dimension tables' name columns.
 
-use wenshu_engine::db::redact;
+use wenshu_sql::db::redact;
 
 use super::draft::Draft;
 

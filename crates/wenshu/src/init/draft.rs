@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Value, json};
-use wenshu_engine::db::Dialect;
+use wenshu_sql::db::Dialect;
 
 use super::naming::{Naming, is_chinese, is_identifier, naming};
 use super::sample::TableSample;

@@ -19,11 +19,11 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
 use wenshu_contract::Catalog;
-use wenshu_engine::db::{Database, redact};
-use wenshu_engine::execute::{ExecContext, Executor};
-use wenshu_engine::metric::{MetricBuild, MetricExecutor, MetricValues, SharedValues, build_query};
-use wenshu_engine::resolve::EntityCatalogs;
-use wenshu_engine::resolve::sql::load_entities;
+use wenshu_engine::load_entities;
+use wenshu_engine::{ExecContext, Executor};
+use wenshu_engine::{MetricBuild, MetricExecutor, MetricValues, SharedValues, build_query};
+use wenshu_entity::EntityCatalogs;
+use wenshu_sql::db::{Database, redact};
 
 use draft::Draft;
 
@@ -170,7 +170,7 @@ async fn check_examples(db: &Database, draft: &mut Draft, entities: &EntityCatal
                     Err("its period was not read as a time range".to_string())
                 }
                 MetricBuild::Query { query } => {
-                    let params = wenshu_engine::metric::execute::query_params(&query);
+                    let params = wenshu_engine::query_params(&query);
                     match wenshu_contract::bind::bind(tool, &params) {
                         Ok(call) => executor
                             .execute(tool, &call, &ExecContext::new(today))

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use anyhow::Context;
 use serde_json::Value;
-use wenshu_engine::db::{Database, Dialect, QueryLimits};
+use wenshu_sql::db::{Database, Dialect, QueryLimits};
 
 use super::schema::{ColumnKind, Table, text};
 

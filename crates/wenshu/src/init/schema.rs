@@ -4,7 +4,7 @@
 
 use anyhow::Context;
 use serde_json::Value;
-use wenshu_engine::db::{Database, Dialect, QueryLimits};
+use wenshu_sql::db::{Database, Dialect, QueryLimits};
 
 /// What a column holds, from its declared type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,9 +99,9 @@ async fn rows(db: &Database, sql: &str, binds: &[Value]) -> anyhow::Result<Vec<V
         row_cap: 1_000_000,
         timeout: std::time::Duration::from_secs(60),
         // A large schema is read whole; each value still under the cap per value.
-        bytes: wenshu_engine::db::ByteCaps {
+        bytes: wenshu_sql::db::ByteCaps {
             result: usize::MAX,
-            ..wenshu_engine::db::ByteCaps::default()
+            ..wenshu_sql::db::ByteCaps::default()
         },
     };
     let rows = db
