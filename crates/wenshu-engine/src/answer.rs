@@ -18,7 +18,7 @@ use crate::pipeline::{AskRequest, Planner};
 use crate::plan::{Audience, Plan};
 use crate::resolve::Candidate;
 use crate::resolve::chosen::SubjectIdError;
-use crate::scope::{ScopeRefusal, ScopeRules};
+use crate::scope::{BoundScope, ScopeRefusal, ScopeRules};
 use crate::series_total::{TOTAL_LABEL, total_row};
 use crate::trace::{Decision, Trace};
 use crate::understood::{Understood, understood, understood_fallback};
@@ -272,23 +272,27 @@ impl Engine {
     /// Answers one question, a list with the rows `wanted` (every row up to the cap: the same call, its limit
     /// raised).
     pub async fn ask_rows(&self, request: &AskRequest, wanted: RowsWanted) -> Answer {
+        // The viewer's scope, bound once for the whole ask: the metric values, the executors and the fallback read it.
+        let asked = Asked {
+            request,
+            wanted,
+            scope: Arc::new(self.scope.bind(&request.viewer)),
+        };
         // Boxed: the answer's future is deep, and the server's futures hold this one.
-        let answer = Box::pin(self.answer(request, wanted));
+        let answer = Box::pin(self.answer(&asked));
         match &self.metric_values {
-            Some(values) => values.within(&self.scope.bind(&request.viewer), answer).await,
+            Some(values) => values.within(&asked.scope, answer).await,
             None => answer.await,
         }
     }
 
-    async fn answer(&self, request: &AskRequest, wanted: RowsWanted) -> Answer {
+    async fn answer(&self, asked: &Asked<'_>) -> Answer {
+        let request = asked.request;
         let planned = self.planner.plan(request).await;
         let mut trace = planned.trace;
         let question = planned.rewritten_question.clone();
         let outcome = match planned.plan {
-            Plan::Ok { tool, params } => {
-                self.execute(tool, params, (request, wanted), &question, &mut trace)
-                    .await
-            }
+            Plan::Ok { tool, params } => self.execute(tool, params, asked, &question, &mut trace).await,
             Plan::Ambiguous { tool, name, candidates } => AskOutcome::Choose {
                 message: Message::choose(&tool, &name, candidates.len()),
                 tool,
@@ -316,24 +320,24 @@ impl Engine {
                     format!("tool `{tool}` cannot express 「{value}」 of the question (the model's unmatched)");
                 let joined = crate::extract::unmatched::join(&words);
                 let message = Message::unmatched(&tool, &param, &joined, &words);
-                self.degrade(reason, message, request, &question, &mut trace).await
+                self.degrade(reason, message, asked, &question, &mut trace).await
             }
             Plan::Unsupported { tool, param, value } => {
                 let reason = format!("tool `{tool}` cannot take {param}=「{value}」");
                 let label = self.labels(&tool, std::slice::from_ref(&param)).remove(0);
                 let spec = self.planner.catalog().get(&tool).and_then(|t| t.param(&param).cloned());
                 let bound = |b: Option<&Value>| b.map(|v| v.to_string());
-                let asked = value.trim().parse::<f64>().ok();
+                let stated = value.trim().parse::<f64>().ok();
                 let below = |b: &Option<Value>| {
                     b.as_ref()
                         .and_then(Value::as_f64)
-                        .zip(asked)
+                        .zip(stated)
                         .is_some_and(|(b, a)| a < b)
                 };
                 let above = |b: &Option<Value>| {
                     b.as_ref()
                         .and_then(Value::as_f64)
-                        .zip(asked)
+                        .zip(stated)
                         .is_some_and(|(b, a)| a > b)
                 };
                 let message = match spec.filter(|s| below(&s.minimum) || above(&s.maximum)) {
@@ -347,13 +351,13 @@ impl Engine {
                     ),
                     None => Message::unsupported_value(&tool, &param, &label, &value),
                 };
-                self.degrade(reason, message, request, &question, &mut trace).await
+                self.degrade(reason, message, asked, &question, &mut trace).await
             }
             Plan::Fallback {
                 unmet: Some(coverage), ..
             } if self.fallback.is_none() || self.planner.fallback_tool().is_none() => self.coverage_stop(&coverage),
             Plan::Fallback { reason, message, .. } => {
-                self.degrade(reason, *message, request, &question, &mut trace).await
+                self.degrade(reason, *message, asked, &question, &mut trace).await
             }
             Plan::Rejected { tool, error } => AskOutcome::Rejected { tool, error },
             Plan::Stopped {
@@ -373,19 +377,18 @@ impl Engine {
         &self,
         tool_name: String,
         params: Map<String, Value>,
-        (request, wanted): (&AskRequest, RowsWanted),
+        asked: &Asked<'_>,
         question: &str,
         trace: &mut Trace,
     ) -> AskOutcome {
+        let (request, wanted) = (asked.request, asked.wanted);
         let Some(tool) = self.planner.catalog().get(&tool_name) else {
             let message = Message::not_in_catalog(&tool_name);
-            return self
-                .degrade(message.en.clone(), message, request, question, trace)
-                .await;
+            return self.degrade(message.en.clone(), message, asked, question, trace).await;
         };
         let started = Instant::now();
         let mut params = params;
-        let scope = Arc::new(self.scope.bind(&request.viewer));
+        let scope = Arc::clone(&asked.scope);
         if let Some(values) = &self.metric_values {
             let catalog = self.planner.catalog();
             let named =
@@ -516,7 +519,7 @@ impl Engine {
                     json!({"tool": tool_name, "params": params}),
                     Value::Null,
                 );
-                self.degrade(reason, message, request, question, trace).await
+                self.degrade(reason, message, asked, question, trace).await
             }
         }
     }
@@ -605,10 +608,11 @@ impl Engine {
         &self,
         reason: String,
         message: Message,
-        request: &AskRequest,
+        asked: &Asked<'_>,
         question: &str,
         trace: &mut Trace,
     ) -> AskOutcome {
+        let request = asked.request;
         let started = Instant::now();
         let Some(tool) = self.planner.fallback_tool() else {
             trace.record(
@@ -631,12 +635,7 @@ impl Engine {
             return self.no_fallback(message, Message::fallback_no_model());
         };
         let run = fallback
-            .run_asked(
-                question,
-                &request.question,
-                request.today,
-                &self.scope.bind(&request.viewer),
-            )
+            .run_asked(question, &request.question, request.today, &asked.scope)
             .await;
         let tries = run.attempts.len();
         let decision = match &run.rows {
@@ -773,6 +772,13 @@ pub fn cut_note(tool: &wenshu_contract::Tool, params: &Map<String, Value>, rows:
 }
 
 /// The stop of a question the viewer's row scope refuses: what was asked and what the scope is.
+/// One ask as the engine answers it: the request, the rows wanted, and the viewer's scope bound once.
+struct Asked<'a> {
+    request: &'a AskRequest,
+    wanted: RowsWanted,
+    scope: Arc<BoundScope>,
+}
+
 fn scope_stop(refusal: ScopeRefusal) -> AskOutcome {
     let message = refusal.message();
     let audience = if message.code.user_fixable() {
