@@ -8,7 +8,8 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use wenshu_contract::BoundCall;
 
-use crate::execute::{ExecContext, ExecError, Executors};
+use crate::execute::{ExecContext, ExecError, Executors, sent_sql};
+use crate::executed::{Executed, SentSql};
 use crate::fallback::SqlFallback;
 use crate::list_size::{ListSize, ListWindow, RowsWanted};
 use crate::message::RefusalMessage;
@@ -20,7 +21,7 @@ use crate::resolve::Candidate;
 use crate::resolve::chosen::SubjectIdError;
 use crate::scope::{BoundScope, ScopeRefusal, ScopeRules};
 use crate::series_total::{TOTAL_LABEL, total_row};
-use crate::trace::{Decision, Trace};
+use crate::trace::{Decision, Trace, TraceStep};
 use crate::understood::{Understood, understood, understood_fallback};
 use wenshu_sql::db::ByteCaps;
 
@@ -475,13 +476,8 @@ impl Engine {
                 }
                 let count = result.rows.len();
                 let decision = Decision::both(format!("{count} rows"), format!("{count} 行"));
-                trace.record(
-                    "execute",
-                    started,
-                    decision,
-                    json!({"tool": tool_name, "params": params}),
-                    &result,
-                );
+                let sent = sent_sql(&result.detail);
+                trace.push(execute_step(started, decision, &tool_name, &params, &result, sent));
                 AskOutcome::Answered {
                     tool: tool_name,
                     params,
@@ -500,25 +496,29 @@ impl Engine {
             }
             Err(ExecError::Scope(refusal)) => {
                 let refusal = self.subject_named(refusal, tool, &params);
-                trace.record(
-                    "execute",
+                let decision = Decision::both(format!("stop: {}", refusal.code), refusal.message().zh);
+                trace.push(execute_step(
                     started,
-                    Decision::both(format!("stop: {}", refusal.code), refusal.message().zh),
-                    json!({"tool": tool_name, "params": params}),
+                    decision,
+                    &tool_name,
+                    &params,
                     &refusal,
-                );
+                    Vec::new(),
+                ));
                 scope_stop(refusal)
             }
             Err(e) => {
                 let message = Message::tool_failed(&tool_name, &e.to_string(), &e.zh());
                 let reason = message.en.clone();
-                trace.record(
-                    "execute",
+                let decision = Decision::both(reason.clone(), message.zh.clone());
+                trace.push(execute_step(
                     started,
-                    Decision::both(reason.clone(), message.zh.clone()),
-                    json!({"tool": tool_name, "params": params}),
+                    decision,
+                    &tool_name,
+                    &params,
                     Value::Null,
-                );
+                    Vec::new(),
+                ));
                 self.degrade(reason, message, asked, question, trace).await
             }
         }
@@ -655,14 +655,15 @@ impl Engine {
             .map(|u| u.total_tokens)
             .sum();
         let input = json!({"reason": reason, "question": question});
-        trace.record_with_tokens(
-            "fallback",
-            started,
-            decision,
-            input,
-            &run,
-            (tokens > 0).then_some(tokens),
-        );
+        trace.push(TraceStep {
+            tokens: (tokens > 0).then_some(tokens),
+            ran: Some(Arc::new(Executed {
+                tool: tool.name().to_string(),
+                params: Map::new(),
+                statements: run.sent_sql(),
+            })),
+            ..TraceStep::timed("fallback", started, decision, input, &run)
+        });
         if let Some(refusal) = run.scope_refusal {
             return scope_stop(refusal);
         }
@@ -772,6 +773,31 @@ pub fn cut_note(tool: &wenshu_contract::Tool, params: &Map<String, Value>, rows:
 }
 
 /// The stop of a question the viewer's row scope refuses: what was asked and what the scope is.
+/// The execute step of `tool` called with `params`, ending in `output`, with the SQL it `sent` attached.
+fn execute_step(
+    started: Instant,
+    decision: Decision,
+    tool: &str,
+    params: &Map<String, Value>,
+    output: impl Serialize,
+    sent: Vec<SentSql>,
+) -> TraceStep {
+    TraceStep {
+        ran: Some(Arc::new(Executed {
+            tool: tool.to_string(),
+            params: params.clone(),
+            statements: sent,
+        })),
+        ..TraceStep::timed(
+            "execute",
+            started,
+            decision,
+            json!({"tool": tool, "params": params}),
+            output,
+        )
+    }
+}
+
 /// One ask as the engine answers it: the request, the rows wanted, and the viewer's scope bound once.
 struct Asked<'a> {
     request: &'a AskRequest,

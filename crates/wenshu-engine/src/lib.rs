@@ -24,6 +24,7 @@ pub mod answer;
 pub mod check;
 pub mod coverage;
 pub mod execute;
+pub mod executed;
 pub mod extract;
 pub mod facts;
 pub mod fallback;
@@ -49,6 +50,7 @@ pub use wenshu_sql::{db, guard as sql_guard};
 
 pub use answer::{Answer, AskOutcome, Engine, subject_of_answer};
 pub use execute::{ExecContext, ExecError, ExecFuture, Executor, Executors, ToolResult, json_to_rows};
+pub use executed::{Executed, SentSql};
 pub use extract::{ExtractOutcome, ExtractRequest, Extraction, Extractor};
 pub use fallback::{FallbackRun, SqlAttempt};
 pub use list_size::RowsWanted;

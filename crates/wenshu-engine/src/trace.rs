@@ -2,11 +2,14 @@
 //! A step's input and output are kept as the JSON text they serialize to, written once when the step is recorded:
 //! building a `serde_json::Value` tree per step (and dropping it) cost a fifth of a lexicon plan.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
+
+use crate::executed::Executed;
 
 /// One step of the pipeline.
 #[derive(Debug, Clone, Serialize)]
@@ -27,6 +30,9 @@ pub struct TraceStep {
     /// Model tokens the step used, when it called a model.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tokens: Option<u64>,
+    /// What the step ran, typed (the execute and fallback steps): for the audit, never serialized.
+    #[serde(skip)]
+    pub ran: Option<Arc<Executed>>,
 }
 
 impl TraceStep {
@@ -40,6 +46,23 @@ impl TraceStep {
             output: raw(&output),
             duration_ms: 0.0,
             tokens: None,
+            ran: None,
+        }
+    }
+
+    /// A step that began at `started` and ends now, its decision in one or both languages.
+    pub fn timed(
+        step: &'static str,
+        started: Instant,
+        decision: impl Into<Decision>,
+        input: impl Serialize,
+        output: impl Serialize,
+    ) -> Self {
+        let Decision { en, zh } = decision.into();
+        Self {
+            duration_ms: started.elapsed().as_secs_f64() * 1000.0,
+            decision_zh: zh,
+            ..TraceStep::new(step, en, input, output)
         }
     }
 
@@ -154,18 +177,23 @@ impl Trace {
         output: impl Serialize,
         tokens: Option<u64>,
     ) {
-        let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
-        let Decision { en, zh } = decision.into();
-        let step = TraceStep {
-            duration_ms,
+        self.push(TraceStep {
             tokens,
-            decision_zh: zh,
-            ..TraceStep::new(step, en, input, output)
-        };
+            ..TraceStep::timed(step, started, decision, input, output)
+        });
+    }
+
+    /// Records `step` as it is (made with [`TraceStep::timed`], what it ran attached), and sends it to the sink.
+    pub fn push(&mut self, step: TraceStep) {
         if let Some(sink) = &self.sink {
             let _ = sink.send(step.clone());
         }
         self.steps.push(step);
+    }
+
+    /// What the step of that name ran, typed, if it ran one.
+    pub fn ran(&self, name: &str) -> Option<&Executed> {
+        self.step(name).and_then(|s| s.ran.as_deref())
     }
 
     /// The step of that name, if it ran.

@@ -1,6 +1,6 @@
 //! The audit entry of one question: who asked (the [`Principal`]'s id, name and role — never a key), through which
-//! door, the tool and its bound call, the SQL that ran or was tried with its binds (from the execute step's
-//! `detail` and the fallback's run), the row count and how it ended. `/api/ask` writes it with the turn, in the
+//! door, the tool and its bound call, the SQL that ran or was tried with its binds (what the execute and fallback
+//! steps ran, typed by the engine: [`wenshu_engine::Executed`]), the row count and how it ended. `/api/ask` writes it with the turn, in the
 //! turn's transaction, or alone as [`cancelled_entry`] when a streamed ask's client hangs up first; [`mcp_recorder`]
 //! and [`mcp_extract_recorder`] hand the MCP server recorders that write it alone for `/mcp`'s `ask` and `extract`,
 //! which keep no turn.
@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use axum::http::Extensions;
 use serde_json::{Value, json};
-use wenshu_engine::{Answer, AskOutcome, AskRequest, ExtractOutcome, Extraction, Trace, TraceStep};
+use wenshu_engine::{Answer, AskOutcome, AskRequest, ExtractOutcome, Extraction, SentSql, Trace, TraceStep};
 use wenshu_store::{AuditPrincipal, NewAudit, Store};
 
 use crate::principal::Principal;
@@ -68,20 +68,14 @@ pub fn cancelled_entry(
         steps,
         ..Trace::default()
     };
-    let executed = trace.step("execute").map(|s| s.input_value());
-    let tool = executed
-        .as_ref()
-        .and_then(|input| input.get("tool"))
-        .and_then(Value::as_str)
-        .map(str::to_string);
-    let params = executed.as_ref().and_then(|input| input.get("params")).cloned();
+    let executed = trace.ran("execute");
     NewAudit {
         principal,
         door: door.to_string(),
         conversation_id: None,
         question: question.to_string(),
-        tool,
-        params: params.unwrap_or(Value::Null),
+        tool: executed.map(|e| e.tool.clone()),
+        params: executed.map_or(Value::Null, |e| Value::Object(e.params.clone())),
         sql: statements(&trace),
         rows: None,
         outcome: CANCELLED.to_string(),
@@ -113,15 +107,10 @@ fn call_of(answer: &Answer) -> (Option<String>, Value, Option<u64>, Option<Strin
             (Some(tool.clone()), Value::Null, None, None)
         }
         AskOutcome::Stopped { step, .. } => {
-            let executed = answer.trace.step("execute").map(|s| s.input_value());
-            let tool = executed
-                .as_ref()
-                .and_then(|input| input.get("tool"))
-                .and_then(Value::as_str);
-            let params = executed.as_ref().and_then(|input| input.get("params")).cloned();
+            let executed = answer.trace.ran("execute");
             (
-                tool.map(str::to_string),
-                params.unwrap_or(Value::Null),
+                executed.map(|e| e.tool.clone()),
+                executed.map_or(Value::Null, |e| Value::Object(e.params.clone())),
                 None,
                 Some(step.clone()),
             )
@@ -130,59 +119,27 @@ fn call_of(answer: &Answer) -> (Option<String>, Value, Option<u64>, Option<Strin
 }
 
 /// The SQL of a trace, each `{"sql", "binds"}`: what the execute step sent (an SQL template's statement and binds,
-/// a metric tool's statements), then the fallback's — the statement that ran, or each attempt that did not run with
-/// why.
+/// a metric tool's statements with their `period`), then the fallback's — the statement that ran, or each attempt
+/// that did not run with why (`"ran": false`, `error`).
 pub fn statements(trace: &Trace) -> Vec<Value> {
-    let mut sql = Vec::new();
-    let executed = trace.step("execute").map(|s| s.output_value());
-    if let Some(detail) = executed.as_ref().and_then(|output| output.get("detail")) {
-        match detail.get("kind").and_then(Value::as_str) {
-            Some("sql") => sql.push(json!({
-                "sql": detail.get("sql").cloned().unwrap_or(Value::Null),
-                "binds": detail.get("binds").cloned().unwrap_or_else(|| json!([])),
-            })),
-            Some("metric") => {
-                let sent = detail.get("statements").and_then(Value::as_array);
-                for statement in sent.into_iter().flatten() {
-                    sql.push(json!({
-                        "sql": statement.get("sql").cloned().unwrap_or(Value::Null),
-                        "binds": statement.get("binds").cloned().unwrap_or_else(|| json!([])),
-                        "period": statement.get("period").cloned().unwrap_or(Value::Null),
-                    }));
-                }
-            }
-            _ => {}
-        }
-    }
-    let fallback = trace.step("fallback").map(|s| s.output_value());
-    if let Some(run) = fallback.as_ref() {
-        match run.get("final_sql").and_then(Value::as_str) {
-            Some(ran) => sql.push(json!({"sql": ran, "binds": fallback_binds(run, ran)})),
-            None => {
-                let attempts = run.get("attempts").and_then(Value::as_array);
-                for attempt in attempts.into_iter().flatten() {
-                    if let Some(written) = attempt.get("sql").and_then(Value::as_str) {
-                        let error = attempt.get("error").cloned().unwrap_or(Value::Null);
-                        sql.push(json!({"sql": written, "binds": [], "ran": false, "error": error}));
-                    }
-                }
-            }
-        }
-    }
-    sql
+    ["execute", "fallback"]
+        .into_iter()
+        .filter_map(|step| trace.ran(step))
+        .flat_map(|executed| executed.statements.iter().map(statement_entry))
+        .collect()
 }
 
-/// The values bound to the fallback's SQL that ran (a row scope's): the binds of the attempt whose guarded SQL it is.
-fn fallback_binds(run: &Value, ran: &str) -> Value {
-    run.get("attempts")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|attempt| attempt.get("verdict"))
-        .filter(|verdict| verdict.get("sql").and_then(Value::as_str) == Some(ran))
-        .filter_map(|verdict| verdict.get("binds").cloned())
-        .next_back()
-        .unwrap_or_else(|| json!([]))
+/// One statement as the audit log keeps it.
+fn statement_entry(sent: &SentSql) -> Value {
+    let mut entry = json!({"sql": sent.sql, "binds": sent.binds});
+    if let Some(period) = &sent.period {
+        entry["period"] = period.clone();
+    }
+    if !sent.ran {
+        entry["ran"] = Value::Bool(false);
+        entry["error"] = sent.error.clone().map_or(Value::Null, Value::String);
+    }
+    entry
 }
 
 /// What the MCP server calls after each `ask`: the request's extensions (`None` on stdio), the request and the
@@ -263,17 +220,22 @@ pub fn mcp_extract_recorder(
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
     use std::time::Instant;
 
-    use wenshu_engine::{Audience, Code, FallbackRun, Message, SqlAttempt};
+    use serde_json::Map;
+    use wenshu_engine::{Audience, Code, Executed, FallbackRun, Message, SqlAttempt};
 
     use super::*;
 
-    /// A stopped answer at `step` whose trace holds `steps` (name, input, output).
-    fn stopped(step: &str, steps: &[(&'static str, Value, Value)]) -> Answer {
+    /// A stopped answer at `step` whose trace holds `steps`, each with what it ran.
+    fn stopped(step: &str, steps: Vec<(&'static str, Executed)>) -> Answer {
         let mut trace = Trace::new("lexicon", None);
-        for (name, input, output) in steps {
-            trace.record(name, Instant::now(), "", input.clone(), output.clone());
+        for (name, executed) in steps {
+            trace.push(TraceStep {
+                ran: Some(Arc::new(executed)),
+                ..TraceStep::timed(name, Instant::now(), "", Value::Null, Value::Null)
+            });
         }
         let message = Message::new(Code::RouteFailed, "停", "stopped");
         Answer {
@@ -281,6 +243,20 @@ mod tests {
             rewritten_question: "q".to_string(),
             trace,
         }
+    }
+
+    fn sent(sql: &str, binds: Value, period: Option<&str>) -> SentSql {
+        SentSql {
+            sql: sql.to_string(),
+            binds: binds.as_array().cloned().unwrap_or_default(),
+            period: period.map(|p| json!(p)),
+            ran: true,
+            error: None,
+        }
+    }
+
+    fn params(value: Value) -> Map<String, Value> {
+        value.as_object().cloned().unwrap_or_default()
     }
 
     fn who() -> AuditPrincipal {
@@ -293,18 +269,22 @@ mod tests {
 
     #[test]
     fn a_metric_tools_statements_and_a_failed_calls_tool_are_kept() {
-        let executed = json!({"tool": "sales_metrics", "params": {"measures": ["amount"]}});
-        let detail = json!({"detail": {"kind": "metric", "statements": [
-            {"period": "current", "sql": "SELECT SUM(amount) FROM sales WHERE region = $1", "binds": ["华东"]},
-            {"period": "previous", "sql": "SELECT SUM(amount) FROM sales WHERE region = $1", "binds": ["华东"]},
-        ]}});
-        let answer = stopped("coverage", &[("execute", executed.clone(), detail)]);
+        let sql = "SELECT SUM(amount) FROM sales WHERE region = $1";
+        let executed = Executed {
+            tool: "sales_metrics".to_string(),
+            params: params(json!({"measures": ["amount"]})),
+            statements: vec![
+                sent(sql, json!(["华东"]), Some("current")),
+                sent(sql, json!(["华东"]), Some("previous")),
+            ],
+        };
+        let answer = stopped("coverage", vec![("execute", executed)]);
         let entry = entry(who(), DOOR_API, "华东的销售额同比", &answer);
         assert_eq!(entry.sql.len(), 2);
         assert_eq!(entry.sql[1]["period"], "previous");
         assert_eq!(entry.sql[0]["binds"], json!(["华东"]));
         assert_eq!(entry.tool.as_deref(), Some("sales_metrics"));
-        assert_eq!(entry.params, executed["params"]);
+        assert_eq!(entry.params, json!({"measures": ["amount"]}));
         assert_eq!(
             (entry.outcome.as_str(), entry.step.as_deref()),
             ("stopped", Some("coverage"))
@@ -314,37 +294,45 @@ mod tests {
     }
 
     #[test]
-    fn the_fallbacks_sql_carries_the_row_scopes_binds() {
-        let scoped = "SELECT region FROM (SELECT * FROM sales AS s WHERE s.region = ?) AS sales LIMIT 100";
-        let run = json!({
-            "attempts": [
-                {"sql": "SELECT * FROM secrets", "verdict": {"allowed": false, "sql": null}},
-                {"sql": "SELECT region FROM sales", "verdict": {"allowed": true, "sql": scoped, "binds": ["华东"]}}
-            ],
-            "final_sql": scoped,
-        });
-        let answer = stopped("fallback", &[("fallback", json!({}), run)]);
-        let entry = entry(who(), DOOR_API, "各地区的销售额", &answer);
-        assert_eq!(entry.sql, [json!({"sql": scoped, "binds": ["华东"]})]);
+    fn a_cancelled_asks_entry_names_the_call_its_finished_steps_ran() {
+        let executed = Executed {
+            tool: "box_office".to_string(),
+            params: params(json!({"movie_id": 2})),
+            statements: vec![sent("SELECT * FROM t WHERE id = ?", json!([2]), None)],
+        };
+        let answer = stopped("execute", vec![("execute", executed)]);
+        let entry = cancelled_entry(who(), DOOR_API, "q", answer.trace.steps, Some("execute"));
+        assert_eq!(entry.tool.as_deref(), Some("box_office"));
+        assert_eq!(entry.params, json!({"movie_id": 2}));
+        assert_eq!(
+            entry.sql,
+            [json!({"sql": "SELECT * FROM t WHERE id = ?", "binds": [2]})]
+        );
+        assert_eq!((entry.outcome.as_str(), entry.rows), (CANCELLED, None));
     }
 
     #[test]
     fn the_fallbacks_sql_is_what_ran_or_every_attempt_with_why() {
-        // The fallback's own records, serialized as the engine traces them.
-        let ran = json!(FallbackRun {
+        // The fallback's own records, as the engine attaches them to its step.
+        let ran = FallbackRun {
             attempts: vec![SqlAttempt {
                 sql: Some("SELECT region FROM sales".to_string()),
                 ..SqlAttempt::default()
             }],
             final_sql: Some("SELECT region FROM sales LIMIT 100".to_string()),
             ..FallbackRun::default()
-        });
-        let answer = stopped("fallback", &[("fallback", json!({}), ran)]);
+        };
+        let fallback = |run: &FallbackRun| Executed {
+            tool: "sql_fallback".to_string(),
+            params: Map::new(),
+            statements: run.sent_sql(),
+        };
+        let answer = stopped("fallback", vec![("fallback", fallback(&ran))]);
         assert_eq!(
             statements(&answer.trace),
             [json!({"sql": "SELECT region FROM sales LIMIT 100", "binds": []})]
         );
-        let refused = json!(FallbackRun {
+        let refused = FallbackRun {
             attempts: vec![
                 SqlAttempt {
                     sql: Some("SELECT * FROM users".to_string()),
@@ -357,8 +345,8 @@ mod tests {
                 },
             ],
             ..FallbackRun::default()
-        });
-        let answer = stopped("fallback", &[("fallback", json!({}), refused)]);
+        };
+        let answer = stopped("fallback", vec![("fallback", fallback(&refused))]);
         let sql = statements(&answer.trace);
         assert_eq!(sql.len(), 1, "{sql:?}");
         assert_eq!(
@@ -370,10 +358,13 @@ mod tests {
 
     #[test]
     fn an_http_call_and_a_stop_before_any_tool_have_no_sql() {
-        let http = json!({"detail": {"kind": "http", "method": "GET", "url": "https://api.example.com/x"}});
-        let answer = stopped("fallback", &[("execute", json!({"tool": "h", "params": {}}), http)]);
+        let http = Executed {
+            tool: "h".to_string(),
+            ..Executed::default()
+        };
+        let answer = stopped("fallback", vec![("execute", http)]);
         assert!(statements(&answer.trace).is_empty());
-        let answer = stopped("route", &[]);
+        let answer = stopped("route", vec![]);
         let entry = entry(who(), DOOR_MCP, "?", &answer);
         assert_eq!((entry.tool, entry.params, entry.sql.len()), (None, Value::Null, 0));
         assert_eq!(entry.door, "mcp");

@@ -6,6 +6,7 @@ mod error;
 mod http;
 mod joined;
 mod registry;
+mod sent;
 mod sql;
 pub mod sql_template;
 
@@ -21,6 +22,8 @@ use wenshu_contract::{BoundCall, Tool};
 
 use crate::scope::BoundScope;
 use wenshu_sql::db::{ByteCaps, QueryLimits};
+
+pub use sent::sent_sql;
 
 pub use error::ExecError;
 pub use http::{HttpExecutor, json_to_rows};

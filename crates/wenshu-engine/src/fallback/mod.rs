@@ -24,6 +24,7 @@ use wenshu_llm::prompt::{PromptTemplates, SqlContext};
 
 use self::schema::{SchemaSource, ScopedSchema};
 use self::verify::{Mismatch, verify};
+use crate::executed::SentSql;
 use crate::facts::QuestionFacts;
 use crate::model_call::{ModelCall, chinese_weekday};
 use crate::scope::BoundScope;
@@ -71,6 +72,42 @@ pub struct FallbackRun {
     /// When the SQL read a table the viewer's row scope denies: that refusal (the run stops there, uncorrected).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scope_refusal: Option<crate::scope::ScopeRefusal>,
+}
+
+impl FallbackRun {
+    /// The SQL of the run, typed: the statement that ran with the binds of the attempt whose guarded SQL it is
+    /// (a row scope's), or else every attempt that wrote SQL, not run, with why.
+    pub fn sent_sql(&self) -> Vec<SentSql> {
+        if let Some(ran) = &self.final_sql {
+            let binds = self
+                .attempts
+                .iter()
+                .filter_map(|a| a.verdict.as_ref())
+                .filter(|v| v.sql.as_deref() == Some(ran.as_str()))
+                .map(|v| v.binds.clone())
+                .next_back()
+                .unwrap_or_default();
+            return vec![SentSql {
+                sql: ran.clone(),
+                binds,
+                period: None,
+                ran: true,
+                error: None,
+            }];
+        }
+        self.attempts
+            .iter()
+            .filter_map(|a| {
+                a.sql.as_ref().map(|written| SentSql {
+                    sql: written.clone(),
+                    binds: Vec::new(),
+                    period: None,
+                    ran: false,
+                    error: a.error.clone(),
+                })
+            })
+            .collect()
+    }
 }
 
 /// The Text-to-SQL fallback over one read-only database.
@@ -314,4 +351,53 @@ fn read_answer(text: &str) -> (Option<String>, Option<String>) {
         .trim_end_matches("```")
         .trim();
     ((!bare.is_empty()).then(|| bare.to_string()), None)
+}
+
+#[cfg(test)]
+mod sent_tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn verdict(allowed: bool, sql: Option<&str>, binds: Vec<Value>) -> GuardVerdict {
+        GuardVerdict {
+            allowed,
+            reasons: Vec::new(),
+            sql: sql.map(str::to_string),
+            tables: Vec::new(),
+            functions: Vec::new(),
+            limit: None,
+            resolved: Vec::new(),
+            binds,
+            bind_attributes: Vec::new(),
+            scope_refusal: None,
+        }
+    }
+
+    #[test]
+    fn the_sql_that_ran_carries_the_binds_of_the_attempt_whose_rewrite_it_is() {
+        let scoped = "SELECT region FROM (SELECT * FROM sales AS s WHERE s.region = ?) AS sales LIMIT 100";
+        let run = FallbackRun {
+            attempts: vec![
+                SqlAttempt {
+                    sql: Some("SELECT * FROM secrets".to_string()),
+                    verdict: Some(verdict(false, None, Vec::new())),
+                    ..SqlAttempt::default()
+                },
+                SqlAttempt {
+                    sql: Some("SELECT region FROM sales".to_string()),
+                    verdict: Some(verdict(true, Some(scoped), vec![json!("华东")])),
+                    ..SqlAttempt::default()
+                },
+            ],
+            final_sql: Some(scoped.to_string()),
+            ..FallbackRun::default()
+        };
+        let sent = run.sent_sql();
+        assert_eq!(sent.len(), 1);
+        assert_eq!(
+            (sent[0].sql.as_str(), &sent[0].binds, sent[0].ran),
+            (scoped, &vec![json!("华东")], true)
+        );
+    }
 }
