@@ -502,6 +502,19 @@ async fn a_cut_list_says_its_true_count_and_gives_every_row_with_its_csv() {
     assert_eq!(lines[0], "日期,地区,产品,销售员,销售额（元）,销量（件）");
     assert_eq!(u64::try_from(lines.len() - 1).unwrap(), total);
 
+    // The cut turn's own CSV holds every row too (its call asked again up to the cap), the same as the whole list's.
+    let cut_turn = cut["turnId"].as_str().unwrap();
+    let (status, cut_csv) = call(
+        &server,
+        Method::GET,
+        &format!("/api/turns/{cut_turn}/csv"),
+        Some("u1"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{cut_csv}");
+    assert_eq!(cut_csv, csv, "the cut list's CSV is not the whole list's");
+
     // Every field of the answered outcome is in the OpenAPI document's Outcome.
     let spec: Value = serde_json::from_str(wenshu_server::api::OPENAPI).unwrap();
     let documented = spec["components"]["schemas"]["Outcome"]["properties"]

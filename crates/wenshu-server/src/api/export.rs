@@ -1,6 +1,11 @@
 //! `GET /api/turns/{id}/csv`: the rows of one answered turn (the principal's own) as a CSV file, the same columns
 //! and rows the answer carried, headed by the columns' labels and units as the catalog declares them (`x-columns`). UTF-8 with a byte-order mark (so spreadsheet programs read Chinese), RFC 4180
 //! quoting, and text cells that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`) prefixed with `'`.
+//!
+//! A list its row limit cut (`rows_total` beyond the rows shown, or none with `rows_cap`) is exported whole, up to
+//! the cap: its standalone question is asked again, on the day it was first asked and with the reader's scope, for
+//! every row (`RowsWanted::All`); when that gives the same call (the limit aside) its rows are written — the run is
+//! audited like an ask — else the rows the turn showed.
 
 use axum::Extension;
 use axum::extract::rejection::PathRejection;
@@ -9,8 +14,11 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use std::collections::BTreeMap;
 
-use serde_json::Value;
+use jiff::civil::Date;
+use serde_json::{Map, Value, json};
 use wenshu_contract::columns::{ColumnLabel, read_columns};
+use wenshu_engine::{AskOutcome, AskRequest, RowsWanted};
+use wenshu_store::Turn;
 
 use super::conversations::path_error;
 use crate::error::ApiError;
@@ -24,11 +32,12 @@ pub async fn csv(
     id: Result<Path<String>, PathRejection>,
 ) -> Result<Response, ApiError> {
     let Path(id) = id.map_err(path_error)?;
-    let turn = match state.store().owned_turn(&id).await? {
-        Some(turn) if principal.can_read(turn.owner.as_deref()) => turn.turn,
+    let (turn, conversation_id) = match state.store().owned_turn(&id).await? {
+        Some(owned) if principal.can_read(owned.owner.as_deref()) => (owned.turn, owned.conversation_id),
         _ => return Err(ApiError::not_found("unknown_turn", format!("no turn with id `{id}`"))),
     };
-    let outcome = &turn.outcome;
+    let whole = whole_list(&state, &principal, &turn, conversation_id).await?;
+    let outcome = whole.as_ref().unwrap_or(&turn.outcome);
     let (Some(columns), Some(rows)) = (
         outcome.get("columns").and_then(Value::as_array),
         outcome.get("rows").and_then(Value::as_array),
@@ -56,6 +65,77 @@ pub async fn csv(
         body,
     )
         .into_response())
+}
+
+/// The outcome of a cut list's call asked again for every row up to its cap; `None` when the turn's list was not
+/// cut, or the question asked again ran another call.
+async fn whole_list(
+    state: &AppState,
+    principal: &Principal,
+    turn: &Turn,
+    conversation_id: String,
+) -> Result<Option<Value>, ApiError> {
+    let outcome = &turn.outcome;
+    let shown = outcome.get("rows").and_then(Value::as_array).map_or(0, Vec::len) as u64;
+    let cut = match (
+        outcome.get("rows_total").and_then(Value::as_u64),
+        outcome.get("rows_cap").and_then(Value::as_u64),
+    ) {
+        (Some(total), _) => total > shown,
+        (None, Some(cap)) => shown < cap,
+        (None, None) => false,
+    };
+    if !cut || turn.kind != "answered" {
+        return Ok(None);
+    }
+    let mut request = AskRequest::new(turn.rewritten_question.clone(), asked_on(state, &turn.created_at));
+    request.viewer = principal.viewer();
+    let answer = state.engine().ask_rows(&request, RowsWanted::All).await;
+    let AskOutcome::Answered { .. } = &answer.outcome else {
+        return Ok(None);
+    };
+    let again = json!(answer.outcome);
+    let cap = again.get("rows_cap").and_then(Value::as_u64);
+    if again.get("tool") != outcome.get("tool") || !same_call(outcome.get("params"), again.get("params"), cap) {
+        return Ok(None);
+    }
+    let mut audit = crate::audit::entry(
+        crate::audit::principal_of(principal),
+        crate::audit::DOOR_API,
+        &turn.rewritten_question,
+        &answer,
+    );
+    audit.conversation_id = Some(conversation_id);
+    state.store().record_audit(audit).await?;
+    Ok(Some(again))
+}
+
+/// Whether two calls' arguments are the same but for a limit raised to `cap`.
+fn same_call(first: Option<&Value>, again: Option<&Value>, cap: Option<u64>) -> bool {
+    let (Some(first), Some(again)) = (first.and_then(Value::as_object), again.and_then(Value::as_object)) else {
+        return false;
+    };
+    let raised = |key: &String, value: &Value| cap.is_some() && value.as_u64() == cap && first.contains_key(key);
+    let rest = |params: &Map<String, Value>| -> Map<String, Value> {
+        params
+            .iter()
+            .filter(|(key, _)| !again.get(*key).is_some_and(|value| raised(key, value)))
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect()
+    };
+    rest(first) == rest(again)
+}
+
+/// The day a turn was asked on, where the server is (its fixed today, if it has one).
+fn asked_on(state: &AppState, created_at: &str) -> Date {
+    let settings = state.settings();
+    settings
+        .today
+        .or_else(|| {
+            let at: jiff::Timestamp = created_at.parse().ok()?;
+            at.in_tz(&settings.timezone).ok().map(|zoned| zoned.date())
+        })
+        .unwrap_or_else(|| state.today())
 }
 
 /// A column's header as the page shows it: the catalog's label (`x-columns`) with its unit (`销售额（元）`), else the
@@ -164,6 +244,33 @@ mod tests {
             .map(|c| header(c, &declared))
             .collect();
         assert_eq!(heads, [json!("销售额（元）"), json!("订单数"), json!("region")]);
+    }
+
+    #[test]
+    fn the_same_call_but_for_a_limit_raised_to_the_cap() {
+        let first = json!({"period": "上月", "limit": 10});
+        let cap = Some(100);
+        assert!(same_call(
+            Some(&first),
+            Some(&json!({"period": "上月", "limit": 100})),
+            cap
+        ));
+        assert!(!same_call(
+            Some(&first),
+            Some(&json!({"period": "本月", "limit": 100})),
+            cap
+        ));
+        assert!(!same_call(
+            Some(&first),
+            Some(&json!({"period": "上月", "limit": 50})),
+            cap
+        ));
+        assert!(!same_call(
+            Some(&first),
+            Some(&json!({"period": "上月", "limit": 100, "region": "华东"})),
+            cap
+        ));
+        assert!(!same_call(Some(&first), None, cap));
     }
 
     #[test]
