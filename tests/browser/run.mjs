@@ -187,6 +187,15 @@ async function main() {
   });
   page.on('requestfailed', (req) => pageErrors.push(`request failed: ${req.url()} (${req.failure()?.errorText})`));
 
+  /** The moderate, serious and critical axe-core violations of the page as it is now. */
+  async function seriousViolations() {
+    await page.evaluate(AXE_SOURCE);
+    const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+    return result.violations
+      .filter((v) => v.impact === 'moderate' || v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.nodes.length}: ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(', ')})`);
+  }
+
   await check(page, 'the page loads with a question box and a send button', 'home', async () => {
     const res = await page.goto(`${BASE}/`, { waitUntil: 'load', timeout: WAIT_MS });
     assert(res && res.ok(), `GET / answered ${res ? res.status() : 'nothing'}`);
@@ -301,6 +310,9 @@ async function main() {
       throw new CheckError("the step's raw JSON did not show");
     });
     await trace.scrollIntoViewIfNeeded({ timeout: WAIT_MS });
+    // axe-core in this state too: a trace open with a step's raw JSON shown.
+    const found = await seriousViolations();
+    assert(found.length === 0, `with a raw JSON open: ${found.join('; ')}`);
   });
 
   const streamed = await answers(page).evaluateAll((nodes) => nodes.filter((n) => n.dataset.streamed === 'true').length).catch(() => 0);
@@ -310,6 +322,12 @@ async function main() {
     await page.getByTestId('language-toggle').click({ timeout: WAIT_MS });
     const understood = await text(answers(page).first().getByTestId('understood-line'));
     assert(understood.startsWith('Understood as'), `after the toggle the understood line says "${understood}"`);
+    // The engine's English wording of the call, never its Chinese one.
+    const conversation = new URL(page.url()).searchParams.get('c');
+    const stored = await (await fetch(`${BASE}/api/conversations/${conversation}`)).json();
+    const said = stored.turns[0].outcome.understood;
+    assert(said && said.en && said.en !== said.zh, `the first turn has no English understood line: ${JSON.stringify(said)}`);
+    assert(understood.includes(said.en) && !understood.includes(said.zh), `the English page's understood line is "${understood}", not the engine's English "${said.en}"`);
     assert((await page.locator('html').getAttribute('lang')) === 'en', 'the html lang is not en');
     await screenshot(page, 'english');
     await page.getByTestId('language-toggle').click({ timeout: WAIT_MS });
@@ -351,6 +369,13 @@ async function main() {
     assert((await answer.getByTestId('scope-example').count()) >= 2, 'the stop lists no example questions to ask');
     const hint = await text(answer.getByTestId('stop-hints'));
     assert(hint.includes('模型'), `the administrator's hint (a model enables Text-to-SQL) is missing: "${hint}"`);
+    // Its trace's decisions are Chinese on the Chinese page, the check's notes among them.
+    await answer.getByTestId('trace-toggle').click({ timeout: WAIT_MS });
+    const check = answer.getByTestId('trace').locator('[data-step="check"] .step-decision');
+    await check.first().waitFor({ state: 'visible', timeout: WAIT_MS });
+    const said = await text(check.first());
+    assert(/[\u4e00-\u9fff]/.test(said) && !/no tool was chosen|no dates were routed/.test(said), `the check step says "${said}" on the Chinese page`);
+    await answer.getByTestId('trace-toggle').click({ timeout: WAIT_MS });
   });
 
   await check(page, '今年各地区的销售额占比 → an honest stop naming what cannot be done (or a 兜底 answer)', 'coverage-stop', async () => {
@@ -670,6 +695,11 @@ async function main() {
     const lines = fs.readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '').split('\r\n').filter(Boolean);
     assert(lines[0] === '日期,地区,产品,销售员,销售额（元）,销量（件）', `the CSV is headed "${lines[0]}"`);
     assert(lines.length - 1 === total, `the CSV holds ${lines.length - 1} rows, not ${total}`);
+    assert((await answers(page).count()) === 2, 'downloading the CSV asked the question again as a new round');
+    // The SQL's limit is bound one row past the cap (to count the list): it says so beside the call's own limit.
+    await cut.getByTestId('sql-details').locator('summary').click({ timeout: WAIT_MS });
+    const binds = await text(cut.getByTestId('sql-binds'));
+    assert(/显示前 10 行/.test(binds) && /多读 1 行/.test(binds), `the bound limit is not explained: "${binds}"`);
   });
 
   await check(page, "the Chinese page's trace says each step's decision in Chinese (no \"every field passed\", \"ok\", \"N rows\")", 'trace-zh', async () => {
@@ -683,15 +713,6 @@ async function main() {
     assert(english.length === 0, `English decisions in the Chinese page: ${english.join(' | ')}`);
     assert(decisions.some((d) => d.includes('各项均通过检查')), `no Chinese check decision among ${decisions.join(' | ')}`);
   });
-
-  /** The serious and critical axe-core violations of the page as it is now. */
-  async function seriousViolations() {
-    await page.evaluate(AXE_SOURCE);
-    const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-    return result.violations
-      .filter((v) => v.impact === 'moderate' || v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.nodes.length}: ${v.nodes.slice(0, 2).map((n) => n.target.join(' ')).join(', ')})`);
-  }
 
   await check(page, 'a reloaded conversation shows which candidate was chosen', 'choice-restored', async () => {
     assert(heroConversation, 'no conversation with a choice to reload');
@@ -743,6 +764,30 @@ async function main() {
       return found;
     });
     assert(crowded.length === 0, `axis labels overlap at 390 px: ${crowded.join(', ')}`);
+  });
+
+  await check(page, 'while a question runs: no "null" under it (in the aria-live log), axe-core clean', 'running', async () => {
+    await page.getByTestId('new-conversation').click({ timeout: WAIT_MS });
+    // Hold the answer back a moment, so that the running state can be read.
+    await page.route('**/api/ask', async (route) => {
+      const response = await route.fetch();
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.fulfill({ response });
+    });
+    try {
+      const input = page.getByTestId('question-input');
+      await input.fill('华东区本月的销售额是多少', { timeout: WAIT_MS });
+      await input.press('Enter', { timeout: WAIT_MS });
+      const pending = page.getByTestId('pending');
+      await pending.waitFor({ state: 'visible', timeout: WAIT_MS });
+      const round = await text(page.locator('li.round').last());
+      assert(!/\bnull\b|undefined/.test(round), `the running round says "${round}"`);
+      const found = await seriousViolations();
+      assert(found.length === 0, `while running: ${found.join('; ')}`);
+      await waitAnswer(page, 0, '华东区本月的销售额是多少 (held back)');
+    } finally {
+      await page.unroute('**/api/ask');
+    }
   });
 
   await check(page, 'a link to a conversation that is gone says so on the page', 'conversation-gone', async () => {

@@ -33,6 +33,22 @@ pub struct CheckedRoute {
     pub rewritten_question: String,
     /// One line per field that was changed or set aside, and why.
     pub notes: Vec<String>,
+    /// The same lines in Chinese, one for each of `notes`.
+    pub notes_zh: Vec<String>,
+}
+
+/// The check's notes, each in English and Chinese.
+#[derive(Default)]
+struct Notes {
+    en: Vec<String>,
+    zh: Vec<String>,
+}
+
+impl Notes {
+    fn push(&mut self, en: String, zh: String) {
+        self.en.push(en);
+        self.zh.push(zh);
+    }
 }
 
 /// Checks a decision against the enabled tools and the known entity types; dates are read on `today`; a subject
@@ -45,7 +61,7 @@ pub fn check_route(
     enabled: &[&str],
     subject_types: &[String],
 ) -> CheckedRoute {
-    let mut notes = Vec::new();
+    let mut notes = Notes::default();
     let tool = check_tool(decision.tool_code.as_deref(), enabled, &mut notes);
     let subject_type = decision
         .subject_type
@@ -56,10 +72,13 @@ pub fn check_route(
             if subject_types.iter().any(|known| known == t) {
                 Some(t.to_string())
             } else {
-                notes.push(format!(
-                    "subjectType `{t}` is not a known type ({}): not given",
-                    subject_types.join(", ")
-                ));
+                notes.push(
+                    format!(
+                        "subjectType `{t}` is not a known type ({}): not given",
+                        subject_types.join(", ")
+                    ),
+                    format!("对象类型「{t}」不是已知类型（{}）：不采用", subject_types.join("、")),
+                );
                 None
             }
         });
@@ -71,14 +90,18 @@ pub fn check_route(
     if let (Some(raw), Some(clean)) = (&decision.subject_name, &subject_name)
         && raw.trim() != clean
     {
-        notes.push(format!("subjectName `{raw}` cleaned to `{clean}`"));
+        notes.push(
+            format!("subjectName `{raw}` cleaned to `{clean}`"),
+            format!("对象名「{raw}」整理为「{clean}」"),
+        );
     }
     let subject_name = subject_name.filter(|name| {
         let named = named_in_context(name, question, history);
         if !named {
-            notes.push(format!(
-                "subjectName `{name}` is in neither the question nor the last rounds: not given"
-            ));
+            notes.push(
+                format!("subjectName `{name}` is in neither the question nor the last rounds: not given"),
+                format!("对象名「{name}」既不在问题里，也不在前几轮对话里：不采用"),
+            );
         }
         named
     });
@@ -92,7 +115,10 @@ pub fn check_route(
     let rewritten_question = match decision.rewritten_question.as_deref().map(str::trim) {
         Some(text) if !text.is_empty() => text.to_string(),
         _ => {
-            notes.push("rewrittenQuestion is empty: the user's own words are used".to_string());
+            notes.push(
+                "rewrittenQuestion is empty: the user's own words are used".to_string(),
+                "改写后的问题为空：用用户的原话".to_string(),
+            );
             question.to_string()
         }
     };
@@ -102,38 +128,51 @@ pub fn check_route(
         subject_name,
         dates,
         rewritten_question,
-        notes,
+        notes: notes.en,
+        notes_zh: notes.zh,
     }
 }
 
-fn check_tool(code: Option<&str>, enabled: &[&str], notes: &mut Vec<String>) -> Option<String> {
+fn check_tool(code: Option<&str>, enabled: &[&str], notes: &mut Notes) -> Option<String> {
     let code = code.map(str::trim).filter(|c| !c.is_empty());
     match code {
         None => {
-            notes.push("no tool was chosen: the fallback path".to_string());
+            notes.push(
+                "no tool was chosen: the fallback path".to_string(),
+                "没有选中工具：走兜底".to_string(),
+            );
             None
         }
         Some(code) if enabled.contains(&code) => Some(code.to_string()),
         Some(code) => {
-            notes.push(format!("toolCode `{code}` is not an enabled tool: the fallback path"));
+            notes.push(
+                format!("toolCode `{code}` is not an enabled tool: the fallback path"),
+                format!("工具「{code}」未启用：走兜底"),
+            );
             None
         }
     }
 }
 
-fn check_dates(start: Option<&str>, end: Option<&str>, today: Date, notes: &mut Vec<String>) -> Option<DateRange> {
-    let parse = |label: &str, text: Option<&str>, notes: &mut Vec<String>| -> Option<Date> {
+fn check_dates(start: Option<&str>, end: Option<&str>, today: Date, notes: &mut Notes) -> Option<DateRange> {
+    let parse = |label: &str, text: Option<&str>, notes: &mut Notes| -> Option<Date> {
         let text = text.map(str::trim).filter(|t| !t.is_empty())?;
         match text.parse::<Date>() {
             Ok(date) if text.len() == 10 => Some(date),
             _ => match parse_date_range(text, today) {
                 Ok(range) => {
                     let day = if label == "startDate" { range.start } else { range.end };
-                    notes.push(format!("{label} `{text}` read as a time expression: {day}"));
+                    notes.push(
+                        format!("{label} `{text}` read as a time expression: {day}"),
+                        format!("{}「{text}」按时间说法读作 {day}", date_label_zh(label)),
+                    );
                     Some(day)
                 }
                 Err(_) => {
-                    notes.push(format!("{label} `{text}` is not an ISO date: not given"));
+                    notes.push(
+                        format!("{label} `{text}` is not an ISO date: not given"),
+                        format!("{}「{text}」不是 ISO 日期：不采用", date_label_zh(label)),
+                    );
                     None
                 }
             },
@@ -142,15 +181,35 @@ fn check_dates(start: Option<&str>, end: Option<&str>, today: Date, notes: &mut 
     let (start, end) = (parse("startDate", start, notes), parse("endDate", end, notes));
     match (start, end) {
         (Some(start), Some(end)) => DateRange::new(start, end).ok().or_else(|| {
-            notes.push(format!("the dates {start}..{end} are inverted: not given"));
+            notes.push(
+                format!("the dates {start}..{end} are inverted: not given"),
+                format!("日期 {start}～{end} 起止颠倒：不采用"),
+            );
             None
         }),
         (Some(day), None) | (None, Some(day)) => {
-            notes.push(format!("only one end of the range was given: the single day {day}"));
+            notes.push(
+                format!("only one end of the range was given: the single day {day}"),
+                format!("只给了时间段的一端：按 {day} 这一天"),
+            );
             Some(DateRange { start: day, end: day })
         }
         (None, None) => None,
     }
+}
+
+/// A routed date field's name in Chinese.
+fn date_label_zh(label: &str) -> &'static str {
+    if label == "startDate" {
+        "开始日期"
+    } else {
+        "结束日期"
+    }
+}
+
+/// A date range as the Chinese page writes it: 2026-11-01～2026-11-30.
+fn zh_range(range: &DateRange) -> String {
+    format!("{}～{}", range.start, range.end)
 }
 
 /// Whether a routed name comes from the question or the recent rounds: contained (folded), or most of its
@@ -175,12 +234,7 @@ fn named_in_context(name: &str, question: &str, history: &[Turn]) -> bool {
 }
 
 /// The question's one time expression, read by the time knowledge, over routed dates that differ or are missing.
-fn question_dates(
-    question: &str,
-    today: Date,
-    routed: Option<DateRange>,
-    notes: &mut Vec<String>,
-) -> Option<DateRange> {
+fn question_dates(question: &str, today: Date, routed: Option<DateRange>, notes: &mut Notes) -> Option<DateRange> {
     let facts = crate::facts::QuestionFacts::shared(question, today);
     let [span] = facts.times.as_slice() else {
         return routed;
@@ -189,17 +243,27 @@ fn question_dates(
     match routed {
         Some(range) if range == span.date_range => Some(range),
         Some(range) => {
-            notes.push(format!(
-                "the routed dates {range} differ from 「{words}」 ({}): the question's dates are used",
-                span.date_range
-            ));
+            notes.push(
+                format!(
+                    "the routed dates {range} differ from 「{words}」 ({}): the question's dates are used",
+                    span.date_range
+                ),
+                format!(
+                    "路由给的日期 {} 与问题里的「{words}」（{}）不同：用问题的日期",
+                    zh_range(&range),
+                    zh_range(&span.date_range)
+                ),
+            );
             Some(span.date_range)
         }
         None => {
-            notes.push(format!(
-                "no dates were routed though the question says 「{words}」: {}",
-                span.date_range
-            ));
+            notes.push(
+                format!(
+                    "no dates were routed though the question says 「{words}」: {}",
+                    span.date_range
+                ),
+                format!("路由没有给日期，问题里说了「{words}」：{}", zh_range(&span.date_range)),
+            );
             Some(span.date_range)
         }
     }
@@ -241,6 +305,9 @@ mod tests {
         let checked = check(&decision("sales_delete", None, None, None));
         assert_eq!(checked.tool, None);
         assert!(checked.notes[0].contains("sales_delete"));
+        // Each note in Chinese too, for the Chinese page's trace.
+        assert_eq!(checked.notes_zh.len(), checked.notes.len());
+        assert!(checked.notes_zh[0].contains("sales_delete") && checked.notes_zh[0].contains("未启用"));
     }
 
     #[test]

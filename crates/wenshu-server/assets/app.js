@@ -417,9 +417,14 @@ function roundElement(round) {
   return li;
 }
 
-/** A trace step's decision in the page's language: the engine's Chinese wording where it gives one. */
+/**
+ * A trace step's decision in the page's language: the engine's Chinese wording where it gives one (the check step's
+ * notes in Chinese, `notes_zh`, where its decision is only its English notes).
+ */
 function decisionText(step) {
-  return (language() === 'zh' && step.decision_zh) || step.decision || '';
+  if (language() !== 'zh') return step.decision || '';
+  const notes = step.output && Array.isArray(step.output.notes_zh) && step.output.notes_zh.length ? step.output.notes_zh.join('；') : null;
+  return step.decision_zh || notes || step.decision || '';
 }
 
 function liveStepItem(step) {
@@ -759,9 +764,8 @@ function answeredBody(round, outcome, a) {
       h('button', { type: 'button', class: 'link', testid: 'copy-table', onclick: (e) => copyText(e.currentTarget, tsv(infos.map((i) => i.label), rows)) }, t('copyTable')),
     );
     if (a.turnId) {
-      // A cut list's CSV holds its every row (up to the cap): the same call asked again for all of them.
-      const csv = cut && cut.more ? () => askAllRows(round).then((all) => all && all.answer && downloadCsv(all.answer.turnId)) : () => downloadCsv(a.turnId);
-      foot.append(' · ', h('button', { type: 'button', class: 'link', testid: 'download-csv', onclick: csv }, cut && cut.more ? t('downloadCsvAll') : t('downloadCsv')));
+      // A cut list's CSV holds its every row up to the cap: the server asks its call again for all of them.
+      foot.append(' · ', h('button', { type: 'button', class: 'link', testid: 'download-csv', onclick: () => downloadCsv(a.turnId) }, cut && cut.more ? t('downloadCsvAll') : t('downloadCsv')));
     }
     body.append(foot);
   } else if (!rows.length) {
@@ -769,7 +773,7 @@ function answeredBody(round, outcome, a) {
   }
 
   const ran = executedSql(a.trace, outcome);
-  if (ran) body.append(sqlPanel(ran));
+  if (ran) body.append(sqlPanel(ran, outcome));
   return body;
 }
 
@@ -792,8 +796,17 @@ function askAllRows(round) {
   return submit(round.question, { subjectId: round.subjectId, chosenLabel: round.chosenLabel, allRows: true });
 }
 
-/** The SQL that ran, highlighted, with its bound values and a copy button. */
-function sqlPanel(ran) {
+/**
+ * The SQL that ran, highlighted, with its bound values and a copy button. A cut list's limit is bound one row past
+ * its cap (the rows it reads to count the list): that value says so beside the call's own limit.
+ */
+function sqlPanel(ran, outcome) {
+  const cap = outcome && typeof outcome.rows_cap === 'number' ? outcome.rows_cap : null;
+  const params = (outcome && outcome.params) || {};
+  const bindText = (b) => {
+    if (cap !== null && b.value === cap + 1 && typeof params[b.name] === 'number') return `${b.name}=${b.value}${t('probeLimit', params[b.name], cap)}`;
+    return `${b.name}=${cellText(b.value)}`;
+  };
   const pre = h('pre', { class: 'sql', testid: 'answer-sql', tabindex: '0' }, sqlTokens(ran.sql).map((tok) => (tok.kind === 'text' ? tok.text : h('span', { class: `sql-${tok.kind}` }, tok.text))));
   const binds = ran.binds.filter((b) => b && b.name !== undefined);
   const details = h(
@@ -802,7 +815,7 @@ function sqlPanel(ran) {
     h('summary', {}, t('showSql')),
     pre,
     binds.length
-      ? h('p', { class: 'sql-binds muted small', testid: 'sql-binds' }, t('sqlBinds'), binds.map((b) => h('code', { class: 'param' }, `${b.name}=${cellText(b.value)}`)))
+      ? h('p', { class: 'sql-binds muted small', testid: 'sql-binds' }, t('sqlBinds'), binds.map((b) => h('code', { class: 'param', 'data-bind': b.name }, bindText(b))))
       : null,
     h('button', { type: 'button', class: 'link', testid: 'copy-sql', onclick: (e) => copyText(e.currentTarget, ran.sql) }, t('copySql')),
   );
