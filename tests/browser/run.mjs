@@ -554,6 +554,30 @@ async function main() {
     assert(!values.some((v) => /^-?0\.\d{3,}$/.test(v.trim())), `a fraction is shown bare: ${values.join(' | ')}`);
   });
 
+  await check(page, 'the chips after a fixed tool\'s answer edit its call (上个月呢), repeat no question, offer no tool that cannot run, and each answers', 'follow-up-edits', async () => {
+    const question = '华东区本月的销售额是多少';
+    const answer = await askAndWait(page, question, await answers(page).count());
+    await expectKind(answer, 'answered');
+    const offered = (await answer.getByTestId('follow-up').allInnerTexts()).map((c) => c.trim());
+    assert(offered.includes('上个月呢'), `no chip moving the period to last month among ${offered.join(' | ')}`);
+    // Never a question of this conversation again, whatever its spaces, punctuation or particles.
+    const key = (q) => q.replace(/[\s的呢吗？?。.，,！!、]/g, '');
+    const asked = (await page.getByTestId('question').locator('.question-text').allInnerTexts()).map(key);
+    const repeats = offered.filter((c) => asked.includes(key(c)));
+    assert(repeats.length === 0, `chips repeat questions already asked: ${repeats.join(' | ')}`);
+    const catalog = await (await fetch(`${BASE}/api/catalog`)).json();
+    const dead = catalog.tools.filter((tool) => tool.runnable === false).flatMap((tool) => tool.examples);
+    const deadOffered = offered.filter((c) => dead.includes(c));
+    assert(deadOffered.length === 0, `chips of tools that cannot run: ${deadOffered.join(' | ')}`);
+    // Every edit (a chip that is no catalog example) is answered by the engine after the question.
+    const examples = catalog.tools.flatMap((tool) => tool.examples);
+    for (const edit of offered.filter((c) => !examples.includes(c))) {
+      const first = await (await fetch(`${BASE}/api/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question }) })).json();
+      const then = await (await fetch(`${BASE}/api/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: edit, conversationId: first.conversationId }) })).json();
+      assert(then.kind === 'answered', `the chip ${edit} after ${question} ends as ${then.kind}: ${JSON.stringify(then.outcome).slice(0, 200)}`);
+    }
+  });
+
   await check(page, 'the list opens an old conversation; rename is kept', 'history', async () => {
     await page.getByTestId('history-list').locator(`[data-conversation-id="${firstConversation}"]`).waitFor({ timeout: WAIT_MS });
     const item = page.getByTestId('history-list').locator(`[data-conversation-id="${firstConversation}"]`);

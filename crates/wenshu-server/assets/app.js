@@ -1174,35 +1174,59 @@ const EDITS = {
   previousPeriod: '环比呢',
   yearAgo: '同比呢',
   topFive: '前五名呢',
+  lastMonth: '上个月呢',
 };
 
+/** The first and last day of the month before `today`'s (YYYY-MM-DD). */
+function previousMonth(today) {
+  const [year, month] = today.split('-').map(Number);
+  const first = new Date(Date.UTC(year, month - 2, 1));
+  const last = new Date(Date.UTC(year, month - 1, 0));
+  return { start: first.toISOString().slice(0, 10), end: last.toISOString().slice(0, 10) };
+}
+
+/** A question as compared with another for repeats: without spaces, punctuation and the particles 的, 呢, 吗. */
+function sameQuestionKey(question) {
+  return String(question).replace(/[\s的呢吗？?。.，,！!、]/g, '');
+}
+
 /**
- * Edits of a metric call just answered, as follow-ups: another dimension of the tool to group by, a comparison when
- * there is none, a ranking of a grouping.
+ * Edits of the call just answered, as follow-ups: of a metric call, another dimension of the tool to group by, a
+ * comparison when there is none, a ranking of a grouping; of any call over a period, the month before today's
+ * (unless it was that month).
  */
 function callEdits(a) {
   const params = a.params || {};
   const tool = catalogTool(a.tool);
-  if (!tool || !Array.isArray(tool.dimensions) || !tool.dimensions.length || !Array.isArray(params.measures)) return [];
-  const grouped = Array.isArray(params.groupBy) ? params.groupBy : [];
   const edits = [];
-  const other = tool.dimensions.find((label) => !grouped.includes(label));
-  if (grouped.length && other) edits.push(EDITS.groupBy(other));
-  if (!params.compare && params.timeRange) edits.push(EDITS.previousPeriod, EDITS.yearAgo);
-  if (grouped.length && !params.limit) edits.push(EDITS.topFive);
+  if (tool && Array.isArray(tool.dimensions) && tool.dimensions.length && Array.isArray(params.measures)) {
+    const grouped = Array.isArray(params.groupBy) ? params.groupBy : [];
+    const other = tool.dimensions.find((label) => !grouped.includes(label));
+    if (grouped.length && other) edits.push(EDITS.groupBy(other));
+    if (!params.compare && params.timeRange) edits.push(EDITS.previousPeriod, EDITS.yearAgo);
+    if (grouped.length && !params.limit) edits.push(EDITS.topFive);
+  }
+  const period = periodOf(a.trace);
+  const today = todayOf(a.trace);
+  const last = today ? previousMonth(today) : null;
+  if (period && last && !(period.start === last.start && period.end === last.end)) edits.push(EDITS.lastMonth);
   return edits;
 }
 
-/** Two or three follow-ups: edits of the call just made, then the same tool's other examples, then other tools', none asked already. */
+/**
+ * Two or three follow-ups: edits of the call just made, then the same tool's other examples, then other tools' —
+ * only of tools that can run, none a question asked already (whatever its spaces, punctuation or particles).
+ */
 function followUps(round, a) {
-  const asked = new Set(state.rounds.map((r) => r.question));
+  const asked = new Set(state.rounds.map((r) => sameQuestionKey(r.question)));
   const same = catalogTool(a.tool);
+  const runnable = (tool) => tool.runnable !== false;
   const pool = [
     ...callEdits(a),
-    ...(same ? same.examples : []),
-    ...state.catalog.filter((tool) => tool !== same).flatMap((tool) => tool.examples.slice(0, 1)),
+    ...(same && runnable(same) ? same.examples : []),
+    ...state.catalog.filter((tool) => tool !== same && runnable(tool)).flatMap((tool) => tool.examples.slice(0, 1)),
   ];
-  const picked = [...new Set(pool)].filter((q) => !asked.has(q)).slice(0, 3);
+  const picked = [...new Set(pool)].filter((q) => !asked.has(sameQuestionKey(q))).slice(0, 3);
   if (!picked.length || round !== state.rounds[state.rounds.length - 1]) return null;
   return h('div', { class: 'follow-ups', testid: 'follow-ups' }, h('span', { class: 'small muted' }, t('followUpsTitle')), chips(picked, 'follow-up'));
 }
