@@ -384,6 +384,18 @@ async function main() {
     if (kind === 'answered') {
       const tool = await answer.getAttribute('data-tool');
       assert(tool !== 'sales_query', 'the totals tool answered a question about shares by region');
+      // The share reads as a percentage in the table and on its bars, and the rows come by the measure, largest first.
+      const heads = await answer.getByTestId('answer-table').locator('thead th').allInnerTexts();
+      const shareAt = heads.findIndex((h) => h.includes('占比'));
+      assert(shareAt >= 0, `no share column among ${heads.join(' | ')}`);
+      const cells = await answer.getByTestId('answer-table').locator(`tbody tr td:nth-child(${shareAt + 1})`).allInnerTexts();
+      assert(cells.length >= 2 && cells.every((c) => /^\d+(\.\d+)?%$/.test(c.trim())), `the shares read ${cells.join(' | ')}`);
+      const panel = answer.getByTestId('chart').locator('.chart-panel').filter({ has: page.locator('.chart-title', { hasText: '占比' }) });
+      const barValues = await panel.locator('text.chart-value').allTextContents();
+      assert(barValues.length === cells.length && barValues.every((v) => v.trim().endsWith('%')), `the share bars read ${barValues.join(' | ')}`);
+      const measure = await answer.getByTestId('answer-table').locator(`tbody tr td:nth-child(${shareAt})`).allInnerTexts();
+      const numbers = measure.map((m) => Number(m.replace(/[^\d.-]/g, '')));
+      assert(numbers.every((n, i) => i === 0 || numbers[i - 1] >= n), `the shares are not ordered by the measure: ${measure.join(' | ')}`);
       return;
     }
     await expectKind(answer, 'stopped');
@@ -552,6 +564,21 @@ async function main() {
     const rate = values.find((v) => v.includes('%'));
     assert(rate && /^[+−-]?\d+(\.\d+)?%$/.test(rate.trim()), `no rate shown as a percentage among ${values.join(' | ')}`);
     assert(!values.some((v) => /^-?0\.\d{3,}$/.test(v.trim())), `a fraction is shown bare: ${values.join(' | ')}`);
+    // On the English page, the headline is the engine's English sentence, never its Chinese one.
+    const trace = await (await fetch(`${BASE}/api/traces/${await answer.getAttribute('data-trace-id')}`)).json();
+    const executed = (trace.steps || []).find((st) => st.step === 'execute');
+    const presentation = executed && executed.output && executed.output.detail && executed.output.detail.presentation;
+    await page.getByTestId('language-toggle').click({ timeout: WAIT_MS });
+    try {
+      const english = answers(page).last().getByTestId('headline-text');
+      if (presentation && presentation.headline_en) {
+        assert((await text(english)) === presentation.headline_en.replace(/\s+/g, ' ').trim(), `the English headline says "${await text(english)}"`);
+      } else {
+        assert((await english.count()) === 0 || !/[\u4e00-\u9fff]{4,}/.test(await text(english)), 'a Chinese headline on the English page');
+      }
+    } finally {
+      await page.getByTestId('language-toggle').click({ timeout: WAIT_MS });
+    }
   });
 
   await check(page, 'the chips after a fixed tool\'s answer edit its call (上个月呢), repeat no question, offer no tool that cannot run, and each answers', 'follow-up-edits', async () => {
