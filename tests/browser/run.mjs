@@ -242,6 +242,8 @@ async function main() {
     assert(count === 2, `expected 2 candidate buttons, found ${count}`);
     const labels = await buttons.allInnerTexts();
     assert(labels.some((l) => l.includes('2022')) && labels.some((l) => l.includes('2002')), `candidates lack years: ${labels.join(' | ')}`);
+    const found = await seriousViolations();
+    assert(found.length === 0, `with candidates to choose: ${found.join('; ')}`);
     heroOk = true;
   });
 
@@ -329,6 +331,8 @@ async function main() {
     assert(said && said.en && said.en !== said.zh, `the first turn has no English understood line: ${JSON.stringify(said)}`);
     assert(understood.includes(said.en) && !understood.includes(said.zh), `the English page's understood line is "${understood}", not the engine's English "${said.en}"`);
     assert((await page.locator('html').getAttribute('lang')) === 'en', 'the html lang is not en');
+    const found = await seriousViolations();
+    assert(found.length === 0, `on the English page: ${found.join('; ')}`);
     await screenshot(page, 'english');
     await page.getByTestId('language-toggle').click({ timeout: WAIT_MS });
     const back = await text(answers(page).first().getByTestId('understood-line'));
@@ -344,6 +348,8 @@ async function main() {
     await expectKind(answer, 'need');
     const need = await text(answer.getByTestId('need-message'));
     assert(need.includes('orderId'), `the need message does not name orderId: "${need}"`);
+    const found = await seriousViolations();
+    assert(found.length === 0, `with a need for values: ${found.join('; ')}`);
     const after = await page.getByTestId('conversation-id').getAttribute('data-conversation-id');
     assert(after && after !== before, 'the new conversation kept the old conversation id');
     // The header names the conversation by its first question, never by a hex id.
@@ -367,6 +373,8 @@ async function main() {
     assert((await box.getAttribute('data-code')) === 'question.outside_tools', `the stop's code is "${await box.getAttribute('data-code')}"`);
     assert(!stop.includes('需要管理员处理'), `a user-fixable stop says "需要管理员处理": "${stop}"`);
     assert((await answer.getByTestId('scope-example').count()) >= 2, 'the stop lists no example questions to ask');
+    const found = await seriousViolations();
+    assert(found.length === 0, `with a stop and its scope help: ${found.join('; ')}`);
     const hint = await text(answer.getByTestId('stop-hints'));
     assert(hint.includes('模型'), `the administrator's hint (a model enables Text-to-SQL) is missing: "${hint}"`);
     // Its trace's decisions are Chinese on the Chinese page, the check's notes among them.
@@ -441,6 +449,8 @@ async function main() {
     assert(/^SELECT\b/i.test(sql) && /\bFROM\b/i.test(sql), `the SQL panel shows "${sql.slice(0, 80)}"`);
     const binds = await text(answer.getByTestId('sql-binds'));
     assert(/\d{4}-\d{2}-\d{2}/.test(binds), `the bound dates are not shown: "${binds}"`);
+    const found = await seriousViolations();
+    assert(found.length === 0, `with the SQL open: ${found.join('; ')}`);
   });
 
   await check(page, 'CSV downloads the same rows as the answer', 'csv', async () => {
