@@ -1,5 +1,5 @@
 //! What a step ran, typed: the tool, its bound call, and every SQL statement sent with its binds. The execute and
-//! fallback steps carry it beside their JSON ([`crate::trace::TraceStep::ran`]), so the audit reads what ran from
+//! fallback steps carry it beside their JSON (a trace step's `ran`), so the audit reads what ran from
 //! the engine's own values, never from the trace's JSON by key.
 
 use serde_json::{Map, Value};
