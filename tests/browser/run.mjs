@@ -440,6 +440,18 @@ async function main() {
     await svg.press('Home');
     const readout = await text(chart.getByTestId('chart-readout').first());
     assert(readout.includes(xs[0]) && /\d/.test(readout), `the keyboard readout says "${readout}"`);
+    // The partial-period note keeps its brackets whole in English too.
+    if ((await chart.getByTestId('chart-partial').count()) === 1) {
+      await page.getByTestId('language-toggle').click({ timeout: WAIT_MS });
+      try {
+        const note = await text(answers(page).first().getByTestId('chart-partial'));
+        const open = (note.match(/[(（]/g) || []).length;
+        const close = (note.match(/[)）]/g) || []).length;
+        assert(open === close && /up to/.test(note), `the English partial note says "${note}"`);
+      } finally {
+        await page.getByTestId('language-toggle').click({ timeout: WAIT_MS });
+      }
+    }
   });
 
   await check(page, 'the SQL that ran is shown for a fixed tool, with its bound values', 'sql', async () => {
@@ -626,6 +638,13 @@ async function main() {
     const focused = await page.evaluate(() => document.activeElement?.closest('[data-conversation-id]')?.dataset.conversationId ?? null);
     assert(focused === firstConversation, `after the rename the focus is on ${focused}, not the renamed conversation`);
     await page.getByTestId('history-list').locator(`[data-conversation-id="${firstConversation}"]`).getByTestId('history-rename').click({ timeout: WAIT_MS });
+    // A blank name is not saved, and says so, the form still open on the input.
+    await page.getByTestId('rename-input').fill('   ', { timeout: WAIT_MS });
+    await page.getByTestId('rename-save').click({ timeout: WAIT_MS });
+    const blank = await text(page.getByTestId('rename-hint'));
+    assert(blank.includes('不能为空'), `a blank name says "${blank}"`);
+    assert((await page.getByTestId('rename-input').getAttribute('aria-invalid')) === 'true', 'the blank name is not marked invalid');
+    assert(await page.getByTestId('rename-input').evaluate((n) => document.activeElement === n), 'the focus left the name input after a blank name');
     await page.getByTestId('rename-input').fill('不要这个名字', { timeout: WAIT_MS });
     await page.getByTestId('rename-input').press('Escape', { timeout: WAIT_MS });
     assert((await page.getByTestId('rename-input').count()) === 0, 'Escape did not close the rename form');

@@ -702,7 +702,7 @@ function answeredBody(round, outcome, a) {
   if (shape) {
     const today = todayOf(a.trace);
     const lastKey = String(drawn[shape.order[shape.order.length - 1]][shape.x] ?? '');
-    const partial = shape.kind === 'line' && partialPeriod(lastKey, today) ? t('upTo', today.slice(5)).replace(/^[（(]|[）)]$/g, '') : null;
+    const partial = shape.kind === 'line' && partialPeriod(lastKey, today) ? t('upTo', today.slice(5)).trim().replace(/^[（(]|[）)]$/g, '') : null;
     body.append(
       drawCharts(columns, drawn, shape, {
         label: (c) => (infos[c].unit ? `${infos[c].label}（${infos[c].unit}）` : infos[c].label),
@@ -1400,10 +1400,24 @@ function renameForm(li, c) {
     h('button', { type: 'submit', class: 'button ghost small', testid: 'rename-save' }, t('save')),
     h('button', { type: 'button', class: 'link small', testid: 'rename-cancel', onclick: cancel }, t('cancel')),
   );
+  const hintId = `${inputId}-hint`;
+  const hint = h('p', { id: hintId, class: 'rename-hint small', testid: 'rename-hint', role: 'alert', hidden: true });
+  input.addEventListener('input', () => {
+    hint.hidden = true;
+    input.removeAttribute('aria-invalid');
+  });
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const title = input.value.trim();
-    if (!title) return;
+    if (!title) {
+      // A blank name is not saved, and says so; the form stays open on the input.
+      hint.textContent = t('renameBlank');
+      hint.hidden = false;
+      input.setAttribute('aria-invalid', 'true');
+      input.setAttribute('aria-describedby', hintId);
+      input.focus();
+      return;
+    }
     try {
       await api('PATCH', `/api/conversations/${encodeURIComponent(c.id)}`, { title });
     } catch (_) {
@@ -1412,6 +1426,7 @@ function renameForm(li, c) {
     await refreshConversations();
     focusItem('history-open');
   });
+  form.append(hint);
   li.replaceChildren(form);
   input.focus();
 }
