@@ -534,6 +534,22 @@ async function main() {
     assert((await answers(page).nth(1).getByTestId('feedback-note').inputValue()) === '应该按地区排', 'the note is lost after the reload');
   });
 
+  await check(page, "an answer's link opens with its question and answer below the sticky header", 'answer-link', async () => {
+    await page.goto(`${BASE}/?c=${encodeURIComponent(firstConversation)}#turn-${encodeURIComponent(rankingTurn)}`, { waitUntil: 'load', timeout: WAIT_MS });
+    await page.locator(`body[data-restored="${firstConversation}"]`).waitFor({ timeout: WAIT_MS });
+    const box = await page.evaluate((id) => {
+      const answer = document.getElementById(`turn-${id}`);
+      const question = answer && answer.closest("li.round").querySelector('[data-testid="question"]');
+      const header = document.querySelector('.top');
+      return answer && question && header
+        ? { header: header.getBoundingClientRect().bottom, question: question.getBoundingClientRect().top, answer: answer.getBoundingClientRect().top, scrolled: window.scrollY }
+        : null;
+    }, rankingTurn);
+    assert(box, 'the linked answer, its question or the header is missing');
+    assert(box.scrolled > 0, `the page did not scroll to the linked answer: ${JSON.stringify(box)}`);
+    assert(box.question >= box.header - 1 && box.answer >= box.header - 1, `the linked round starts under the header: ${JSON.stringify(box)}`);
+  });
+
   await check(page, 'a suggestion on the empty page asks, follow-ups are offered', 'suggestion', async () => {
     await page.getByTestId('new-conversation').click({ timeout: WAIT_MS });
     const example = page.getByTestId('examples').getByTestId('example').first();

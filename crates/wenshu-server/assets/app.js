@@ -397,7 +397,9 @@ function renderRound(round) {
 }
 
 function roundElement(round) {
-  const li = h('li', { class: 'round', 'data-round-id': round.id });
+  // The round carries its answer's link target (turn-…): a link opens at the question, not below it.
+  const turnId = round.answer && round.answer.turnId;
+  const li = h('li', { class: 'round', 'data-round-id': round.id, id: turnId ? `turn-${turnId}` : null });
   li.append(
     h(
       'div',
@@ -511,7 +513,6 @@ function answerElement(round) {
   const a = normalize(round.answer);
   const section = h('section', {
     class: `answer kind-${a.kind}`,
-    id: a.turnId ? `turn-${a.turnId}` : null,
     'data-turn-id': a.turnId || '',
     testid: 'answer',
     'data-kind': a.kind,
@@ -1520,10 +1521,18 @@ async function openConversation(id) {
   window.history.replaceState(null, '', url);
   const target = window.location.hash ? document.getElementById(decodeURIComponent(window.location.hash.slice(1))) : null;
   if (target) {
-    target.classList.add('linked');
-    target.scrollIntoView({ block: 'start' });
+    (target.querySelector('[data-testid="answer"]') || target).classList.add('linked');
+    // The linked round from its question, just below the sticky header (never under it).
+    keepBelowHeader();
+    target.scrollIntoView({ block: 'start', behavior: 'instant' });
   }
   document.body.dataset.restored = id;
+}
+
+/** Scrolling to a place (a link's target, the browser's own fragment scroll) stops below the sticky header. */
+function keepBelowHeader() {
+  const header = document.querySelector('.top');
+  if (header) document.documentElement.style.setProperty('scroll-padding-top', `${Math.ceil(header.getBoundingClientRect().height) + 8}px`);
 }
 
 // ---------------------------------------------------------------- start
@@ -1574,6 +1583,9 @@ function start() {
   });
 
   redrawOnResize();
+  // Every scroll to a place — a link to an answer in this page too — stops below the sticky header.
+  keepBelowHeader();
+  window.addEventListener('resize', keepBelowHeader);
   loadTools();
   const restored = new URLSearchParams(window.location.search).get('c');
   Promise.all([loadCatalog(), refreshConversations(), restored ? openConversation(restored) : null]).finally(() => {
