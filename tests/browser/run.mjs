@@ -571,6 +571,9 @@ async function main() {
     const bars = await chart.locator('g.chart-bar').count();
     const rows = await answer.getByTestId('answer-table').locator('tbody tr').count();
     assert(bars === rows && rows >= 2, `${bars} bars for ${rows} rows`);
+    // The metric call's parameters read as words, not JSON.
+    const params = await text(answer.locator('.params'));
+    assert(params.includes('measures=') && !/[{}"\[\]]/.test(params), `the parameters read "${params}"`);
     await answer.getByTestId('sql-details').locator('summary').click({ timeout: WAIT_MS });
     assert(/^SELECT\b/i.test(await text(answer.getByTestId('answer-sql'))), 'no SQL shown for the metric tool');
   });

@@ -552,7 +552,7 @@ function answerElement(round) {
         'p',
         { class: 'params' },
         h('span', { class: 'label' }, t('params')),
-        params.map(([k, v]) => h('span', { class: 'param' }, h('span', { class: 'param-key' }, k), '=', paramText(a, k, v))),
+        params.map(([k, v]) => h('span', { class: 'param', title: typeof v === 'object' && v !== null ? JSON.stringify(v) : null }, h('span', { class: 'param-key' }, k), '=', paramText(a, k, v))),
       ),
     );
   }
@@ -601,7 +601,21 @@ function answerElement(round) {
 function paramText(a, key, value) {
   const tool = catalogTool(a.tool);
   const entity = tool && tool.subjectParam === key ? resolvedEntity(a.trace) : null;
-  return entity && String(entity.id) === String(value) ? t('subjectWithId', entity.name, value) : cellText(value);
+  return entity && String(entity.id) === String(value) ? t('subjectWithId', entity.name, value) : valueText(value);
+}
+
+/**
+ * A structured parameter value in words rather than JSON: a list joined, a named item by its name, a range as
+ * start～end, any other object as its key: value pairs.
+ */
+function valueText(value) {
+  if (value === null || value === undefined) return '—';
+  if (Array.isArray(value)) return value.map(valueText).join(language() === 'zh' ? '、' : ', ');
+  if (typeof value !== 'object') return String(value);
+  const keys = Object.keys(value);
+  if (typeof value.name === 'string' && keys.length === 1) return value.name;
+  if (keys.length === 2 && 'start' in value && 'end' in value) return `${valueText(value.start)}～${valueText(value.end)}`;
+  return keys.map((k) => `${k}: ${valueText(value[k])}`).join(' ');
 }
 
 function fallbackBadge(round, reason) {
