@@ -5,6 +5,7 @@
 mod bounds;
 mod comments;
 mod cost;
+mod ctes;
 mod limit;
 mod names;
 mod policy;

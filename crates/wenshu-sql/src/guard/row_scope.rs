@@ -16,7 +16,7 @@ use sqlparser::ast::{
     Visit, VisitMut, Visitor, VisitorMut,
 };
 
-use super::names;
+use super::ctes::{CteFrames, CteLookup};
 use crate::dialect::Dialect;
 use crate::scope::{BoundCondition, BoundScope, ScopeRefusal};
 
@@ -58,7 +58,7 @@ pub fn wrap(query: &mut Query, dialect: Dialect, scope: &BoundScope) -> Result<S
     let mut wrapper = Wrapper {
         dialect,
         scope,
-        frames: Vec::new(),
+        frames: CteFrames::default(),
         binds: ScopeBinds::default(),
         error: None,
     };
@@ -100,7 +100,7 @@ pub fn verify(query: &Query, dialect: Dialect, scope: &BoundScope) -> Result<(),
     let mut verifier = Verifier {
         dialect,
         scope,
-        frames: Vec::new(),
+        frames: CteFrames::default(),
         sanctioned: HashSet::new(),
         expected: HashMap::new(),
         error: None,
@@ -109,49 +109,9 @@ pub fn verify(query: &Query, dialect: Dialect, scope: &BoundScope) -> Result<(),
     verifier.error.map_or(Ok(()), Err)
 }
 
-/// One query block's CTEs and how many are visible now (as the guard's scope walk keeps them).
-struct Frame {
-    ctes: Vec<String>,
-    cte_queries: Vec<*const Query>,
-    visible: usize,
-}
-
-fn push_frame(frames: &mut Vec<Frame>, query: &Query, dialect: Dialect) {
-    let ptr = query as *const Query;
-    if let Some(parent) = frames.last_mut()
-        && let Some(i) = parent.cte_queries.iter().position(|q| *q == ptr)
-    {
-        parent.visible = i;
-    }
-    let (ctes, cte_queries) = match &query.with {
-        None => (Vec::new(), Vec::new()),
-        Some(with) => with
-            .cte_tables
-            .iter()
-            .map(|cte| (names::cte_key(&cte.alias.name, dialect), &*cte.query as *const Query))
-            .unzip(),
-    };
-    let visible = ctes.len();
-    frames.push(Frame {
-        ctes,
-        cte_queries,
-        visible,
-    });
-}
-
-fn pop_frame(frames: &mut Vec<Frame>, query: &Query) {
-    frames.pop();
-    let ptr = query as *const Query;
-    if let Some(parent) = frames.last_mut()
-        && parent.cte_queries.contains(&ptr)
-    {
-        parent.visible = parent.ctes.len();
-    }
-}
-
-/// The scoped table a relation name reads, when it is one: never a visible CTE.
+/// The scoped table a relation name reads, when it is one: never a CTE in sight (as the guard resolved it).
 fn scoped_table<'a>(
-    frames: &[Frame],
+    frames: &CteFrames,
     name: &ObjectName,
     dialect: Dialect,
     scope: &'a BoundScope,
@@ -164,11 +124,10 @@ fn scoped_table<'a>(
             ObjectNamePart::Function(_) => None,
         })
         .collect();
-    if let [ident] = idents.as_slice() {
-        let key = names::cte_key(ident, dialect);
-        if frames.iter().rev().any(|f| f.ctes[..f.visible].contains(&key)) {
-            return None;
-        }
+    if let [ident] = idents.as_slice()
+        && matches!(frames.lookup(ident, dialect), CteLookup::Cte { .. })
+    {
+        return None;
     }
     idents.last().and_then(|last| scope.table(&last.value))
 }
@@ -308,7 +267,7 @@ fn scoped_query(inner: TableFactor, predicate: Expr, dialect: Dialect) -> Query 
 struct Wrapper<'a> {
     dialect: Dialect,
     scope: &'a BoundScope,
-    frames: Vec<Frame>,
+    frames: CteFrames,
     binds: ScopeBinds,
     error: Option<ScopeRewriteError>,
 }
@@ -324,7 +283,7 @@ impl VisitorMut for Wrapper<'_> {
     type Break = ();
 
     fn pre_visit_query(&mut self, query: &mut Query) -> ControlFlow<()> {
-        push_frame(&mut self.frames, query, self.dialect);
+        self.frames.enter(query, self.dialect);
         if let Some(table) = table_statement(&query.body)
             && self.scope.table(&table).is_some()
         {
@@ -336,7 +295,7 @@ impl VisitorMut for Wrapper<'_> {
     }
 
     fn post_visit_query(&mut self, query: &mut Query) -> ControlFlow<()> {
-        pop_frame(&mut self.frames, query);
+        self.frames.leave(query);
         ControlFlow::Continue(())
     }
 
@@ -431,7 +390,7 @@ fn table_statement(body: &SetExpr) -> Option<String> {
 struct Verifier<'a> {
     dialect: Dialect,
     scope: &'a BoundScope,
-    frames: Vec<Frame>,
+    frames: CteFrames,
     sanctioned: HashSet<*const ObjectName>,
     /// The normalized text of each scoped table's subquery (its FROM left out), made once per table.
     expected: HashMap<String, String>,
@@ -482,7 +441,7 @@ impl Visitor for Verifier<'_> {
     type Break = ();
 
     fn pre_visit_query(&mut self, query: &Query) -> ControlFlow<()> {
-        push_frame(&mut self.frames, query, self.dialect);
+        self.frames.enter(query, self.dialect);
         if let Some(table) = table_statement(&query.body)
             && self.scope.table(&table).is_some()
         {
@@ -493,7 +452,7 @@ impl Visitor for Verifier<'_> {
     }
 
     fn post_visit_query(&mut self, query: &Query) -> ControlFlow<()> {
-        pop_frame(&mut self.frames, query);
+        self.frames.leave(query);
         ControlFlow::Continue(())
     }
 
@@ -609,5 +568,34 @@ mod tests {
         }
         let ok = "SELECT * FROM (SELECT * FROM sales AS wenshu_scoped WHERE wenshu_scoped.\"region\" = ? LIMIT -1 OFFSET 0) AS sales";
         assert_eq!(verify(&parse(ok), Dialect::Sqlite, &scope), Ok(()));
+    }
+
+    #[test]
+    fn a_name_is_a_cte_or_the_scoped_table_as_the_guard_and_the_database_resolve_it() {
+        let scope = scope();
+        // Inside the first CTE, `sales` is the later CTE on SQLite (a body sees its whole WITH) and the table on
+        // PostgreSQL and MySQL (only earlier CTEs); the block's own body always reads the CTE.
+        let sql = "WITH a AS (SELECT * FROM sales), sales AS (SELECT 1 AS x) SELECT * FROM a JOIN sales ON 1 = 1";
+        for (dialect, wrapped) in [(Dialect::Sqlite, 0), (Dialect::Postgres, 1), (Dialect::MySql, 1)] {
+            let mut query = super::super::parse_query(sql, dialect).unwrap();
+            wrap(&mut query, dialect, &scope).unwrap();
+            let text = query.to_string();
+            assert_eq!(text.matches(INNER_ALIAS).count(), wrapped * 2, "{dialect:?}: {text}");
+            let guard = super::super::check_sql(sql, dialect, &crate::guard::GuardPolicy::new(&["sales"]));
+            let tables = guard.tables.iter().filter(|t| *t == "sales").count();
+            assert_eq!(
+                tables, wrapped,
+                "{dialect:?}: the guard reads the table where the rewrite scopes it"
+            );
+        }
+        // A recursive CTE named like the scoped table reads itself, never the table, in its own body.
+        let recursive = "WITH RECURSIVE sales(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM sales WHERE n < 3) \
+                         SELECT n FROM sales";
+        for dialect in [Dialect::Sqlite, Dialect::Postgres, Dialect::MySql] {
+            let mut query = super::super::parse_query(recursive, dialect).unwrap();
+            wrap(&mut query, dialect, &scope).unwrap();
+            assert!(!query.to_string().contains(INNER_ALIAS), "{dialect:?}: {query}");
+            assert_eq!(verify(&query, dialect, &scope), Ok(()), "{dialect:?}");
+        }
     }
 }

@@ -17,10 +17,11 @@ use sqlparser::ast::{
     ObjectNamePart, Query, SetExpr, TableAlias, TableFactor, Visit, Visitor,
 };
 
+use super::ctes::{CteFrames, CteLookup};
 use super::names;
 use super::policy::GuardPolicy;
 use super::recursion::{self, CteRef};
-use crate::dialect::{CteSight, Dialect};
+use crate::dialect::Dialect;
 
 /// How one name of the statement was resolved, and whether the guard allows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -33,15 +34,6 @@ pub struct Resolution {
     pub allowed: bool,
     /// What it resolved to, or why it is refused.
     pub why: String,
-}
-
-/// One query block being visited: its CTEs, whether its WITH is RECURSIVE, and whose body is being visited.
-struct Frame {
-    owner: *const Query,
-    ctes: Vec<String>,
-    cte_queries: Vec<*const Query>,
-    recursive: bool,
-    current: Option<usize>,
 }
 
 /// What the walk found: problems, tables, functions and every resolution.
@@ -62,7 +54,7 @@ pub(super) fn inspect(query: &Query, dialect: Dialect, policy: &GuardPolicy) -> 
     let mut inspector = Inspector {
         dialect,
         policy,
-        frames: Vec::new(),
+        frames: CteFrames::default(),
         function_names: HashSet::new(),
         cte_refs: Vec::new(),
         findings: Findings::default(),
@@ -84,7 +76,7 @@ pub(super) fn inspect(query: &Query, dialect: Dialect, policy: &GuardPolicy) -> 
 struct Inspector<'a> {
     dialect: Dialect,
     policy: &'a GuardPolicy,
-    frames: Vec<Frame>,
+    frames: CteFrames,
     /// Names that are table-valued functions, not relations (`FROM f(…)`, SQLite `x IN f(…)`).
     function_names: HashSet<*const ObjectName>,
     /// Every name that resolved to a CTE: for the recursion rule.
@@ -115,41 +107,34 @@ impl Inspector<'_> {
     fn resolve(&mut self, parts: &[&Ident], relation: Option<*const ObjectName>) {
         let written = parts.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(".");
         if let [ident] = parts {
-            let key = names::cte_key(ident, self.dialect);
-            for frame in self.frames.iter().rev() {
-                let Some(target) = frame.ctes.iter().position(|c| *c == key) else {
-                    continue;
-                };
-                let sight = match frame.current {
-                    None => CteSight::Cte,
-                    Some(current) => names::cte_sight(self.dialect, frame.recursive, current, target),
-                };
-                match sight {
-                    CteSight::Outside => continue,
-                    CteSight::Ambiguous => {
-                        let why = format!(
-                            "`{written}` names a CTE defined later in the same WITH RECURSIVE: MySQL reads a table \
-                             of that name there, MariaDB the CTE; define the CTE before its use"
-                        );
-                        return self.record(written, "cte", Some(why), "");
-                    }
-                    CteSight::Cte => {
-                        self.cte_refs.push(CteRef {
-                            owner: frame.owner,
-                            from: frame.current,
-                            to: target,
-                            relation,
-                        });
-                        let note = match frame.current {
-                            Some(current) if current == target => "the CTE itself: recursion",
-                            Some(current) if current < target => "a CTE defined later in the same WITH",
-                            _ => "a CTE in scope",
-                        };
-                        return self.record(written, "cte", None, note);
-                    }
+            match self.frames.lookup(ident, self.dialect) {
+                CteLookup::NotCte => {}
+                CteLookup::Ambiguous => {
+                    let why = format!(
+                        "`{written}` names a CTE defined later in the same WITH RECURSIVE: MySQL reads a table \
+                         of that name there, MariaDB the CTE; define the CTE before its use"
+                    );
+                    return self.record(written, "cte", Some(why), "");
+                }
+                CteLookup::Cte { owner, from, to } => {
+                    self.cte_refs.push(CteRef {
+                        owner,
+                        from,
+                        to,
+                        relation,
+                    });
+                    let note = match from {
+                        Some(current) if current == to => "the CTE itself: recursion",
+                        Some(current) if current < to => "a CTE defined later in the same WITH",
+                        _ => "a CTE in scope",
+                    };
+                    return self.record(written, "cte", None, note);
                 }
             }
-            if self.dialect.rules().has_dual() && ident.quote_style.is_none() && key.eq_ignore_ascii_case("dual") {
+            if self.dialect.rules().has_dual()
+                && ident.quote_style.is_none()
+                && names::cte_key(ident, self.dialect).eq_ignore_ascii_case("dual")
+            {
                 return self.record(written, "table", None, "MySQL's DUAL, no table");
             }
         }
@@ -396,54 +381,28 @@ impl Visitor for Inspector<'_> {
     type Break = ();
 
     fn pre_visit_query(&mut self, query: &Query) -> ControlFlow<()> {
-        let ptr = query as *const Query;
-        if let Some(parent) = self.frames.last_mut()
-            && let Some(i) = parent.cte_queries.iter().position(|q| *q == ptr)
-        {
-            parent.current = Some(i);
-        }
-        let (ctes, cte_queries): (Vec<String>, Vec<*const Query>) = match &query.with {
-            None => (Vec::new(), Vec::new()),
-            Some(with) => with
+        if let Some(with) = &query.with {
+            let keys: Vec<String> = with
                 .cte_tables
                 .iter()
-                .map(|cte| {
-                    (
-                        names::cte_key(&cte.alias.name, self.dialect),
-                        &*cte.query as *const Query,
-                    )
-                })
-                .unzip(),
-        };
-        for (i, key) in ctes.iter().enumerate() {
-            if ctes[..i].contains(key) {
-                self.refuse_clause(key, "a WITH clause may not define the same CTE name twice");
+                .map(|cte| names::cte_key(&cte.alias.name, self.dialect))
+                .collect();
+            for (i, key) in keys.iter().enumerate() {
+                if keys[..i].contains(key) {
+                    self.refuse_clause(key, "a WITH clause may not define the same CTE name twice");
+                }
             }
-        }
-        if let Some(with) = &query.with {
             for cte in &with.cte_tables {
                 self.check_alias(Some(&cte.alias));
             }
         }
-        self.frames.push(Frame {
-            owner: ptr,
-            ctes,
-            cte_queries,
-            recursive: query.with.as_ref().is_some_and(|w| w.recursive),
-            current: None,
-        });
+        self.frames.enter(query, self.dialect);
         self.check_clauses(query);
         ControlFlow::Continue(())
     }
 
     fn post_visit_query(&mut self, query: &Query) -> ControlFlow<()> {
-        self.frames.pop();
-        let ptr = query as *const Query;
-        if let Some(parent) = self.frames.last_mut()
-            && parent.cte_queries.contains(&ptr)
-        {
-            parent.current = None;
-        }
+        self.frames.leave(query);
         ControlFlow::Continue(())
     }
 
