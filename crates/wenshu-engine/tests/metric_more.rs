@@ -242,9 +242,14 @@ fn a_threshold_before_a_dimension_groups_by_it() {
 }
 
 #[test]
-fn a_top_within_each_group_and_a_count_of_groups_are_refused() {
-    let reasons = build("上个月每个科室门诊量最多的医生").unwrap_err();
-    assert!(reasons.iter().any(|r| r.contains("每个科室")), "{reasons:?}");
+fn a_top_within_each_group_ranks_inside_it_and_a_count_of_groups_is_refused() {
+    // Issue 26: the first rows of each group, never one ranked list.
+    let query = build("上个月每个科室门诊量最多的医生").unwrap_or_else(|r| panic!("{r:?}"));
+    let within = query.within.as_ref().expect("a top within each group");
+    assert_eq!(
+        (within.dimension.as_deref(), within.limit, query.limit),
+        (Some("科室"), 1, None)
+    );
     let reasons = build("上个月门诊量超过300人次的医生有几位").unwrap_err();
     assert!(reasons.iter().any(|r| r.contains("医生")), "{reasons:?}");
     // The same dimension grouped and ranked is one ranking.

@@ -9,6 +9,8 @@ use wenshu_contract::metric::{ColumnRef, Grain, MetricExpr, MetricModel, Resolve
 use crate::dialect::Dialect;
 use crate::scope::BoundCondition;
 
+mod within;
+
 /// The row scope of a model: each scoped table's alias with the conditions its rows must meet.
 pub type ModelScope = [(String, Vec<BoundCondition>)];
 
@@ -150,6 +152,10 @@ pub fn compile_scoped(
             columns.push(OutputColumn::Share(i));
         }
     }
+    if let Some((groups, _)) = query.within {
+        sep(&mut w);
+        within::row_number(&mut w, model, query, groups, per_buckets);
+    }
     from(&mut w, model);
     let has_where = where_clause(&mut w, model, filters, range, scope);
     each(&mut w, model, query, has_where);
@@ -199,7 +205,11 @@ pub fn compile_scoped(
         w.push(" ");
         w.bind(number(value));
     }
-    order(&mut w, query);
+    if let Some((groups, keep)) = query.within {
+        within::wrap(&mut w, query, &columns, groups, keep);
+    } else {
+        order(&mut w, query);
+    }
     if let Some(limit) = query.limit {
         w.push(&format!(" LIMIT {limit}"));
     }

@@ -176,6 +176,19 @@ pub struct Share {
     pub across: Vec<String>,
 }
 
+/// The first rows of each group (每个地区销售额最高的产品): the rows ranked by the query's `order` inside each value
+/// of a dimension, or inside each time bucket of the grain, and the first `limit` of each kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Within {
+    /// The dimension whose values are the groups (its code, label or synonym); none for each time bucket of the
+    /// query's `grain`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dimension: Option<String>,
+    /// How many rows each group keeps.
+    pub limit: u32,
+}
+
 /// What to compute from a metric model, by names only.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -213,6 +226,9 @@ pub struct MetricQuery {
     /// Each row's share of the total.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub share: Option<Share>,
+    /// The first rows of each group, ranked by `order`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<Within>,
 }
 
 /// Why a metric query does not fit its model: the field, the value and what is allowed.
@@ -281,6 +297,8 @@ pub struct ResolvedQuery {
     pub compare: Option<(CompareKind, Option<(String, String)>)>,
     /// Dimension indexes the share is taken across.
     pub share: Option<Vec<usize>>,
+    /// The first rows of each group: `(the grouping dimension's index, none for each time bucket, rows kept)`.
+    pub within: Option<(Option<usize>, u32)>,
 }
 
 impl ResolvedMeasure {
@@ -336,6 +354,16 @@ impl MetricQuery {
             check_grain(model, grain, "grain")?;
         }
         let mut group_by = Vec::new();
+        if let Some(Within {
+            dimension: Some(name), ..
+        }) = &self.within
+            && !self
+                .group_by
+                .iter()
+                .any(|g| model.dimension_index(g) == model.dimension_index(name))
+        {
+            group_by.push(dimension_index(model, name, "within.dimension")?);
+        }
         for (i, name) in self.group_by.iter().enumerate() {
             let dim = dimension_index(model, name, &format!("groupBy[{i}]"))?;
             if group_by.contains(&dim) {
@@ -454,6 +482,11 @@ impl MetricQuery {
                 Some(across)
             }
         };
+        let within = self
+            .within
+            .as_ref()
+            .map(|w| check_within(model, self, w, &group_by))
+            .transpose()?;
         Ok(ResolvedQuery {
             measures,
             filters,
@@ -467,8 +500,57 @@ impl MetricQuery {
             each,
             compare,
             share,
+            within,
         })
     }
+}
+
+/// Checks a top within groups: it ranks by `order`, its groups are a dimension grouped by or the grain's buckets,
+/// and something else is grouped inside them.
+fn check_within(
+    model: &MetricModel,
+    query: &MetricQuery,
+    within: &Within,
+    group_by: &[usize],
+) -> Result<(Option<usize>, u32), QueryError> {
+    if !(1..=MAX_LIMIT).contains(&within.limit) {
+        return Err(QueryError::new(
+            "within.limit",
+            format!("{} is out of range; allowed are 1 to {MAX_LIMIT}", within.limit),
+        ));
+    }
+    if query.order.is_none() {
+        return Err(QueryError::new(
+            "within",
+            "the first rows of each group need `order`: the measure they are ranked by",
+        ));
+    }
+    if query.compare.is_some() {
+        return Err(QueryError::new(
+            "within",
+            "the first rows of each group cannot be combined with compare",
+        ));
+    }
+    let dimension = match &within.dimension {
+        Some(name) => Some(dimension_index(model, name, "within.dimension")?),
+        None if query.grain.is_none() => {
+            return Err(QueryError::new(
+                "within.dimension",
+                "name the dimension whose values are the groups (without one, the groups are the grain's buckets, \
+                 which needs `grain`)",
+            ));
+        }
+        None => None,
+    };
+    let inside = group_by.iter().filter(|d| Some(**d) != dimension).count()
+        + usize::from(dimension.is_some() && query.grain.is_some());
+    if inside == 0 {
+        return Err(QueryError::new(
+            "groupBy",
+            "the first rows of each group need another dimension (or the grain) to rank inside each group",
+        ));
+    }
+    Ok((dimension, within.limit))
 }
 
 fn resolve_measure(model: &MetricModel, sel: &MeasureSel, field: &str) -> Result<ResolvedMeasure, QueryError> {

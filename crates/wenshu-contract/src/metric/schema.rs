@@ -73,7 +73,11 @@ pub fn input_schema(model: &MetricModel) -> Value {
             }, "required": ["kind"], "additionalProperties": false},
             "share": {"type": "object", "properties": {
                 "across": {"type": "array", "items": {"type": "string", "enum": dimensions}}
-            }, "required": ["across"], "additionalProperties": false}
+            }, "required": ["across"], "additionalProperties": false},
+            "within": {"type": "object", "description": "组内前N（每个X里Y最高的前N个Z）：按 order 在每组内排名，每组保留 limit 行；groupBy 里还要有组内被排名的维度", "properties": {
+                "dimension": {"type": "string", "enum": dimensions, "description": "分组的维度；省略时每个时间段（grain）为一组"},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "每组保留几行"}
+            }, "required": ["limit"], "additionalProperties": false}
         },
         "required": ["measures"],
         "additionalProperties": false

@@ -227,6 +227,35 @@ fn rank(
             return Err(unmet(&words, format!("不能按{t}排名"), format!("cannot rank {t}")));
         }
     }
+    // 每个地区销售额最高的产品: only a ranking inside each of those groups meets it, never one ranked list; and
+    // a ranking inside groups meets only a question that asks for one.
+    match (demand.within.as_deref(), offer.within_top) {
+        (Some(groups), Some(keep)) if same_dimension(groups, &offer.within) || grain_named(groups, &offer.within) => {
+            if let Some(n) = top.filter(|n| *n != keep) {
+                return Err(unmet(
+                    &words,
+                    format!("没有在每组取前 {n} 名（取了 {keep} 个）"),
+                    format!("the top {n} of each group were not taken ({keep} were)"),
+                ));
+            }
+            return Ok(());
+        }
+        (Some(groups), _) => {
+            return Err(unmet(
+                &words,
+                format!("不能在每个{groups}里分别排名"),
+                format!("cannot rank within each {groups}"),
+            ));
+        }
+        (None, Some(_)) => {
+            return Err(unmet(
+                &words,
+                "问题没有要在每组里分别排名".into(),
+                "the question asks no ranking within groups".into(),
+            ));
+        }
+        (None, None) => {}
+    }
     if let (Some(n), Some((param, bound))) = (top, &offer.limit)
         && u64::from(n) != *bound
         && arguments.get(param).is_some()
@@ -238,6 +267,15 @@ fn rank(
         ));
     }
     Ok(())
+}
+
+/// Whether a grouping word by time (月 of 每个月, month) names one of a time bucket's words.
+fn grain_named(groups: &str, words: &[String]) -> bool {
+    let g = canonical(groups).to_lowercase();
+    words.iter().any(|w| {
+        let w = canonical(w).to_lowercase();
+        !w.is_empty() && g.starts_with(&w)
+    })
 }
 
 /// Whether a ranking says which end (最高, 倒数, 前N), not only 排名 / 排行.

@@ -9,7 +9,7 @@ use serde::Serialize;
 use wenshu_contract::Tool;
 use wenshu_contract::metric::{
     Compare, CompareKind, DimensionValues, Filter, Grain, MeasureSel, MetricModel, MetricQuery, Order, OrderDir,
-    Reaggregate, Share, Threshold, ThresholdOp, TimeRange,
+    Reaggregate, Share, Threshold, ThresholdOp, TimeRange, Within,
 };
 use wenshu_lexicon::canonical::canonical;
 use wenshu_lexicon::demand::{self, Aggregate, Baseline, Demand, DemandKind};
@@ -582,9 +582,10 @@ impl<'a> Builder<'a> {
         if let Some(target) = d.target.as_deref() {
             match self.dimension_of(target) {
                 Some(dim) => {
-                    // 每个地区销售额最高的产品: a top within each group, which one ordered list does not give.
+                    // 按地区看销售额最高的产品: a grouping that does not distribute beside a ranking of other
+                    // things says no top within each group; one ordered list does not give it either.
                     let within = self.demands.iter().find_map(|g| match (g.kind, g.target.as_deref()) {
-                        (DemandKind::Group { grain: None }, Some(t)) => {
+                        (DemandKind::Group { grain: None }, Some(t)) if d.within.is_none() => {
                             self.dimension_of(t).filter(|&other| other != dim)
                         }
                         _ => None,
@@ -643,7 +644,30 @@ impl<'a> Builder<'a> {
                 demand::Order::Lowest => OrderDir::Asc,
             },
         });
-        query.limit = top.or(superlative.then_some(1));
+        let keep = top.or(superlative.then_some(1));
+        match d.within.as_deref() {
+            Some(groups) => self.within(query, groups, keep.unwrap_or(1), &d.words),
+            None => query.limit = keep,
+        }
+    }
+
+    /// The first rows of each group (每个地区销售额最高的产品, 每个月哪个地区最高): the groups are a dimension
+    /// grouped by, or the time buckets of the grain; anything else is unmet.
+    fn within(&mut self, query: &mut MetricQuery, groups: &str, keep: u32, words: &str) {
+        let bucketed = self
+            .demands
+            .iter()
+            .any(|g| g.grain().is_some() && g.target.as_deref() == Some(groups));
+        let dimension = match self.dimension_of(groups) {
+            Some(dim) if !bucketed => Some(self.model.dimensions[dim].label.clone()),
+            None if bucketed && query.grain.is_some() => None,
+            _ => {
+                self.reasons
+                    .push(format!("不能在每个「{groups}」里分别排出「{words}」"));
+                return;
+            }
+        };
+        query.within = Some(Within { dimension, limit: keep });
     }
 
     /// Averages, shares, max and min; counts and totals are met by the measures.

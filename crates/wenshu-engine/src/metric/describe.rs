@@ -63,7 +63,23 @@ pub fn describe(tool: &Tool, arguments: &Map<String, Value>) -> Option<(String, 
             OrderDir::Desc => ("从高到低", "highest first"),
             OrderDir::Asc => ("从低到高", "lowest first"),
         };
+        let groups = q.within.map(|(groups, keep)| {
+            let name = match groups {
+                Some(d) => model.dimensions[d].label.clone(),
+                None => q.grain.map_or_else(String::new, |g| g.label().to_string()),
+            };
+            (name, keep)
+        });
+        if let Some((name, keep)) = &groups {
+            zh.push(format!("每个{name}内{label}{z}前 {keep}"));
+            en.push(format!("{label} {e}, top {keep} in each {name}"));
+        }
         match q.limit {
+            Some(n) if groups.is_some() => {
+                zh.push(format!("共最多 {n} 行"));
+                en.push(format!("at most {n} rows"));
+            }
+            None if groups.is_some() => {}
             Some(n) => {
                 zh.push(format!("{label}{z}前 {n}"));
                 en.push(format!("{label} {e}, top {n}"));

@@ -269,12 +269,13 @@ impl MetricExecutor {
             _ => None,
         };
         let (headline, headline_en) = present::headlines(&columns, &rows, period.as_deref(), compared.as_ref()).unzip();
-        let presentation = Presentation {
+        let mut presentation = Presentation {
             headline,
             headline_en,
             chart: present::chart(&columns, rows.len()),
             columns: columns.clone(),
         };
+        super::within::present(model, &prepared.resolved, period.as_deref(), &mut presentation);
         Ok(ToolResult {
             columns: columns.iter().map(|c| c.label.clone()).collect(),
             rows,

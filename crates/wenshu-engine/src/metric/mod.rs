@@ -5,7 +5,8 @@
 //! - [`values`]: dimension values read from the data at start (or an entity catalog), and where a question names
 //!   them; [`dates`]: comparison periods and bucket counts.
 //! - the compiler per dialect (SQLite, PostgreSQL, MySQL/MariaDB) is `wenshu_sql::metric`; [`execute`]: the executor;
-//!   [`present`]: labels, headline and chart hint; [`describe`]: 理解为 in words.
+//!   [`present`]: labels, headline and chart hint (`within`: those of the first rows of each group); [`describe`]:
+//!   理解为 in words.
 //! - [`build`]: the metric query of a question from its demands, values and times (the lexicon engine);
 //!   [`extract`]: that query as the lexicon engine's extraction (what a metric call offers is
 //!   [`crate::offer`]'s).
@@ -22,6 +23,7 @@ pub mod present;
 mod reach;
 pub mod running;
 pub mod values;
+mod within;
 
 pub use build::{MetricBuild, build_query};
 pub use execute::{MetricExecutor, Prepared, model_scope, prepare, prepare_scoped};

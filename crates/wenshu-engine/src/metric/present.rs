@@ -71,6 +71,9 @@ pub struct ChartHint {
     pub x: Option<usize>,
     /// The value series.
     pub series: Vec<Series>,
+    /// The column whose values split the bars into groups (the first rows of each group), when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<usize>,
 }
 
 /// How a metric answer is shown.
@@ -174,7 +177,12 @@ pub fn chart(columns: &[ColumnInfo], rows: usize) -> ChartHint {
         None if rows <= 1 && !columns.iter().any(|c| c.kind == ColumnKind::Change) => ChartKind::Number,
         None => ChartKind::Bar,
     };
-    ChartHint { kind, x, series }
+    ChartHint {
+        kind,
+        x,
+        series,
+        group: None,
+    }
 }
 
 /// The headline of a one-row answer without categories: each value with its unit, and the period.

@@ -117,6 +117,21 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
         offer.thresholds.push(v * 100.0);
     }
     offer.limit = resolved.limit.map(|n| ("limit".to_string(), u64::from(n)));
+    if let Some((groups, keep)) = resolved.within {
+        offer.within = match groups {
+            Some(d) => {
+                let dim = &model.dimensions[d];
+                let mut words = names(&dim.label, &dim.synonyms);
+                words.extend(identifiers::forms(&dim.name));
+                words
+            }
+            None => resolved
+                .grain
+                .map(|g| grain_words(g).iter().map(|w| w.to_string()).collect())
+                .unwrap_or_default(),
+        };
+        offer.within_top = Some(keep);
+    }
     Some(offer)
 }
 

@@ -50,6 +50,12 @@ pub struct Offer {
     pub thresholds: Vec<f64>,
     /// The parameter capping the rows and its bound value.
     pub limit: Option<(String, u64)>,
+    /// Ranked inside each group: the words naming the groups (the dimension's, or the time bucket's).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub within: Vec<String>,
+    /// Ranked inside each group: how many rows each group keeps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within_top: Option<u32>,
     /// Where the offer comes from: `x-answers`, `x-metrics` or `spellings`.
     pub source: &'static str,
 }
@@ -70,6 +76,8 @@ impl Offer {
             periods: Vec::new(),
             thresholds: Vec::new(),
             limit: None,
+            within: Vec::new(),
+            within_top: None,
             source,
         }
     }

@@ -6,6 +6,7 @@
 
 mod cues;
 mod scan;
+mod within;
 
 use std::ops::Range;
 
@@ -131,6 +132,10 @@ pub struct Demand {
     /// The measure a ranking or threshold is by, read before it (销量 of 销量最高, 金额 of 金额超过10万); for rows,
     /// the word before the cue (电影 of 电影有哪些), which may name the things listed rather than records.
     pub measure: Option<String>,
+    /// For a ranking inside each group (每个地区销售额最高的产品, top 3 products in each region): the target of the
+    /// grouping that splits it (地区, 月), read from a grouping that distributes (各, 每个, each, per).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within: Option<String>,
 }
 
 impl Demand {

@@ -218,6 +218,7 @@ impl<'a> Reader<'a> {
             words: self.slice(words),
             target: target.map(|t| self.slice(t)),
             measure: measure.map(|m| self.slice(m)),
+            within: None,
         }
     }
 }
@@ -469,7 +470,9 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
         }
         i = next.max(i + 1);
     }
-    tidy(out, from_top_n_only)
+    let mut out = tidy(out, from_top_n_only);
+    super::within::mark(&mut out);
+    out
 }
 
 /// One ranking per sentence (排名前五 is one demand); a bare 前N beside a list is its length, not a ranking;

@@ -371,3 +371,26 @@ fn a_superlatives_places_after_de_are_part_of_its_range() {
     assert_eq!(&text[d.range.clone()], "最高的五家");
     assert_eq!(d.words, "最高");
 }
+
+#[test]
+fn a_ranking_inside_each_group_names_the_groups() {
+    // The group's word as read (up to four characters: 仓库库存 starts with 仓库).
+    let within = |text: &str| {
+        rank(text)
+            .and_then(|d| d.within)
+            .map(|w| w.chars().take(2).collect::<String>())
+    };
+    // Words of no catalog: 仓库, 商品, 门店, 员工, 城市, 线路.
+    assert_eq!(within("每个仓库库存最高的商品").as_deref(), Some("仓库"));
+    assert_eq!(within("各门店营业额前三的员工").as_deref(), Some("门店"));
+    assert_eq!(within("各城市中投诉最多的两条线路").as_deref(), Some("城市"));
+    assert_eq!(within("每个月哪个门店营业额最高").as_deref(), Some("月"));
+    assert_eq!(within("top 3 stores by revenue in each city").as_deref(), Some("ci"));
+    assert_eq!(within("the best courier per city").as_deref(), Some("ci"));
+    // A ranking of the groups themselves, or a grouping that does not distribute, splits nothing.
+    assert_eq!(within("每个仓库的库存排名"), None);
+    assert_eq!(within("各门店营业额前三"), None);
+    assert_eq!(within("营业额最高的门店"), None);
+    assert_eq!(within("按城市看投诉最多的线路"), None);
+    assert_eq!(within("哪个门店营业额最高"), None);
+}
