@@ -142,49 +142,66 @@ pub struct Answer {
     pub rewritten_question: String,
     /// Every step.
     pub trace: Trace,
+    /// The conclusion this round leaves in a conversation's history: what was answered, or why not.
+    #[serde(skip)]
+    pub conclusion: String,
+    /// The subject the call settled (the entity its tool's subject parameter names), for the history.
+    #[serde(skip)]
+    pub subject: Option<crate::route::TurnSubject>,
 }
 
 impl Answer {
+    /// The answer the engine gives: its conclusion and subject written now, so no caller comes back for them.
+    fn new(outcome: AskOutcome, rewritten_question: String, trace: Trace, planner: &Planner) -> Self {
+        let subject = subject_of_answer(planner, &outcome);
+        let conclusion = conclusion_of(&outcome, &rewritten_question);
+        Answer {
+            outcome,
+            rewritten_question,
+            trace,
+            conclusion,
+            subject,
+        }
+    }
+
     /// The round this answer makes in a conversation's history: the question as asked, the conclusion, the
     /// subject the call settled and whether it stopped.
-    pub fn turn(&self, question: &str, planner: &Planner) -> crate::route::Turn {
+    pub fn turn(&self, question: &str) -> crate::route::Turn {
         crate::route::Turn {
             question: question.to_string(),
-            answer: self.conclusion(),
-            subject: subject_of_answer(planner, &self.outcome),
+            answer: self.conclusion.clone(),
+            subject: self.subject.clone(),
             stopped: self.outcome.kind() == "stopped",
         }
     }
 }
 
 /// The subject an answer was about, for the conversation's history: the entity its tool's subject parameter names.
-pub fn subject_of_answer(planner: &Planner, outcome: &AskOutcome) -> Option<crate::route::TurnSubject> {
+fn subject_of_answer(planner: &Planner, outcome: &AskOutcome) -> Option<crate::route::TurnSubject> {
     let AskOutcome::Answered { tool, params, .. } = outcome else {
         return None;
     };
     crate::resolve::chosen::subject_of_call(planner.catalog().get(tool)?, planner.entities(), params)
 }
 
-impl Answer {
-    /// The conclusion this round leaves in a conversation's history: what was answered, or why not.
-    pub fn conclusion(&self) -> String {
-        match &self.outcome {
-            AskOutcome::Answered { summary, .. } => summary.clone(),
-            AskOutcome::Choose { name, .. } => format!("「{name}」有多个候选，等待用户选择"),
-            AskOutcome::Need { missing, .. } => format!("{}：缺少 {}", self.rewritten_question, missing.join("、")),
-            AskOutcome::Rejected { error, .. } => format!("{}：{error}", self.rewritten_question),
-            AskOutcome::Stopped { messages, .. } => {
-                // The reasons without the hints, and without the list of what can be asked: a later round's
-                // history must not read the catalog's example questions as if this round had asked them.
-                let reasons: Vec<&str> = messages
-                    .iter()
-                    .map(|m| match m.code {
-                        Code::QuestionOutsideTools => "没有工具能回答这个问题",
-                        _ => m.zh.as_str(),
-                    })
-                    .collect();
-                format!("{}：未能回答（{}）", self.rewritten_question, reasons.join("；"))
-            }
+/// The conclusion of `outcome` to the question read as `rewritten`: what was answered, or why not.
+fn conclusion_of(outcome: &AskOutcome, rewritten: &str) -> String {
+    match outcome {
+        AskOutcome::Answered { summary, .. } => summary.clone(),
+        AskOutcome::Choose { name, .. } => format!("「{name}」有多个候选，等待用户选择"),
+        AskOutcome::Need { missing, .. } => format!("{rewritten}：缺少 {}", missing.join("、")),
+        AskOutcome::Rejected { error, .. } => format!("{rewritten}：{error}"),
+        AskOutcome::Stopped { messages, .. } => {
+            // The reasons without the hints, and without the list of what can be asked: a later round's
+            // history must not read the catalog's example questions as if this round had asked them.
+            let reasons: Vec<&str> = messages
+                .iter()
+                .map(|m| match m.code {
+                    Code::QuestionOutsideTools => "没有工具能回答这个问题",
+                    _ => m.zh.as_str(),
+                })
+                .collect();
+            format!("{rewritten}：未能回答（{}）", reasons.join("；"))
         }
     }
 }
@@ -367,11 +384,7 @@ impl Engine {
                 audience,
             } => AskOutcome::stopped(&step, vec![*message], vec![], audience),
         };
-        Answer {
-            outcome,
-            rewritten_question: question,
-            trace,
-        }
+        Answer::new(outcome, question, trace, &self.planner)
     }
 
     async fn execute(
@@ -861,18 +874,14 @@ mod tests {
             "没有工具能回答这个问题。可以问：甲（如「乙的评分」）",
             "…",
         );
-        let answer = Answer {
-            outcome: AskOutcome::stopped(
-                "fallback",
-                vec![outside],
-                vec![Message::enable_fallback(true)],
-                Audience::User,
-            ),
-            rewritten_question: "今天天气怎么样".into(),
-            trace: Trace::new("lexicon", None),
-        };
+        let outcome = AskOutcome::stopped(
+            "fallback",
+            vec![outside],
+            vec![Message::enable_fallback(true)],
+            Audience::User,
+        );
         assert_eq!(
-            answer.conclusion(),
+            conclusion_of(&outcome, "今天天气怎么样"),
             "今天天气怎么样：未能回答（没有工具能回答这个问题）"
         );
     }

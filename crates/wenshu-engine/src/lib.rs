@@ -48,7 +48,7 @@ pub mod understood;
 /// The SQL side (`wenshu-sql`) under the names the engine's callers know: connections and read-only runs, and the guard.
 pub use wenshu_sql::{db, guard as sql_guard};
 
-pub use answer::{Answer, AskOutcome, Engine, subject_of_answer};
+pub use answer::{Answer, AskOutcome, Engine};
 pub use execute::{ExecContext, ExecError, ExecFuture, Executor, Executors, ToolResult, json_to_rows};
 pub use executed::{Executed, SentSql};
 pub use extract::{ExtractOutcome, ExtractRequest, Extraction, Extractor};

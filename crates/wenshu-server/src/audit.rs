@@ -242,6 +242,8 @@ mod tests {
             outcome: AskOutcome::stopped(step, vec![message], Vec::new(), Audience::User),
             rewritten_question: "q".to_string(),
             trace,
+            conclusion: "q：未能回答（停）".to_string(),
+            subject: None,
         }
     }
 

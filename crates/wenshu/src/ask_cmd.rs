@@ -64,7 +64,7 @@ async fn ask(mut args: AskArgs) -> anyhow::Result<ExitCode> {
     };
     let answer = engine.ask(&request).await;
     if let Some(id) = &args.conversation {
-        append_history(id, answer.turn(&args.question, engine.planner()))?;
+        append_history(id, answer.turn(&args.question))?;
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&json_of(&answer))?);

@@ -143,7 +143,7 @@ async fn ask_case(
         let mut request = AskRequest::new(earlier.as_str(), today);
         request.history = history.clone();
         let answer = engine.ask(&request).await;
-        history.push(answer.turn(earlier, engine.planner()));
+        history.push(answer.turn(earlier));
     }
     let mut request = AskRequest::new(question, today);
     request.history = history;

@@ -15,9 +15,7 @@ use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use wenshu_engine::{
-    Answer, AskOutcome, AskRequest, MAX_HISTORY, RowsWanted, TraceStep, Turn, TurnSubject, subject_of_answer,
-};
+use wenshu_engine::{Answer, AskOutcome, AskRequest, MAX_HISTORY, RowsWanted, TraceStep, Turn, TurnSubject};
 use wenshu_store::{NewTurn, SubjectRef};
 
 use crate::error::ApiError;
@@ -225,7 +223,7 @@ async fn keep(state: &AppState, prepared: Prepared, answer: Answer) -> Result<Va
         let status = StatusCode::UNPROCESSABLE_ENTITY;
         return Err(ApiError::new(status, error.code(), error.to_string()).with_param(error.field()));
     }
-    let subject = subject_of_answer(state.engine().planner(), &answer.outcome).map(|s| SubjectRef {
+    let subject = answer.subject.clone().map(|s| SubjectRef {
         entity_type: s.entity_type,
         id: s.id,
         name: s.name,
@@ -238,7 +236,7 @@ async fn keep(state: &AppState, prepared: Prepared, answer: Answer) -> Result<Va
         kind: answer.outcome.kind().to_string(),
         tool: tool.clone(),
         outcome: json!(answer.outcome),
-        conclusion: answer.conclusion(),
+        conclusion: answer.conclusion.clone(),
         trace: json!(answer.trace),
         subject,
     };
