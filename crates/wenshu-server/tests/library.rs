@@ -527,6 +527,45 @@ async fn a_cut_list_says_its_true_count_and_gives_every_row_with_its_csv() {
 }
 
 #[tokio::test]
+async fn a_metric_answers_csv_has_units_and_its_shares_as_percentages() {
+    let server = start(Options {
+        settings: keyed(&["u1"], &["a1"]),
+        ..Options::default()
+    })
+    .await;
+    let answer = ask(&server, "u1", "今年各地区的销售额占比").await;
+    assert_eq!(answer["kind"], "answered", "{answer}");
+    let turn = answer["turnId"].as_str().unwrap();
+    let (status, csv) = call(
+        &server,
+        Method::GET,
+        &format!("/api/turns/{turn}/csv"),
+        Some("u1"),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{csv}");
+    let lines: Vec<&str> = csv.trim_start_matches('\u{feff}').trim_end().split("\r\n").collect();
+    // Headed as the page shows the columns: the measure with its unit, the share in percent.
+    let heads: Vec<&str> = lines[0].split(',').collect();
+    assert_eq!(heads.len(), 3, "{}", lines[0]);
+    assert!(
+        heads[1].ends_with("（元）") && heads[2].ends_with("（%）"),
+        "{}",
+        lines[0]
+    );
+    let shares: Vec<f64> = lines[1..]
+        .iter()
+        .map(|line| line.rsplit(',').next().unwrap().parse().unwrap())
+        .collect();
+    let sum: f64 = shares.iter().sum();
+    assert!(
+        shares.iter().all(|s| *s > 1.0) && (sum - 100.0).abs() < 0.1,
+        "shares {shares:?}"
+    );
+}
+
+#[tokio::test]
 async fn an_answers_trace_decisions_come_in_chinese_too() {
     let server = start(Options {
         settings: keyed(&["u1"], &["a1"]),

@@ -1,6 +1,7 @@
 //! `GET /api/turns/{id}/csv`: the rows of one answered turn (the principal's own) as a CSV file, the same columns
-//! and rows the answer carried, headed by the columns' labels and units as the catalog declares them (`x-columns`). UTF-8 with a byte-order mark (so spreadsheet programs read Chinese), RFC 4180
-//! quoting, and text cells that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`) prefixed with `'`.
+//! and rows the answer carried, headed by the columns' labels and units as the catalog declares them (`x-columns`) — a
+//! metric answer's as its presentation shows them, its rates and shares written in percent (`销售额占比（%）`). UTF-8
+//! with a byte-order mark (so spreadsheet programs read Chinese), RFC 4180 quoting, and text cells that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`) prefixed with `'`.
 //!
 //! A list its row limit cut (`rows_total` beyond the rows shown, or none with `rows_cap`) is exported whole, up to
 //! the cap: its standalone question is asked again, on the day it was first asked and with the reader's scope, for
@@ -54,8 +55,19 @@ pub async fn csv(
         .and_then(|name| state.engine().planner().catalog().get(name))
         .and_then(|tool| read_columns(tool.definition().get("x-columns")).ok())
         .unwrap_or_default();
-    let headers: Vec<Value> = columns.iter().map(|column| header(column, &declared)).collect();
-    let body = to_csv(&headers, rows);
+    let presented = presented_columns(&state, &turn.trace_id, columns.len()).await?;
+    let headers: Vec<Value> = columns
+        .iter()
+        .zip(&presented)
+        .map(
+            |(column, shown)| match (declared.contains_key(column.as_str().unwrap_or_default()), shown) {
+                (false, Some(shown)) => Value::String(shown.heading()),
+                _ => header(column, &declared),
+            },
+        )
+        .collect();
+    let rows = as_percentages(rows, &presented);
+    let body = to_csv(&headers, &rows);
     let disposition = format!("attachment; filename=\"wenshu-{}.csv\"", file_part(&id));
     Ok((
         [
@@ -136,6 +148,88 @@ fn asked_on(state: &AppState, created_at: &str) -> Date {
             at.in_tz(&settings.timezone).ok().map(|zoned| zoned.date())
         })
         .unwrap_or_else(|| state.today())
+}
+
+/// A column of a metric answer as its presentation shows it: its label, unit, and whether it holds fractions shown
+/// as percentages (a rate of change, a share).
+#[derive(Debug, Clone, PartialEq)]
+struct Presented {
+    label: String,
+    unit: Option<String>,
+    percent: bool,
+}
+
+impl Presented {
+    /// `销售额（元）`, `销售额占比（%）`, or the label alone.
+    fn heading(&self) -> String {
+        match (&self.unit, self.percent) {
+            (_, true) => format!("{}（%）", self.label),
+            (Some(unit), false) => format!("{}（{unit}）", self.label),
+            (None, false) => self.label.clone(),
+        }
+    }
+}
+
+/// The presentation of each of `count` columns, read from the turn's trace (its execute step's metric
+/// presentation); `None` for each where it has none or another number of columns.
+async fn presented_columns(state: &AppState, trace_id: &str, count: usize) -> Result<Vec<Option<Presented>>, ApiError> {
+    let none = vec![None; count];
+    let Some(trace) = state.store().owned_trace(trace_id).await? else {
+        return Ok(none);
+    };
+    let steps = trace.body.get("steps").and_then(Value::as_array);
+    let execute = steps.and_then(|steps| {
+        steps
+            .iter()
+            .rev()
+            .find(|s| s.get("step").and_then(Value::as_str) == Some("execute"))
+    });
+    let Some(columns) = execute
+        .and_then(|s| s.pointer("/output/detail/presentation/columns"))
+        .and_then(Value::as_array)
+        .filter(|columns| columns.len() == count)
+    else {
+        return Ok(none);
+    };
+    Ok(columns
+        .iter()
+        .map(|column| {
+            let label = column.get("label").and_then(Value::as_str)?.to_string();
+            let kind = column.get("kind").and_then(Value::as_str).unwrap_or_default();
+            Some(Presented {
+                label,
+                unit: column.get("unit").and_then(Value::as_str).map(str::to_string),
+                percent: matches!(kind, "rate" | "share"),
+            })
+        })
+        .collect())
+}
+
+/// The rows with each fraction column (a rate, a share) written as a percentage with at most two decimals.
+fn as_percentages(rows: &[Value], presented: &[Option<Presented>]) -> Vec<Value> {
+    if !presented.iter().flatten().any(|p| p.percent) {
+        return rows.to_vec();
+    }
+    rows.iter()
+        .map(|row| match row.as_array() {
+            Some(cells) => Value::Array(
+                cells
+                    .iter()
+                    .enumerate()
+                    .map(
+                        |(i, cell)| match (presented.get(i).and_then(Option::as_ref), cell.as_f64()) {
+                            (Some(p), Some(fraction)) if p.percent => {
+                                let percent = (fraction * 10_000.0).round() / 100.0;
+                                serde_json::Number::from_f64(percent).map_or(Value::Null, Value::Number)
+                            }
+                            _ => cell.clone(),
+                        },
+                    )
+                    .collect(),
+            ),
+            None => row.clone(),
+        })
+        .collect()
 }
 
 /// A column's header as the page shows it: the catalog's label (`x-columns`) with its unit (`销售额（元）`), else the

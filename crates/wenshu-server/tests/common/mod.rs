@@ -98,7 +98,15 @@ pub async fn start(options: Options) -> Server {
         }
     };
     let mut executors = Executors::new();
-    executors.register_sql(Arc::new(SqlTemplateExecutor::new(database, &catalog).unwrap()));
+    executors.register_sql(Arc::new(SqlTemplateExecutor::new(database.clone(), &catalog).unwrap()));
+    // The metric tools run as `wenshu demo` runs them.
+    let values = wenshu_engine::SharedValues::new();
+    values.set(
+        wenshu_engine::MetricValues::load(&database, &catalog, &entities)
+            .await
+            .unwrap(),
+    );
+    Arc::new(wenshu_engine::MetricExecutor::new(database, values)).register_all(&catalog, &mut executors);
     let engine = Engine::new(planner, Arc::new(executors));
     let store = wenshu_store::open_store("sqlite::memory:").await.unwrap();
     let settings = ServerSettings {
