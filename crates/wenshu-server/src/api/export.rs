@@ -1,7 +1,8 @@
 //! `GET /api/turns/{id}/csv`: the rows of one answered turn (the principal's own) as a CSV file, the same columns
 //! and rows the answer carried, headed by the columns' labels and units as the catalog declares them (`x-columns`) — a
 //! metric answer's as its presentation shows them, its rates and shares written in percent (`销售额占比（%）`). UTF-8
-//! with a byte-order mark (so spreadsheet programs read Chinese), RFC 4180 quoting, and text cells that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`) prefixed with `'`.
+//! with a byte-order mark (so spreadsheet programs read Chinese), RFC 4180 quoting, and text cells that a
+//! spreadsheet would run as a formula (`=`, `+`, `-`, `@`) prefixed with `'`.
 //!
 //! A list its row limit cut (`rows_total` beyond the rows shown, or none with `rows_cap`) is exported whole, up to
 //! the cap: its standalone question is asked again, on the day it was first asked and with the reader's scope, for
