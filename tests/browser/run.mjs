@@ -404,6 +404,16 @@ async function main() {
       const measure = await answer.getByTestId('answer-table').locator(`tbody tr td:nth-child(${shareAt})`).allInnerTexts();
       const numbers = measure.map((m) => Number(m.replace(/[^\d.-]/g, '')));
       assert(numbers.every((n, i) => i === 0 || numbers[i - 1] >= n), `the shares are not ordered by the measure: ${measure.join(' | ')}`);
+      // Its CSV is headed with the unit and the share in percent, as the table reads.
+      const [download] = await Promise.all([
+        page.waitForEvent('download', { timeout: WAIT_MS }),
+        answer.getByTestId('download-csv').click({ timeout: WAIT_MS }),
+      ]);
+      const lines = fs.readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '').split('\r\n').filter(Boolean);
+      const csvHeads = lines[0].split(',');
+      assert(csvHeads.some((h) => /（元）$/.test(h)) && /占比（%）$/.test(csvHeads[csvHeads.length - 1]), `the CSV is headed "${lines[0]}"`);
+      const csvShares = lines.slice(1).map((l) => Number(l.split(',').pop()));
+      assert(csvShares.every((v, i) => Math.abs(v - Number(cells[i].replace('%', ''))) < 0.011), `the CSV's shares ${csvShares.join(' | ')} differ from the table's ${cells.join(' | ')}`);
       return;
     }
     await expectKind(answer, 'stopped');
