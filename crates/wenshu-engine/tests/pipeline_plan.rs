@@ -207,6 +207,11 @@ async fn unknown_or_disabled_tools_take_the_fallback_path() {
     assert!(
         matches!(&planned.plan, Plan::Fallback { tool: Some(t), reason, .. } if t == "text_to_sql" && reason.contains("sales_delete"))
     );
+    let check = planned.trace.step("check").expect("a check step");
+    assert!(
+        check.decision.contains("sales_delete") && check.decision_zh.as_deref().is_some_and(|zh| zh.contains("sales_delete") && zh.contains("未")),
+        "the check's notes in both languages: {check:?}"
+    );
     let (planned, _server) = plan_with(
         vec![route(Some("movie_rating"), Some("满江红"), None, None, "满江红的评分")],
         "满江红的评分",
@@ -229,6 +234,8 @@ async fn unknown_or_disabled_tools_take_the_fallback_path() {
         "{:?}",
         planned.plan
     );
+    let routed = planned.trace.step("route").expect("a route step");
+    assert_eq!((routed.decision.as_str(), routed.decision_zh.as_deref()), ("tool (none)", Some("未选中工具")));
 }
 
 #[tokio::test]

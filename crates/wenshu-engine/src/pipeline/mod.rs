@@ -208,10 +208,10 @@ impl Planner {
         let started = Instant::now();
         let routed = self.router.route(&input).await;
         let decision_text = match (&routed.decision, &routed.error) {
-            (Some(d), _) => {
-                let tool = d.tool_code.as_deref().unwrap_or("(none)");
-                Decision::both(format!("tool {tool}"), format!("工具 {tool}"))
-            }
+            (Some(d), _) => match d.tool_code.as_deref() {
+                Some(tool) => Decision::both(format!("tool {tool}"), format!("工具 {tool}")),
+                None => Decision::both("tool (none)", "未选中工具"),
+            },
             (None, Some(e)) => e.clone().into(),
             (None, None) => Decision::both("no decision", "未作出选择"),
         };
@@ -258,7 +258,7 @@ impl Planner {
         let summary = if checked.notes.is_empty() {
             Decision::both("every field passed", "各项均通过检查")
         } else {
-            checked.notes.join("; ").into()
+            Decision::both(checked.notes.join("; "), checked.notes_zh.join("；"))
         };
         trace.record("check", started, summary, &decision, &checked);
         let rewritten = checked.rewritten_question.clone();
