@@ -209,7 +209,11 @@ async fn unknown_or_disabled_tools_take_the_fallback_path() {
     );
     let check = planned.trace.step("check").expect("a check step");
     assert!(
-        check.decision.contains("sales_delete") && check.decision_zh.as_deref().is_some_and(|zh| zh.contains("sales_delete") && zh.contains("未")),
+        check.decision.contains("sales_delete")
+            && check
+                .decision_zh
+                .as_deref()
+                .is_some_and(|zh| zh.contains("sales_delete") && zh.contains("未")),
         "the check's notes in both languages: {check:?}"
     );
     let (planned, _server) = plan_with(
@@ -235,7 +239,10 @@ async fn unknown_or_disabled_tools_take_the_fallback_path() {
         planned.plan
     );
     let routed = planned.trace.step("route").expect("a route step");
-    assert_eq!((routed.decision.as_str(), routed.decision_zh.as_deref()), ("tool (none)", Some("未选中工具")));
+    assert_eq!(
+        (routed.decision.as_str(), routed.decision_zh.as_deref()),
+        ("tool (none)", Some("未选中工具"))
+    );
 }
 
 #[tokio::test]
