@@ -4,6 +4,8 @@
 //! the answers equal a truth query on SQLite, and on PostgreSQL / MariaDB when `WENSHU_TEST_POSTGRES_URL` /
 //! `WENSHU_TEST_MYSQL_URL` are set.
 
+mod demo_truth;
+
 use std::sync::Arc;
 
 use jiff::civil::Date;
@@ -228,37 +230,18 @@ async fn run_demo(db: Database, truth_db: &Database) {
     }
 }
 
-async fn demo_sqlite(name: &str) -> (Database, std::path::PathBuf) {
-    let dir = std::env::temp_dir().join(format!("wenshu-top-within-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let url = format!("sqlite://{}", dir.join("demo.sqlite").display());
-    wenshu_demo::create_at(&url, "2026-11-29".parse().unwrap())
-        .await
-        .expect("demo data");
-    (Database::connect_read_only(&url).await.unwrap(), dir)
-}
-
 #[tokio::test]
 async fn the_top_inside_groups_on_the_demo_equals_the_truth_on_sqlite() {
-    let (db, dir) = demo_sqlite("sqlite").await;
+    let (db, dir) = demo_truth::demo_sqlite("top-within", "sqlite").await;
     run_demo(db.clone(), &db).await;
     let _ = std::fs::remove_dir_all(dir);
 }
 
 async fn on_server(env: &str) {
-    let Ok(url) = std::env::var(env) else {
-        eprintln!("{env} not set: skipped");
-        return;
-    };
-    let (truth, dir) = demo_sqlite(env).await;
-    let writable = Database::connect(&url).await.expect("server database");
-    wenshu_demo::create(&writable, "2026-11-29".parse().unwrap())
-        .await
-        .expect("demo data on the server");
-    writable.close().await;
-    let db = Database::connect_read_only(&url).await.unwrap();
-    run_demo(db, &truth).await;
-    let _ = std::fs::remove_dir_all(dir);
+    if let Some((db, truth, dir)) = demo_truth::demo_on_server("top-within", env).await {
+        run_demo(db, &truth).await;
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
 
 #[tokio::test]
