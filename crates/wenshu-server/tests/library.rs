@@ -68,6 +68,13 @@ async fn ask(server: &Server, key: &str, question: &str) -> Value {
     answer
 }
 
+/// The CSV of `turn` as `u1` reads it (asserted 200).
+async fn csv_of(server: &Server, turn: &str) -> String {
+    let (status, csv) = call(server, Method::GET, &format!("/api/turns/{turn}/csv"), Some("u1"), None).await;
+    assert_eq!(status, 200, "{csv}");
+    csv
+}
+
 #[tokio::test]
 async fn the_list_rename_and_delete_keep_to_the_owner() {
     let server = start(Options {
@@ -146,15 +153,7 @@ async fn csv_headers_are_the_catalogs_labels_with_units() {
     let answer = ask(&server, "u1", "华东区本月的销售额是多少").await;
     let turn = answer["turnId"].as_str().unwrap();
     let tool = answer["tool"].as_str().unwrap();
-    let (status, csv) = call(
-        &server,
-        Method::GET,
-        &format!("/api/turns/{turn}/csv"),
-        Some("u1"),
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{csv}");
+    let csv = csv_of(&server, turn).await;
     let header = csv
         .trim_start_matches('\u{feff}')
         .split("\r\n")
@@ -201,15 +200,7 @@ async fn csv_has_the_answers_rows_and_feedback_is_read_back() {
     let rows = answer["outcome"]["rows"].as_array().unwrap();
     assert!(!rows.is_empty(), "{answer}");
 
-    let (status, csv) = call(
-        &server,
-        Method::GET,
-        &format!("/api/turns/{turn}/csv"),
-        Some("u1"),
-        None,
-    )
-    .await;
-    assert_eq!(status, 200);
+    let csv = csv_of(&server, turn).await;
     let lines: Vec<&str> = csv
         .trim_start_matches('\u{feff}')
         .split("\r\n")
@@ -489,30 +480,14 @@ async fn a_cut_list_says_its_true_count_and_gives_every_row_with_its_csv() {
 
     // The CSV of every row: a header of labels with units, then one line a row.
     let turn = all["turnId"].as_str().unwrap();
-    let (status, csv) = call(
-        &server,
-        Method::GET,
-        &format!("/api/turns/{turn}/csv"),
-        Some("u1"),
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{csv}");
+    let csv = csv_of(&server, turn).await;
     let lines: Vec<&str> = csv.trim_start_matches('\u{feff}').trim_end().split("\r\n").collect();
     assert_eq!(lines[0], "日期,地区,产品,销售员,销售额（元）,销量（件）");
     assert_eq!(u64::try_from(lines.len() - 1).unwrap(), total);
 
     // The cut turn's own CSV holds every row too (its call asked again up to the cap), the same as the whole list's.
     let cut_turn = cut["turnId"].as_str().unwrap();
-    let (status, cut_csv) = call(
-        &server,
-        Method::GET,
-        &format!("/api/turns/{cut_turn}/csv"),
-        Some("u1"),
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{cut_csv}");
+    let cut_csv = csv_of(&server, cut_turn).await;
     assert_eq!(cut_csv, csv, "the cut list's CSV is not the whole list's");
 
     // Every field of the answered outcome is in the OpenAPI document's Outcome.
@@ -536,15 +511,7 @@ async fn a_metric_answers_csv_has_units_and_its_shares_as_percentages() {
     let answer = ask(&server, "u1", "今年各地区的销售额占比").await;
     assert_eq!(answer["kind"], "answered", "{answer}");
     let turn = answer["turnId"].as_str().unwrap();
-    let (status, csv) = call(
-        &server,
-        Method::GET,
-        &format!("/api/turns/{turn}/csv"),
-        Some("u1"),
-        None,
-    )
-    .await;
-    assert_eq!(status, 200, "{csv}");
+    let csv = csv_of(&server, turn).await;
     let lines: Vec<&str> = csv.trim_start_matches('\u{feff}').trim_end().split("\r\n").collect();
     // Headed as the page shows the columns: the measure with its unit, the share in percent.
     let heads: Vec<&str> = lines[0].split(',').collect();
