@@ -371,6 +371,44 @@ async fn sqlite_schema_drafts_metric_tools_that_answer() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[tokio::test]
+async fn a_fact_column_a_joined_table_also_has_is_written_with_its_tables_name() {
+    let dir = temp_dir("shared-column");
+    let url = format!("sqlite:{}", dir.join("music.db").display());
+    let db = Database::connect(&url).await.unwrap();
+    let mut script = String::from(
+        "CREATE TABLE track (track_id INTEGER PRIMARY KEY, name TEXT NOT NULL, unit_price NUMERIC(10,2) NOT NULL);\n\
+         CREATE TABLE invoice_line (line_id INTEGER PRIMARY KEY, track_id INTEGER NOT NULL REFERENCES track(track_id), \
+         unit_price NUMERIC(10,2) NOT NULL, quantity INTEGER NOT NULL);\n",
+    );
+    for t in 1..=40 {
+        script.push_str(&format!("INSERT INTO track VALUES ({t}, 'track {t}', 0.99);\n"));
+    }
+    for l in 1..=200 {
+        script.push_str(&format!(
+            "INSERT INTO invoice_line VALUES ({l}, {}, 1.29, {});\n",
+            l % 40 + 1,
+            l % 3 + 1
+        ));
+    }
+    db.execute_batch(&script).await.unwrap();
+    db.close().await;
+    let (ok, stdout, stderr) = wenshu(&["init", "--db", &url, "--out", dir.join("draft").to_str().unwrap()]);
+    assert!(ok, "init failed: {stdout}\n{stderr}");
+    let catalog = Catalog::from_json_str(&std::fs::read_to_string(dir.join("draft/catalog.json")).unwrap()).unwrap();
+    let model = catalog
+        .get("invoice_line_metrics")
+        .expect("the fact table's tool")
+        .definition();
+    let measures = model["x-metrics"]["measures"].as_array().unwrap();
+    assert!(
+        measures.iter().any(|m| m["expr"] == "SUM(invoice_line.unit_price)"),
+        "the shared column is qualified: {measures:?}"
+    );
+    assert!(measures.iter().any(|m| m["expr"] == "SUM(quantity)"), "{measures:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The URL of this suite's own database on the server named by `var`, made afresh; `None` (skipped) when unset.
 async fn server_database(var: &str) -> Option<String> {
     let Ok(admin_url) = std::env::var(var) else {

@@ -211,12 +211,24 @@ fn draft_tool(
             via: key.column.clone(),
         });
     }
+    // A column of the fact table whose name a joined table also has is written with the table's name (Track and
+    // InvoiceLine both have UnitPrice): unqualified it names either, and the model refuses it.
+    let column_ref = |column: &str| -> String {
+        let shared = joins
+            .iter()
+            .any(|j| j.table.columns.iter().any(|c| c.name.eq_ignore_ascii_case(column)));
+        if shared && is_identifier(&table.name) {
+            format!("{}.{column}", table.name)
+        } else {
+            column.to_string()
+        }
+    };
     let mut measures = Vec::new();
     for column in measure_columns(table) {
         let n = naming(&column.name, column.comment.as_deref());
         let integer = column.declared.to_ascii_lowercase().contains("int");
         let rest = json!({
-            "expr": format!("SUM({})", column.name),
+            "expr": format!("SUM({})", column_ref(&column.name)),
             "decimals": if integer { 0 } else { 2 },
             "aggregations": ["avg", "max", "min", "count"],
         });
@@ -264,7 +276,7 @@ fn draft_tool(
                     &mut names,
                     &n,
                     &column.name,
-                    &column.name,
+                    &column_ref(&column.name),
                     &table_naming,
                     &values,
                 ));
@@ -337,7 +349,7 @@ fn draft_tool(
     if let Some((column, ty)) = time {
         let n = naming(&column.name, column.comment.as_deref());
         let label = n.label;
-        model["time"] = json!({"column": column.name, "type": ty, "label": label});
+        model["time"] = json!({"column": column_ref(&column.name), "type": ty, "label": label});
         let range = sample
             .columns
             .get(&column.name)
