@@ -91,7 +91,12 @@ async fn a_whole_number_written_with_a_fraction_part_is_the_same_id_and_a_fracti
         (200, Some(22)),
         "{chosen}"
     );
-    for id in [json!(21.5), json!(-4.7898382105757804e26)] {
+    for id in [
+        json!(21.5),
+        json!(-4.7898382105757804e26),
+        json!(9_007_199_254_740_992_u64),
+        json!(-9_007_199_254_740_992_i64),
+    ] {
         let (status, body) = ask(
             &server,
             json!({"question": "英雄上周的票房", "subjectId": id, "conversationId": conversation}),

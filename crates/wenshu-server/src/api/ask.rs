@@ -116,13 +116,13 @@ async fn prepare(
     let subject_id = match body.subject_id {
         None | Some(Value::Null) => None,
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.trim().to_string()),
-        Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Some(n.to_string()),
+        Some(Value::Number(n)) if n.as_i64().is_some_and(|i| i.unsigned_abs() <= SAFE_ID) => Some(n.to_string()),
         Some(Value::Number(n)) if n.as_f64().is_some_and(is_whole_id) => n.as_f64().map(|f| (f as i64).to_string()),
         Some(other) => {
             return Err(ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "invalid_type",
-                format!("`subjectId` must be a non-empty string or a whole number, got {other}"),
+                format!("`subjectId` must be a non-empty string or a whole number within ±{SAFE_ID}, got {other}"),
             )
             .with_param("subjectId"));
         }
@@ -400,8 +400,12 @@ fn tool_and_params(outcome: &AskOutcome) -> (Option<String>, Option<Value>) {
     }
 }
 
-/// Whether a number written with a fraction part (`7.0`) is a whole ID a 64-bit integer holds exactly.
+/// The largest subject ID written as a number (2^53 − 1, as the OpenAPI document bounds it): beyond it a JSON number
+/// is not one exact integer to every client.
+const SAFE_ID: u64 = 9_007_199_254_740_991;
+
+/// Whether a number written with a fraction part (`7.0`) is a whole ID within ±[`SAFE_ID`].
 fn is_whole_id(f: f64) -> bool {
-    const SAFE: f64 = 9_007_199_254_740_991.0;
-    f.fract() == 0.0 && (-SAFE..=SAFE).contains(&f)
+    let safe = SAFE_ID as f64;
+    f.fract() == 0.0 && (-safe..=safe).contains(&f)
 }
