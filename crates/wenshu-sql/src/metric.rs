@@ -255,11 +255,7 @@ pub fn compile_span(
 fn order(w: &mut Writer, query: &ResolvedQuery) {
     let mut keys: Vec<(String, &str)> = Vec::new();
     if let Some((position, dir)) = query.order {
-        let dir = match dir {
-            wenshu_contract::metric::OrderDir::Asc => "ASC",
-            wenshu_contract::metric::OrderDir::Desc => "DESC",
-        };
-        keys.push((format!("m{position}"), dir));
+        keys.push((format!("m{position}"), direction(dir)));
     } else if query.grain.is_none() && (query.having.is_some() || query.share.is_some()) {
         // Groups kept by a threshold, or shares of a whole, read from the largest down (not by name).
         let position = query.having.map_or(0, |(position, _, _)| position);
@@ -280,6 +276,14 @@ fn order(w: &mut Writer, query: &ResolvedQuery) {
         w.ident(alias);
         w.push(" ");
         w.push(dir);
+    }
+}
+
+/// `ASC` or `DESC`.
+fn direction(dir: wenshu_contract::metric::OrderDir) -> &'static str {
+    match dir {
+        wenshu_contract::metric::OrderDir::Asc => "ASC",
+        wenshu_contract::metric::OrderDir::Desc => "DESC",
     }
 }
 

@@ -1,9 +1,9 @@
 //! The first rows of each group: `ROW_NUMBER() OVER (PARTITION BY the group ORDER BY the measure)` in the grouped
 //! statement, which is then wrapped to keep the rows numbered up to N, ordered group by group.
 
-use wenshu_contract::metric::{MetricModel, OrderDir, ResolvedQuery};
+use wenshu_contract::metric::{MetricModel, ResolvedQuery};
 
-use super::{OutputColumn, Writer, bucket, measure};
+use super::{OutputColumn, Writer, bucket, direction, measure};
 
 /// The alias of the row number inside each group.
 const RANK: &str = "rn";
@@ -44,7 +44,7 @@ pub(super) fn row_number(
             &query.measures[position],
             per_buckets.get(position).copied().flatten(),
         );
-        w.push(")");
+        w.push(") ");
         w.push(direction(dir));
     }
     for dim in query.group_by.iter().filter(|d| Some(**d) != groups) {
@@ -100,12 +100,5 @@ fn alias(query: &ResolvedQuery, column: OutputColumn) -> String {
         OutputColumn::Bucket(_) => "t".into(),
         OutputColumn::Measure(i) => format!("m{i}"),
         OutputColumn::Share(i) => format!("s{i}"),
-    }
-}
-
-fn direction(dir: OrderDir) -> &'static str {
-    match dir {
-        OrderDir::Asc => " ASC",
-        OrderDir::Desc => " DESC",
     }
 }
