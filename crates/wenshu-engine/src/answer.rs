@@ -142,26 +142,26 @@ pub struct Answer {
     pub rewritten_question: String,
     /// Every step.
     pub trace: Trace,
-    /// The conclusion this round leaves in a conversation's history: what was answered, or why not.
-    #[serde(skip)]
-    pub conclusion: String,
     /// The subject the call settled (the entity its tool's subject parameter names), for the history.
     #[serde(skip)]
     pub subject: Option<crate::route::TurnSubject>,
 }
 
 impl Answer {
-    /// The answer the engine gives: its conclusion and subject written now, so no caller comes back for them.
+    /// The answer the engine gives: its subject settled now (it needs the planner), so no caller comes back for it.
     fn new(outcome: AskOutcome, rewritten_question: String, trace: Trace, planner: &Planner) -> Self {
         let subject = subject_of_answer(planner, &outcome);
-        let conclusion = conclusion_of(&outcome, &rewritten_question);
         Answer {
             outcome,
             rewritten_question,
             trace,
-            conclusion,
             subject,
         }
+    }
+
+    /// The conclusion this round leaves in a conversation's history: what was answered, or why not.
+    pub fn conclusion(&self) -> String {
+        conclusion_of(&self.outcome, &self.rewritten_question)
     }
 
     /// The round this answer makes in a conversation's history: the question as asked, the conclusion, the
@@ -169,7 +169,7 @@ impl Answer {
     pub fn turn(&self, question: &str) -> crate::route::Turn {
         crate::route::Turn {
             question: question.to_string(),
-            answer: self.conclusion.clone(),
+            answer: self.conclusion(),
             subject: self.subject.clone(),
             stopped: self.outcome.kind() == "stopped",
         }
@@ -668,15 +668,15 @@ impl Engine {
             .map(|u| u.total_tokens)
             .sum();
         let input = json!({"reason": reason, "question": question});
-        trace.push(TraceStep {
+        let step = TraceStep {
             tokens: (tokens > 0).then_some(tokens),
-            ran: Some(Arc::new(Executed {
-                tool: tool.name().to_string(),
-                params: Map::new(),
-                statements: run.sent_sql(),
-            })),
             ..TraceStep::timed("fallback", started, decision, input, &run)
-        });
+        };
+        trace.push(step.with_ran(Executed {
+            tool: tool.name().to_string(),
+            params: Map::new(),
+            statements: run.sent_sql(),
+        }));
         if let Some(refusal) = run.scope_refusal {
             return scope_stop(refusal);
         }
@@ -795,20 +795,12 @@ fn execute_step(
     output: impl Serialize,
     sent: Vec<SentSql>,
 ) -> TraceStep {
-    TraceStep {
-        ran: Some(Arc::new(Executed {
-            tool: tool.to_string(),
-            params: params.clone(),
-            statements: sent,
-        })),
-        ..TraceStep::timed(
-            "execute",
-            started,
-            decision,
-            json!({"tool": tool, "params": params}),
-            output,
-        )
-    }
+    let input = json!({"tool": tool, "params": params});
+    TraceStep::timed("execute", started, decision, input, output).with_ran(Executed {
+        tool: tool.to_string(),
+        params: params.clone(),
+        statements: sent,
+    })
 }
 
 /// One ask as the engine answers it: the request, the rows wanted, and the viewer's scope bound once.

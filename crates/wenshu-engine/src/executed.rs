@@ -16,7 +16,7 @@ pub struct Executed {
 }
 
 /// One SQL statement a step sent, or tried and did not run.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SentSql {
     /// The statement as sent (the guard's rewrite), or as written when it did not run.
     pub sql: String,
@@ -29,4 +29,28 @@ pub struct SentSql {
     pub ran: bool,
     /// Why it did not run, when it did not and a reason was given.
     pub error: Option<String>,
+}
+
+impl SentSql {
+    /// A statement that ran with `binds` (`period`: a metric query's, `None` for any other statement).
+    pub fn ran(sql: String, binds: Vec<Value>, period: Option<Value>) -> Self {
+        SentSql {
+            sql,
+            binds,
+            period,
+            ran: true,
+            error: None,
+        }
+    }
+
+    /// A statement written and not run, with why when a reason was given.
+    pub fn not_run(sql: String, error: Option<String>) -> Self {
+        SentSql {
+            sql,
+            binds: Vec::new(),
+            period: None,
+            ran: false,
+            error,
+        }
+    }
 }

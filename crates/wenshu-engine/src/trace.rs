@@ -66,6 +66,14 @@ impl TraceStep {
         }
     }
 
+    /// The step with what it ran attached (the execute and fallback steps), for the audit.
+    pub fn with_ran(self, ran: Executed) -> Self {
+        Self {
+            ran: Some(Arc::new(ran)),
+            ..self
+        }
+    }
+
     /// The input as a JSON value (parsed again: for readers of the trace, not the hot path).
     pub fn input_value(&self) -> Value {
         serde_json::from_str(self.input.get()).unwrap_or(Value::Null)

@@ -286,7 +286,7 @@ async fn end_to_end(setup: &Setup, db: Database) -> Vec<(String, Verdict)> {
                         );
                     }
                 }
-                Verdict::Honest(format!("{}: {}", other.kind(), answer.conclusion))
+                Verdict::Honest(format!("{}: {}", other.kind(), answer.conclusion()))
             }
         };
         verdicts.push((id, verdict));

@@ -1,7 +1,7 @@
 //! The audit entry of one question: who asked (the [`Principal`]'s id, name and role — never a key), through which
 //! door, the tool and its bound call, the SQL that ran or was tried with its binds (what the execute and fallback
-//! steps ran, typed by the engine: [`wenshu_engine::Executed`]), the row count and how it ended. `/api/ask` writes it with the turn, in the
-//! turn's transaction, or alone as [`cancelled_entry`] when a streamed ask's client hangs up first; [`mcp_recorder`]
+//! steps ran, typed by the engine: [`wenshu_engine::Executed`]), the row count and how it ended. `/api/ask` writes it
+//! with the turn, in the turn's transaction, or alone as [`cancelled_entry`] when a streamed ask's client hangs up first; [`mcp_recorder`]
 //! and [`mcp_extract_recorder`] hand the MCP server recorders that write it alone for `/mcp`'s `ask` and `extract`,
 //! which keep no turn.
 
@@ -68,14 +68,14 @@ pub fn cancelled_entry(
         steps,
         ..Trace::default()
     };
-    let executed = trace.ran("execute");
+    let (tool, params) = executed_call(&trace);
     NewAudit {
         principal,
         door: door.to_string(),
         conversation_id: None,
         question: question.to_string(),
-        tool: executed.map(|e| e.tool.clone()),
-        params: executed.map_or(Value::Null, |e| Value::Object(e.params.clone())),
+        tool,
+        params,
         sql: statements(&trace),
         rows: None,
         outcome: CANCELLED.to_string(),
@@ -107,15 +107,19 @@ fn call_of(answer: &Answer) -> (Option<String>, Value, Option<u64>, Option<Strin
             (Some(tool.clone()), Value::Null, None, None)
         }
         AskOutcome::Stopped { step, .. } => {
-            let executed = answer.trace.ran("execute");
-            (
-                executed.map(|e| e.tool.clone()),
-                executed.map_or(Value::Null, |e| Value::Object(e.params.clone())),
-                None,
-                Some(step.clone()),
-            )
+            let (tool, params) = executed_call(&answer.trace);
+            (tool, params, None, Some(step.clone()))
         }
     }
+}
+
+/// The tool and parameters of the call the execute step ran, if it ran one (`Null` parameters when none).
+fn executed_call(trace: &Trace) -> (Option<String>, Value) {
+    let executed = trace.ran("execute");
+    (
+        executed.map(|e| e.tool.clone()),
+        executed.map_or(Value::Null, |e| Value::Object(e.params.clone())),
+    )
 }
 
 /// The SQL of a trace, each `{"sql", "binds"}`: what the execute step sent (an SQL template's statement and binds,
@@ -220,7 +224,6 @@ pub fn mcp_extract_recorder(
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
     use std::time::Instant;
 
     use serde_json::Map;
@@ -232,29 +235,23 @@ mod tests {
     fn stopped(step: &str, steps: Vec<(&'static str, Executed)>) -> Answer {
         let mut trace = Trace::new("lexicon", None);
         for (name, executed) in steps {
-            trace.push(TraceStep {
-                ran: Some(Arc::new(executed)),
-                ..TraceStep::timed(name, Instant::now(), "", Value::Null, Value::Null)
-            });
+            trace.push(TraceStep::timed(name, Instant::now(), "", Value::Null, Value::Null).with_ran(executed));
         }
         let message = Message::new(Code::RouteFailed, "停", "stopped");
         Answer {
             outcome: AskOutcome::stopped(step, vec![message], Vec::new(), Audience::User),
             rewritten_question: "q".to_string(),
             trace,
-            conclusion: "q：未能回答（停）".to_string(),
             subject: None,
         }
     }
 
     fn sent(sql: &str, binds: Value, period: Option<&str>) -> SentSql {
-        SentSql {
-            sql: sql.to_string(),
-            binds: binds.as_array().cloned().unwrap_or_default(),
-            period: period.map(|p| json!(p)),
-            ran: true,
-            error: None,
-        }
+        SentSql::ran(
+            sql.to_string(),
+            binds.as_array().cloned().unwrap_or_default(),
+            period.map(|p| json!(p)),
+        )
     }
 
     fn params(value: Value) -> Map<String, Value> {

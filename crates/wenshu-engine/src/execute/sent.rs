@@ -36,22 +36,10 @@ struct Statement {
 /// The SQL statements `detail` says were sent; none for an HTTP or MCP call (or a detail of another shape).
 pub fn sent_sql(detail: &Value) -> Vec<SentSql> {
     match Detail::deserialize(detail) {
-        Ok(Detail::Sql { sql, binds }) => vec![SentSql {
-            sql,
-            binds,
-            period: None,
-            ran: true,
-            error: None,
-        }],
+        Ok(Detail::Sql { sql, binds }) => vec![SentSql::ran(sql, binds, None)],
         Ok(Detail::Metric { statements }) => statements
             .into_iter()
-            .map(|s| SentSql {
-                sql: s.sql,
-                binds: s.binds,
-                period: Some(s.period),
-                ran: true,
-                error: None,
-            })
+            .map(|s| SentSql::ran(s.sql, s.binds, Some(s.period)))
             .collect(),
         Err(_) => Vec::new(),
     }

@@ -87,24 +87,14 @@ impl FallbackRun {
                 .map(|v| v.binds.clone())
                 .next_back()
                 .unwrap_or_default();
-            return vec![SentSql {
-                sql: ran.clone(),
-                binds,
-                period: None,
-                ran: true,
-                error: None,
-            }];
+            return vec![SentSql::ran(ran.clone(), binds, None)];
         }
         self.attempts
             .iter()
             .filter_map(|a| {
-                a.sql.as_ref().map(|written| SentSql {
-                    sql: written.clone(),
-                    binds: Vec::new(),
-                    period: None,
-                    ran: false,
-                    error: a.error.clone(),
-                })
+                a.sql
+                    .as_ref()
+                    .map(|written| SentSql::not_run(written.clone(), a.error.clone()))
             })
             .collect()
     }

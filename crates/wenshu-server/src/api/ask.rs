@@ -236,7 +236,7 @@ async fn keep(state: &AppState, prepared: Prepared, answer: Answer) -> Result<Va
         kind: answer.outcome.kind().to_string(),
         tool: tool.clone(),
         outcome: json!(answer.outcome),
-        conclusion: answer.conclusion.clone(),
+        conclusion: answer.conclusion(),
         trace: json!(answer.trace),
         subject,
     };
