@@ -411,11 +411,16 @@ async fn a_fact_column_a_joined_table_also_has_is_written_with_its_tables_name()
 
 /// The URL of this suite's own database on the server named by `var`, made afresh; `None` (skipped) when unset.
 async fn server_database(var: &str) -> Option<String> {
+    named_server_database(var, DB_NAME).await
+}
+
+/// The URL of the database `name` on the server named by `var`, made afresh; `None` (skipped) when unset.
+async fn named_server_database(var: &str, name: &str) -> Option<String> {
     let Ok(admin_url) = std::env::var(var) else {
         println!("skipped: set {var} to run");
         return None;
     };
-    Some(ensure_database(&admin_url, DB_NAME).await.unwrap())
+    Some(ensure_database(&admin_url, name).await.unwrap())
 }
 
 #[tokio::test]
@@ -444,6 +449,197 @@ async fn mariadb_schema_with_comments_drafts_metric_tools_that_answer() {
     assert!(
         catalog.contains("\"label\": \"销售额\"") && catalog.contains("\"synonyms\": [\n"),
         "labels from comments"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A fact table whose day is a `DATETIME`/`TIMESTAMP` holding days (and another holding times of day): the day one
+/// is the time column, and questions by month are answered; the timed one is named, never read as days.
+async fn timestamp_days_are_the_time_column(url: &str, dialect: Dialect, dir: &Path) {
+    let stamp = if dialect == Dialect::Postgres {
+        "TIMESTAMP"
+    } else {
+        "DATETIME"
+    };
+    let text = if dialect == Dialect::MySql {
+        "VARCHAR(40)"
+    } else {
+        "TEXT"
+    };
+    let mut script = format!(
+        "DROP TABLE IF EXISTS visits; CREATE TABLE visits (id INT PRIMARY KEY, logged_at {stamp}, \
+         visited_at {stamp}, channel {text}, spend DECIMAL(10,2));"
+    );
+    let mut rng = Lcg(7);
+    for i in 0..120 {
+        let day = if dialect == Dialect::Sqlite {
+            format!("2025-{:02}-{:02}", rng.next(12) + 1, rng.next(28) + 1)
+        } else {
+            format!("2025-{:02}-{:02} 00:00:00", rng.next(12) + 1, rng.next(28) + 1)
+        };
+        script.push_str(&format!(
+            "INSERT INTO visits VALUES ({}, '2025-01-{:02} {:02}:17:00', '{day}', '{}', {}.50);",
+            i + 1,
+            rng.next(28) + 1,
+            rng.next(23) + 1,
+            ["web", "app"][rng.next(2) as usize],
+            rng.next(300) + 1
+        ));
+    }
+    let db = Database::connect(url).await.unwrap();
+    db.execute_batch(&script).await.unwrap();
+    db.close().await;
+    let (ok, stdout, stderr) = wenshu(&[
+        "init",
+        "--db",
+        url,
+        "--tables",
+        "visits",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(ok, "init failed: {stdout}\n{stderr}");
+    assert!(stdout.contains("visited_at is the time column"), "{stdout}");
+    assert!(stdout.contains("logged_at holds times of day"), "{stdout}");
+    let catalog = Catalog::from_json_str(&std::fs::read_to_string(dir.join("catalog.json")).unwrap()).unwrap();
+    let tool = catalog.get("visits_metrics").expect("the visits tool");
+    let reader = Database::connect_read_only(url).await.unwrap();
+    let values = MetricValues::load(&reader, &catalog, &EntityCatalogs::new())
+        .await
+        .unwrap();
+    let shared = SharedValues::new();
+    shared.set(values.clone());
+    let executor = MetricExecutor::new(reader.clone(), shared);
+    let today = jiff::civil::date(2026, 6, 1);
+    let question = "spend by month from 2025-03-01 to 2025-05-31";
+    let query = match build_query(tool, &values, question, today) {
+        MetricBuild::Query { query } => query,
+        MetricBuild::Unmet { reasons } => panic!("`{question}` is not answered: {reasons:?}"),
+    };
+    let call = bind(tool, &query_params(&query)).unwrap();
+    let result = executor.execute(tool, &call, &ExecContext::new(today)).await.unwrap();
+    let month = match dialect {
+        Dialect::Postgres => "TO_CHAR(visited_at, 'YYYY-MM')",
+        Dialect::MySql => "DATE_FORMAT(visited_at, '%Y-%m')",
+        Dialect::Sqlite | Dialect::Custom(_) => "SUBSTR(visited_at, 1, 7)",
+    };
+    let sql = format!(
+        "SELECT {month}, SUM(spend) FROM visits WHERE {month} BETWEEN '2025-03' AND '2025-05' GROUP BY {month}"
+    );
+    let want = reader.query(&sql, &[], QueryLimits::default()).await.unwrap();
+    assert_eq!(want.rows.len(), 3, "three months of visits");
+    assert_close(question, &as_map(&result.rows), &as_map(&want.rows));
+    reader.close().await;
+}
+
+#[tokio::test]
+async fn sqlite_datetime_days_are_the_time_column() {
+    let dir = temp_dir("stamp-sqlite");
+    let url = format!("sqlite:{}", dir.join("visits.db").display());
+    timestamp_days_are_the_time_column(&url, Dialect::Sqlite, &dir.join("draft")).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn postgres_timestamp_days_are_the_time_column() {
+    let Some(url) = named_server_database("WENSHU_TEST_POSTGRES_URL", "wenshu_init27_stamp").await else {
+        return;
+    };
+    let dir = temp_dir("stamp-postgres");
+    timestamp_days_are_the_time_column(&url, Dialect::Postgres, &dir).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn mariadb_datetime_days_are_the_time_column() {
+    let Some(url) = named_server_database("WENSHU_TEST_MYSQL_URL", "wenshu_init27_stamp").await else {
+        return;
+    };
+    let dir = temp_dir("stamp-mysql");
+    timestamp_days_are_the_time_column(&url, Dialect::MySql, &dir).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn a_join_that_drops_rows_is_left_out_with_a_finding() {
+    let dir = temp_dir("nullable-key");
+    let url = format!("sqlite:{}", dir.join("shop.db").display());
+    let mut script = String::from(
+        "CREATE TABLE members (member_id INTEGER PRIMARY KEY, name TEXT NOT NULL, level TEXT);\n\
+         CREATE TABLE stores (store_id INTEGER PRIMARY KEY, city TEXT NOT NULL);\n\
+         CREATE TABLE sales (sale_id INTEGER PRIMARY KEY, day TEXT NOT NULL, \
+         member_id INTEGER REFERENCES members(member_id), store_id INTEGER NOT NULL REFERENCES stores(store_id), \
+         amount REAL NOT NULL);\n",
+    );
+    for m in 1..=20 {
+        script.push_str(&format!(
+            "INSERT INTO members VALUES ({m}, 'member {m}', '{}');\n",
+            ["gold", "silver"][m % 2]
+        ));
+    }
+    for s in 1..=3 {
+        script.push_str(&format!(
+            "INSERT INTO stores VALUES ({s}, '{}');\n",
+            ["north", "south", "east"][s - 1]
+        ));
+    }
+    for i in 1..=90 {
+        // One sale in three is a guest's: no member.
+        let member = if i % 3 == 0 {
+            "NULL".to_string()
+        } else {
+            (i % 20 + 1).to_string()
+        };
+        script.push_str(&format!(
+            "INSERT INTO sales VALUES ({i}, '2025-{:02}-{:02}', {member}, {}, {}.5);\n",
+            i % 12 + 1,
+            i % 28 + 1,
+            i % 3 + 1,
+            i * 7 % 200 + 10
+        ));
+    }
+    let db = Database::connect(&url).await.unwrap();
+    db.execute_batch(&script).await.unwrap();
+    db.close().await;
+    let draft = dir.join("draft");
+    let (ok, stdout, stderr) = wenshu(&["init", "--db", &url, "--out", draft.to_str().unwrap()]);
+    assert!(ok, "init failed: {stdout}\n{stderr}");
+    assert!(
+        stdout.contains("foreign key member_id → members not joined: joined, 90 rows become 60"),
+        "{stdout}"
+    );
+    let catalog = Catalog::from_json_str(&std::fs::read_to_string(draft.join("catalog.json")).unwrap()).unwrap();
+    let model = &catalog.get("sales_metrics").expect("the sales tool").definition()["x-metrics"];
+    let joined: Vec<&str> = model["from"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["table"].as_str())
+        .collect();
+    assert_eq!(joined, ["sales", "stores"], "{model}");
+    // Every sale is counted, guests' too.
+    let (ok, stdout, stderr) = wenshu(&[
+        "ask",
+        "--config",
+        draft.join("wenshu.toml").to_str().unwrap(),
+        "--catalog",
+        draft.join("catalog.json").to_str().unwrap(),
+        "--engine",
+        "lexicon",
+        "--today",
+        "2026-06-01",
+        "--json",
+        "total amount",
+    ]);
+    assert!(ok, "ask failed: {stdout}\n{stderr}");
+    let answer: Value = serde_json::from_str(&stdout).unwrap();
+    let rows: Vec<Vec<Value>> = serde_json::from_value(answer["outcome"]["rows"].clone()).unwrap_or_default();
+    let want: f64 = (1..=90).map(|i| (i * 7 % 200 + 10) as f64 + 0.5).sum();
+    assert!(
+        rows.first()
+            .and_then(|r| r.last())
+            .is_some_and(|v| (number(v) - want).abs() < 0.01),
+        "{answer}"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -93,13 +93,14 @@ fn measure_columns(table: &Table) -> Vec<&Column> {
         .collect()
 }
 
-/// The day column: the first `DATE` (or, in SQLite, ISO day text) with a sampled range.
+/// The day column: the first `DATE`, or `DATETIME`/`TIMESTAMP` holding only days, (or, in SQLite, ISO day text)
+/// with a sampled range.
 fn time_column<'a>(table: &'a Table, sample: &TableSample, dialect: Dialect) -> Option<(&'a Column, &'static str)> {
     table.columns.iter().filter(|c| is_identifier(&c.name)).find_map(|c| {
         let ranged = sample.columns.get(&c.name).is_some_and(|s| s.range.is_some());
         match (c.kind, dialect, ranged) {
-            (ColumnKind::Date, Dialect::Postgres | Dialect::MySql, true) => Some((c, "date")),
-            (ColumnKind::Date | ColumnKind::Text, Dialect::Sqlite, true) => Some((c, "text")),
+            (ColumnKind::Date | ColumnKind::Timestamp, Dialect::Postgres | Dialect::MySql, true) => Some((c, "date")),
+            (ColumnKind::Date | ColumnKind::Timestamp | ColumnKind::Text, Dialect::Sqlite, true) => Some((c, "text")),
             _ => None,
         }
     })
@@ -193,6 +194,22 @@ fn draft_tool(
             ));
             continue;
         }
+        if let Some(&joined) = sample.joined.get(&key.column)
+            && joined != sample.rows
+        {
+            notes.push(format!(
+                "foreign key {} → {} not joined: joined, {} rows become {joined} ({})",
+                key.column,
+                key.table,
+                sample.rows,
+                if joined < sample.rows {
+                    "some keys are empty or match nothing; a metric join keeps matching rows only"
+                } else {
+                    "the referenced column repeats"
+                }
+            ));
+            continue;
+        }
         let alias = if aliases.contains(&target.name) {
             key.column.trim_end_matches("_id").to_string()
         } else {
@@ -268,7 +285,7 @@ fn draft_tool(
         if time.is_some_and(|(t, _)| t.name == column.name) || column.kind != ColumnKind::Text {
             continue;
         }
-        match dimension_values(column, sample) {
+        match dimension_values(column, sample, sample.rows) {
             Ok(values) => {
                 let n = naming(&column.name, column.comment.as_deref());
                 sampled.push((dimensions.len(), values.clone()));
@@ -336,7 +353,8 @@ fn draft_tool(
                 ));
                 continue;
             }
-            match dimension_values(column, joined_sample) {
+            // A joined column groups the fact table's rows: its values are counted against those.
+            match dimension_values(column, joined_sample, sample.rows) {
                 Ok(values) => {
                     sampled.push((dimensions.len(), values.clone()));
                     dimensions.push(dimension(&mut names, &n, &code, &col_ref, &joined_naming, &values));
@@ -344,6 +362,14 @@ fn draft_tool(
                 Err(reason) => notes.push(format!("{col_ref} not a dimension: {reason}")),
             }
         }
+    }
+    if dimensions.is_empty() {
+        out.decisions.push(format!(
+            "{}: no metric tool — no column to group or filter by (a metric tool needs a dimension)",
+            table.name
+        ));
+        out.decisions.extend(notes.into_iter().map(|n| format!("  {n}")));
+        return;
     }
     let mut model = json!({"from": from, "measures": measures, "dimensions": dimensions});
     if let Some((column, ty)) = time {
@@ -360,13 +386,16 @@ fn draft_tool(
             column.name, range.0, range.1
         ));
     } else {
-        notes.push("no day column: questions cannot name periods (timestamps are not drafted as days)".into());
+        notes.push("no day column: questions cannot name periods".into());
     }
     for c in table.columns.iter().filter(|c| c.kind == ColumnKind::Timestamp) {
-        notes.push(format!(
-            "{} is a timestamp: not drafted (a metric time column holds days; add a DATE view)",
-            c.name
-        ));
+        if sample.columns.get(&c.name).is_some_and(|s| s.timed) {
+            notes.push(format!(
+                "{} holds times of day: not drafted as days (a metric time column holds days; add a view of its \
+                 DATE)",
+                c.name
+            ));
+        }
     }
     for key in &table.composite_keys {
         notes.push(format!("composite foreign key {key} not joined"));
@@ -491,8 +520,8 @@ fn name_column<'a>(table: &'a Table, sample: &TableSample) -> Option<&'a Column>
     })
 }
 
-/// The sampled values of a text column, when it is low-cardinality enough to be a dimension.
-fn dimension_values(column: &Column, sample: &TableSample) -> Result<Vec<String>, String> {
+/// The sampled values of a text column, when it is low-cardinality enough to be a dimension of `fact_rows` rows.
+fn dimension_values(column: &Column, sample: &TableSample, fact_rows: u64) -> Result<Vec<String>, String> {
     if !is_identifier(&column.name) {
         return Err("not an ASCII identifier".into());
     }
@@ -502,12 +531,11 @@ fn dimension_values(column: &Column, sample: &TableSample) -> Result<Vec<String>
     if values.is_empty() {
         return Err("no values".into());
     }
-    let rows = sample.rows.max(1) as f64;
+    let rows = fact_rows.max(1) as f64;
     if values.len() > 1 && values.len() as f64 > rows * DIMENSION_SHARE {
         return Err(format!(
-            "{} distinct values in {} rows: nearly every row differs",
+            "{} distinct values in {fact_rows} rows: nearly every row differs",
             values.len(),
-            sample.rows
         ));
     }
     Ok(values)

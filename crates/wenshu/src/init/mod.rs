@@ -102,7 +102,9 @@ async fn draft_on(db: &Database, args: &InitArgs) -> anyhow::Result<(String, Str
     }
     let mut samples = HashMap::new();
     for table in &tables {
-        samples.insert(table.name.clone(), sample::sample_table(db, table).await?);
+        let mut found = sample::sample_table(db, table).await?;
+        sample::count_joins(db, table, &tables, &mut found).await?;
+        samples.insert(table.name.clone(), found);
     }
     let mut draft = draft::draft(&tables, &samples, db.dialect());
     let mut decisions = vec![format!(

@@ -1,5 +1,7 @@
 //! Sampling the data, read-only: row counts, the distinct values of text columns (at most a cap) and the range of
-//! day columns. In SQLite, a text column whose every value is an ISO day (`YYYY-MM-DD`) counts as a day column.
+//! day columns. In SQLite, a text column whose every value is an ISO day (`YYYY-MM-DD`) counts as a day column; a
+//! `DATETIME`/`TIMESTAMP` column counts as one when every value is a day (no time of day), else it is marked
+//! [`ColumnSample::timed`].
 
 use std::collections::HashMap;
 
@@ -19,6 +21,8 @@ pub struct ColumnSample {
     pub values: Option<Vec<String>>,
     /// The first and last day, for day columns.
     pub range: Option<(String, String)>,
+    /// A timestamp column some of whose values have a time of day (not a day column).
+    pub timed: bool,
 }
 
 /// What the data of one table shows.
@@ -28,6 +32,9 @@ pub struct TableSample {
     pub rows: u64,
     /// Per column name.
     pub columns: HashMap<String, ColumnSample>,
+    /// Per foreign-key column, the rows of the table inner-joined along it (equal to `rows` when the join keeps
+    /// every row once).
+    pub joined: HashMap<String, u64>,
 }
 
 async fn rows(db: &Database, sql: &str) -> anyhow::Result<Vec<Vec<Value>>> {
@@ -56,6 +63,7 @@ pub async fn sample_table(db: &Database, table: &Table) -> anyhow::Result<TableS
     let mut sample = TableSample {
         rows: rows_n,
         columns: HashMap::new(),
+        joined: HashMap::new(),
     };
     for column in &table.columns {
         let c = dialect.quote_identifier(&column.name);
@@ -84,11 +92,67 @@ pub async fn sample_table(db: &Database, table: &Table) -> anyhow::Result<TableS
                     found.range = iso_day_range(db, &t, &c).await?;
                 }
             }
+            ColumnKind::Timestamp if dialect == Dialect::Sqlite => {
+                found.range = iso_day_range(db, &t, &c).await?;
+                found.timed = found.range.is_none();
+            }
+            ColumnKind::Timestamp => {
+                // A day is a timestamp equal to its own date; a range compared as days holds only those.
+                let sql = format!(
+                    "SELECT MIN({d}), MAX({d}), SUM(CASE WHEN {c} <> CAST({c} AS DATE) THEN 1 ELSE 0 END) \
+                     FROM {t} WHERE {c} IS NOT NULL",
+                    d = day_text(&c)
+                );
+                let r = rows(db, &sql).await?;
+                let row = r.first();
+                let timed = row
+                    .and_then(|r| r.get(2))
+                    .and_then(|v| v.as_i64().or_else(|| v.as_str().and_then(|s| s.parse().ok())))
+                    .unwrap_or(0);
+                found.range = row
+                    .filter(|_| timed == 0)
+                    .and_then(|r| Some((text(r.first()?)?, text(r.get(1)?)?)))
+                    .filter(|(a, b)| is_day(a) && is_day(b));
+                found.timed = timed > 0;
+            }
             _ => continue,
         }
         sample.columns.insert(column.name.clone(), found);
     }
     Ok(sample)
+}
+
+/// Counts, for each single-column foreign key of `table` to a table of `tables`, the rows its inner join makes:
+/// fewer than the table's rows when the key is empty or dangling, more when the referenced column repeats.
+pub async fn count_joins(
+    db: &Database,
+    table: &Table,
+    tables: &[Table],
+    sample: &mut TableSample,
+) -> anyhow::Result<()> {
+    let dialect = db.dialect();
+    let q = |name: &str| dialect.quote_identifier(name);
+    for key in &table.foreign_keys {
+        if !tables.iter().any(|t| t.name == key.table) || key.target.is_empty() {
+            continue;
+        }
+        let sql = format!(
+            "SELECT COUNT(*) FROM {t} f JOIN {r} j ON f.{c} = j.{k}",
+            t = q(&table.name),
+            r = q(&key.table),
+            c = q(&key.column),
+            k = q(&key.target)
+        );
+        let r = rows(db, &sql).await?;
+        let n = r
+            .first()
+            .and_then(|r| r.first())
+            .and_then(|v| v.as_u64().or_else(|| v.as_str().and_then(|s| s.parse().ok())));
+        if let Some(n) = n {
+            sample.joined.insert(key.column.clone(), n);
+        }
+    }
+    Ok(())
 }
 
 /// The range of a SQLite text column when every value is an ISO day.
