@@ -339,26 +339,37 @@ async function main() {
     assert(back.startsWith('理解为'), `after toggling back the understood line says "${back}"`);
   });
 
-  await check(page, 'new conversation → 帮我查一下订单 asks for the missing fields', 'need', async () => {
+  await check(page, 'new conversation → 帮我查一下订单 (a tool that cannot run here) says so at once, for the user, with what can be asked', 'not-runnable', async () => {
     const before = await page.getByTestId('conversation-id').getAttribute('data-conversation-id');
     assert(before, 'no conversation id is shown after the first rounds');
     await page.getByTestId('new-conversation').click({ timeout: WAIT_MS });
     assert((await answers(page).count()) === 0, 'the old rounds are still shown after "new conversation"');
     const answer = await askAndWait(page, '帮我查一下订单', 0);
-    await expectKind(answer, 'need');
-    const need = await text(answer.getByTestId('need-message'));
-    assert(need.includes('orderId'), `the need message does not name orderId: "${need}"`);
-    const found = await seriousViolations();
-    assert(found.length === 0, `with a need for values: ${found.join('; ')}`);
-    const after = await page.getByTestId('conversation-id').getAttribute('data-conversation-id');
-    assert(after && after !== before, 'the new conversation kept the old conversation id');
+    await expectKind(answer, 'stopped');
+    const shown = await text(answer);
+    assert(shown.includes('还没有接入') && !shown.includes('管理员处理') && !/executor|x-sql/.test(shown), `the stop says "${shown.slice(0, 200)}"`);
+    const catalog = await (await page.request.get(`${BASE}/api/catalog`)).json();
+    const live = catalog.tools.filter((tool) => tool.runnable === true).flatMap((tool) => tool.examples);
+    const offered = (await answer.getByTestId('scope-example').allInnerTexts()).map((c) => c.trim());
+    assert(offered.length >= 1 && offered.every((c) => live.includes(c)), `what can be asked instead: ${offered.join(' | ')}`);
     // The header names the conversation by its first question, never by a hex id.
     const header = await text(page.getByTestId('conversation-id'));
     assert(header.includes('帮我查一下订单') && !/[0-9a-f]{8}/.test(header), `the header says "${header}"`);
+    const after = await page.getByTestId('conversation-id').getAttribute('data-conversation-id');
+    assert(after && after !== before, 'the new conversation kept the old conversation id');
+  });
+
+  await check(page, '这部电影的评分 (no film named) asks for the missing value', 'need', async () => {
+    const answer = await askAndWait(page, '这部电影的评分', await answers(page).count());
+    await expectKind(answer, 'need');
+    const need = await text(answer.getByTestId('need-message'));
+    assert(need.includes('movieId') || need.includes('影片'), `the need message does not name the film: "${need}"`);
+    const found = await seriousViolations();
+    assert(found.length === 0, `with a need for values: ${found.join('; ')}`);
   });
 
   await check(page, '今天天气怎么样 (no tool) → says where and why it stopped (or a 兜底 answer)', 'stopped', async () => {
-    const answer = await askAndWait(page, '今天天气怎么样', 1);
+    const answer = await askAndWait(page, '今天天气怎么样', 2);
     const kind = await answer.getAttribute('data-kind');
     if (kind === 'answered') {
       assert(await answer.getByTestId('fallback-badge').isVisible(), 'answered without a tool but shows no 兜底 badge');
@@ -387,7 +398,7 @@ async function main() {
   });
 
   await check(page, '今年各地区的销售额占比 → an honest stop naming what cannot be done (or a 兜底 answer)', 'coverage-stop', async () => {
-    const answer = await askAndWait(page, '今年各地区的销售额占比', 2);
+    const answer = await askAndWait(page, '今年各地区的销售额占比', 3);
     const kind = await answer.getAttribute('data-kind');
     if (kind === 'answered') {
       const tool = await answer.getAttribute('data-tool');
@@ -610,6 +621,9 @@ async function main() {
     await expectKind(answer, 'answered');
     const shown = await text(answer);
     assert(shown.includes('截至') && shown.includes('同期'), `the answer does not say it compares the same days: "${shown.slice(0, 200)}"`);
+    // The engine's headline writes whole amounts as the tables do (2,406,672元, never 2,406,672.00元).
+    const headline = await text(answer.getByTestId('headline-text'));
+    assert(/\d元/.test(headline) && !/\.00元/.test(headline), `the headline says "${headline}"`);
     // The rate of change reads as a percentage, never as a bare fraction.
     const values = await answer.getByTestId('headline-value').allInnerTexts();
     const rate = values.find((v) => v.includes('%'));
@@ -630,6 +644,23 @@ async function main() {
     } finally {
       await page.getByTestId('language-toggle').click({ timeout: WAIT_MS });
     }
+  });
+
+  await check(page, '哪个地区的销售额最高 (no period asked) → says it covers all the data; one format and unit per measure across tools', 'all-data', async () => {
+    const answer = await askAndWait(page, '哪个地区的销售额最高', await answers(page).count());
+    await expectKind(answer, 'answered');
+    const period = await text(answer.getByTestId('headline-period'));
+    assert(period.includes('全部数据') && /\d{4}-\d{2}-\d{2} 至 \d{4}-\d{2}-\d{2}/.test(period), `the period line says "${period}"`);
+    // A whole amount reads as the fixed tool shows it: 77,120,920 元, never 77,120,920.00 元.
+    const values = await answer.getByTestId('headline-value').allInnerTexts();
+    assert(values.length >= 1 && values.every((v) => !/\.00\b/.test(v)), `a whole amount with .00: ${values.join(' | ')}`);
+    // 销量 has one unit in the fixed tool's table (the first answer) and in the metric tool's.
+    const unitOf = (header) => (/销量（([^）]+)）/.exec(header) || [])[1];
+    const fixedUnit = unitOf(await text(answers(page).first().getByTestId('answer-table').locator('thead')));
+    const metric = await askAndWait(page, '本月各地区的销量', await answers(page).count());
+    await expectKind(metric, 'answered');
+    const metricUnit = unitOf(await text(metric.getByTestId('answer-table').locator('thead')));
+    assert(fixedUnit && fixedUnit === metricUnit, `销量 is in ${fixedUnit} in one tool and in ${metricUnit} in the other`);
   });
 
   await check(page, 'the chips after a fixed tool\'s answer edit its call (上个月呢), repeat no question, offer no tool that cannot run, and each answers', 'follow-up-edits', async () => {
@@ -802,7 +833,7 @@ async function main() {
       cut.getByTestId('download-csv').click({ timeout: WAIT_MS }),
     ]);
     const lines = fs.readFileSync(await download.path(), 'utf8').replace(/^\uFEFF/, '').split('\r\n').filter(Boolean);
-    assert(lines[0] === '日期,地区,产品,销售员,销售额（元）,销量（件）', `the CSV is headed "${lines[0]}"`);
+    assert(lines[0] === '日期,地区,产品,销售员,销售额（元）,销量（套）', `the CSV is headed "${lines[0]}"`);
     assert(lines.length - 1 === total, `the CSV holds ${lines.length - 1} rows, not ${total}`);
     assert((await answers(page).count()) === 2, 'downloading the CSV asked the question again as a new round');
     // The SQL's limit is bound one row past the cap (to count the list): it says so beside the call's own limit.

@@ -10,7 +10,7 @@ use wenshu_contract::BoundCall;
 
 use crate::execute::{ExecContext, ExecError, Executors, sent_sql};
 use crate::executed::{Executed, SentSql};
-use crate::fallback::SqlFallback;
+use crate::fallback::{SqlAttempt, SqlFallback};
 use crate::list_size::{ListSize, ListWindow, RowsWanted};
 use crate::message::RefusalMessage;
 use crate::message::{Code, Message};
@@ -320,6 +320,18 @@ impl Engine {
             Plan::NotFound { name, .. } => {
                 AskOutcome::stopped("resolve", vec![Message::not_found(&name)], vec![], Audience::User)
             }
+            // Values are never asked for a call that could not run: the user would give them for nothing.
+            Plan::Missing { tool, .. } if !self.can_execute(&tool) => {
+                let title = self
+                    .planner
+                    .catalog()
+                    .get(&tool)
+                    .and_then(|t| t.title())
+                    .unwrap_or(&tool);
+                let message = Message::tool_not_runnable(&tool, title);
+                let reason = format!("tool `{tool}` has no executor configured");
+                self.degrade(reason, message, asked, &question, &mut trace).await
+            }
             Plan::Missing { tool, params } => AskOutcome::Need {
                 message: Message::need(&tool, &params, &self.labels(&tool, &params)),
                 tool,
@@ -521,8 +533,13 @@ impl Engine {
                 scope_stop(refusal)
             }
             Err(e) => {
-                let message = Message::tool_failed(&tool_name, &e.to_string(), &e.zh());
-                let reason = message.en.clone();
+                let message = match &e {
+                    ExecError::NotConfigured { .. } => {
+                        Message::tool_not_runnable(&tool_name, tool.title().unwrap_or(&tool_name))
+                    }
+                    _ => Message::tool_failed(&tool_name, &e.to_string(), &e.zh()),
+                };
+                let reason = format!("tool `{tool_name}` failed: {e}");
                 let decision = Decision::both(reason.clone(), message.zh.clone());
                 trace.push(execute_step(
                     started,
@@ -700,13 +717,14 @@ impl Engine {
                 let service_down = run.attempts.iter().any(|a| a.call.service_failed());
                 let audience = if service_down { Audience::Admin } else { Audience::User };
                 let mut messages = vec![message];
-                // The correction refused for the same reason as the first try is one reason, said once.
+                // Each failed attempt's reason in both languages; the correction refused for the same reason as
+                // the first try is one reason, said once.
                 let mut said = std::collections::HashSet::new();
                 messages.extend(
-                    run.reasons
+                    run.attempts
                         .iter()
-                        .filter(|r| said.insert(r.as_str()))
-                        .map(|r| Message::fallback_failed(r)),
+                        .filter_map(SqlAttempt::failure)
+                        .filter(|m| said.insert(m.zh.clone())),
                 );
                 AskOutcome::stopped("fallback", messages, vec![], audience)
             }

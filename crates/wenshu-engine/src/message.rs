@@ -34,6 +34,8 @@ pub enum Code {
     ToolFailed,
     /// The routed tool is not in the catalog.
     ToolNotInCatalog,
+    /// The routed tool cannot run here (no executor): the user is told before any value is asked for.
+    ToolNotRunnable,
     /// The tool's definition cannot take what code filled (a date range, a subject ID): a catalog to fix.
     CatalogInvalid,
     /// The router gave no decision (the model failed or answered nothing usable).
@@ -71,6 +73,7 @@ impl Code {
         Code::ToolUnsupportedValue,
         Code::ToolFailed,
         Code::ToolNotInCatalog,
+        Code::ToolNotRunnable,
         Code::CatalogInvalid,
         Code::RouteFailed,
         Code::ExtractFailed,
@@ -97,6 +100,7 @@ impl Code {
             Code::ToolUnsupportedValue => "tool.unsupported_value",
             Code::ToolFailed => "tool.failed",
             Code::ToolNotInCatalog => "tool.not_in_catalog",
+            Code::ToolNotRunnable => "tool.not_runnable",
             Code::CatalogInvalid => "catalog.invalid",
             Code::RouteFailed => "route.failed",
             Code::ExtractFailed => "extract.failed",
@@ -304,6 +308,16 @@ impl Message {
         .with("error", error_en)
     }
 
+    /// A routed tool that cannot run here (`title` its title): another question may be answered.
+    pub fn tool_not_runnable(tool: &str, title: &str) -> Self {
+        Self::new(
+            Code::ToolNotRunnable,
+            format!("「{title}」在这里还没有接入，暂时不能查询；可以换一个问题"),
+            format!("「{title}」 is not connected here yet and cannot be asked; try another question"),
+        )
+        .with("tool", tool)
+    }
+
     /// A routed tool the catalog does not have.
     pub fn not_in_catalog(tool: &str) -> Self {
         Self::new(
@@ -332,14 +346,14 @@ impl Message {
         )
     }
 
-    /// One reason the fallback found no answer (`reason` the fallback's words).
-    pub fn fallback_failed(reason: &str) -> Self {
+    /// One reason the fallback found no answer, said in each language (`en` also its `reason` parameter).
+    pub fn fallback_failed_in(zh: &str, en: &str) -> Self {
         Self::new(
             Code::FallbackFailed,
-            format!("兜底未能回答：{reason}"),
-            format!("The fallback found no answer: {reason}"),
+            format!("兜底未能回答：{zh}"),
+            format!("The fallback found no answer: {en}"),
         )
-        .with("reason", reason)
+        .with("reason", en)
     }
 
     /// The secondary hint of a user stop: what an administrator could enable (`model`: a model is missing too).

@@ -217,6 +217,7 @@ async fn both_failing_stops_naming_the_step_and_both_reasons() {
     let AskOutcome::Stopped {
         step,
         reasons,
+        messages,
         audience,
         ..
     } = &answer.outcome
@@ -225,11 +226,36 @@ async fn both_failing_stops_naming_the_step_and_both_reasons() {
     };
     assert_eq!((step.as_str(), *audience), ("fallback", Audience::User));
     assert_eq!(reasons.len(), 3, "{reasons:?}");
+    // The English names what failed in the guard's and the database's words; the Chinese says it in Chinese,
+    // with no English sentence from the guard or the database in it.
     assert!(
-        reasons[1].contains("users") && reasons[2].contains("nothing"),
-        "{reasons:?}"
+        messages[1].en.contains("users") && messages[2].en.contains("nothing"),
+        "{messages:?}"
+    );
+    assert_eq!(
+        (reasons[1].as_str(), reasons[2].as_str()),
+        (
+            "兜底未能回答：写出的 SQL 没有通过安全检查，没有执行",
+            "兜底未能回答：数据库没能执行写出的 SQL"
+        )
     );
     assert_eq!(server.requests().len(), 3, "one correction, never a loop");
+}
+
+#[tokio::test]
+async fn a_model_that_writes_no_sql_is_heard_once_in_the_users_language() {
+    let demo = Demo::new("no-sql").await;
+    let said = || Reply::content(json!({"sql": "", "explanation": "数据库里没有天气数据"}).to_string());
+    let server = ScriptedChatServer::start(vec![route(None, None, "今天天气怎么样"), said(), said()]).await;
+    let answer = ask(&demo.engine(&server, &[]).await, "今天天气怎么样").await;
+    let AskOutcome::Stopped { messages, .. } = &answer.outcome else {
+        panic!("{:?}", answer.outcome)
+    };
+    // What the model said is the answer the user gets, once, not an English "no SQL statement" twice.
+    let failed: Vec<_> = messages.iter().filter(|m| m.code == Code::FallbackFailed).collect();
+    assert_eq!(failed.len(), 1, "{messages:?}");
+    assert_eq!(failed[0].zh, "兜底未能回答：没有写出 SQL：数据库里没有天气数据");
+    assert!(failed[0].en.contains("no SQL was written"), "{:?}", failed[0].en);
 }
 
 #[tokio::test]
@@ -364,11 +390,17 @@ async fn a_model_sql_too_deep_to_walk_is_refused_and_the_engine_lives_on() {
     .await;
     let engine = demo.engine(&server, &[]).await;
     let answer = ask(&engine, "今年票房最高的十部电影是哪些").await;
-    let AskOutcome::Stopped { reasons, .. } = &answer.outcome else {
+    let AskOutcome::Stopped { messages, .. } = &answer.outcome else {
         panic!("{:?}", answer.outcome)
     };
-    assert!(reasons[1].contains("levels deep"), "{reasons:?}");
-    assert!(reasons[2].contains("bytes long"), "{reasons:?}");
+    // Two guard refusals are one reason for the user (said once); each is named in the trace.
+    assert!(messages[1].en.contains("levels deep"), "{messages:?}");
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    let step = answer.trace.step("fallback").unwrap().output_value();
+    assert!(
+        step["attempts"][1]["error"].as_str().unwrap().contains("bytes long"),
+        "{step}"
+    );
     let next = ask(&engine, "今年票房最高的十部电影是哪些").await;
     assert_eq!(next.outcome.kind(), "answered", "{:?}", next.outcome);
 }
@@ -383,10 +415,15 @@ async fn the_same_refusal_twice_is_said_once() {
     ])
     .await;
     let answer = ask(&demo.engine(&server, &[]).await, "今天天气怎么样").await;
-    let AskOutcome::Stopped { reasons, .. } = &answer.outcome else {
+    let AskOutcome::Stopped { messages, .. } = &answer.outcome else {
         panic!("{:?}", answer.outcome)
     };
-    let refusals = reasons.iter().filter(|r| r.contains("sqlite_master")).count();
-    assert_eq!(refusals, 1, "{reasons:?}");
+    let refusals: Vec<_> = messages.iter().filter(|m| m.code == Code::FallbackFailed).collect();
+    assert_eq!(refusals.len(), 1, "{messages:?}");
+    assert!(refusals[0].en.contains("sqlite_master"), "{messages:?}");
+    assert!(
+        !refusals[0].zh.contains("sqlite_master") && !refusals[0].zh.contains("guard"),
+        "{messages:?}"
+    );
     assert_eq!(attempts(&answer), 2, "both tries are in the trace");
 }

@@ -3,7 +3,7 @@
 
 import { t, stepName, setLanguage, language, initialLanguage, saveLanguage } from './i18n.js';
 import { shapeOf, drawCharts, partialPeriod } from './chart.js';
-import { columnInfo, answerLabels, formatNumber, formatPercent, isFractionColumn, columnDecimals, compactNumber, executedSql, periodOf, presentationOf, resolvedEntity, todayOf, sqlTokens, tsv } from './format.js';
+import { columnInfo, answerLabels, formatNumber, formatPercent, isFractionColumn, columnDecimals, shownDecimals, compactNumber, executedSql, periodOf, presentationOf, resolvedEntity, todayOf, sqlTokens, tsv } from './format.js';
 
 const ROW_CAP = 10;
 
@@ -583,6 +583,8 @@ function answerElement(round) {
       // Outside every tool: say so and list what can be asked, before the other reasons.
       if (isOutside(a)) section.append(scopeHelp(outsideMessage(a.outcome)));
       section.append(stoppedBody(a.outcome));
+      // A tool that cannot run here: what can be asked instead.
+      if (hasCode(a.outcome, 'tool.not_runnable')) section.append(scopeHelp(null, t('askInstead')));
       break;
     default:
       section.append(h('pre', { class: 'raw' }, json(a.outcome)));
@@ -664,6 +666,7 @@ function periodText(trace) {
   const period = periodOf(trace);
   if (!period) return '';
   const today = todayOf(trace);
+  if (period.all) return t('allData', period.start, period.end);
   const upTo = today && today >= period.start && today < period.end ? t('upTo', today.slice(5)) : '';
   return `${t('periodRange', period.start, period.end)}${upTo}`;
 }
@@ -679,7 +682,7 @@ function answeredBody(round, outcome, a) {
   const fraction = (i) => isFractionColumn(presentation && presentation.columns ? presentation.columns[i] : null);
   const infos = columns.map((c, i) => ({
     ...columnInfo(c, tool && tool.columns, carried, i),
-    decimals: declaredDecimals(i) ?? columnDecimals(rows, i),
+    decimals: shownDecimals(declaredDecimals(i), columnDecimals(rows, i)),
     percent: fraction(i),
   }));
   const numeric = columns.map((_, i) => rows.length > 0 && rows.every((r) => r[i] === null || typeof r[i] === 'number'));
@@ -972,6 +975,11 @@ function outsideMessage(outcome) {
   return messages.find((m) => m && m.code === 'question.outside_tools') || null;
 }
 
+/** Whether a stop carries a message of `code`. */
+function hasCode(outcome, code) {
+  return Array.isArray(outcome.messages) && outcome.messages.some((m) => m && m.code === code);
+}
+
 /** Whether a stop is about a question outside every tool (older stored stops: no tool and no messages). */
 function isOutside(a) {
   if (Array.isArray(a.outcome.messages)) return outsideMessage(a.outcome) !== null;
@@ -1246,14 +1254,17 @@ function followUps(round, a) {
   return h('div', { class: 'follow-ups', testid: 'follow-ups' }, h('span', { class: 'small muted' }, t('followUpsTitle')), chips(picked, 'follow-up'));
 }
 
-/** For a question outside every tool: it says so and lists what can be asked. */
-function scopeHelp(message) {
+/**
+ * For a question outside every tool, or routed to a tool that cannot run here: says so (`intro`) and lists what can
+ * be asked — only tools that can run, each with its examples.
+ */
+function scopeHelp(message, intro = t('outOfScope')) {
   // What can be asked: from the stop's message (the server's catalog at the time), else the page's catalog.
   const listed = message && message.params && Array.isArray(message.params.tools) ? message.params.tools : state.catalog;
   const runnable = (tool) => !state.catalog.some((known) => known.name === (tool.name || tool.tool) && known.runnable === false);
-  const tools = listed.map((tool) => ({
+  const tools = listed.filter(runnable).map((tool) => ({
     title: tool.title || tool.name || tool.tool,
-    examples: Array.isArray(tool.examples) && runnable(tool) ? tool.examples : [],
+    examples: Array.isArray(tool.examples) ? tool.examples : [],
   }));
   const list = h(
     'ul',
@@ -1263,7 +1274,7 @@ function scopeHelp(message) {
   return h(
     'div',
     { class: 'scope-help', testid: 'scope-help', 'data-code': message ? message.code : '' },
-    h('p', { testid: 'scope-help-text' }, t('outOfScope')),
+    h('p', { testid: 'scope-help-text' }, intro),
     tools.length ? list : null,
   );
 }

@@ -59,6 +59,15 @@ export function columnDecimals(rows, c) {
   return most;
 }
 
+/**
+ * The decimals of a column: none when every value is whole (2,406,672, the same amount in every tool), else the
+ * catalog's declared decimals, else as many as the values use.
+ */
+export function shownDecimals(declared, used) {
+  if (used === 0) return 0;
+  return Number.isInteger(declared) ? declared : used;
+}
+
 /** A short number for chart axes (1.2万 / 1.2M). */
 export function compactNumber(value, locale) {
   if (typeof value !== 'number' || !Number.isFinite(value)) return '—';
@@ -104,7 +113,10 @@ export function executedSql(trace, outcome) {
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The date range an answer covers: bound `…start`/`…end` dates, else the checked dates; null when none. */
+/**
+ * The date range an answer covers: bound `…start`/`…end` dates, a metric statement's period, or — `all` — the span of
+ * the data a query over no period read; else the checked dates; null when none.
+ */
 export function periodOf(trace) {
   const ran = executedSql(trace, null);
   if (ran) {
@@ -115,6 +127,9 @@ export function periodOf(trace) {
   const detail = detailOf(trace);
   const metricPeriod = detail && Array.isArray(detail.statements) && detail.statements[0] && /(\d{4}-\d{2}-\d{2})\D+(\d{4}-\d{2}-\d{2})/.exec(String(detail.statements[0].period || ''));
   if (metricPeriod) return { start: metricPeriod[1], end: metricPeriod[2] };
+  // A metric query over no period: the first and last day of the data it read (all the data).
+  const span = detail && detail.span;
+  if (span && DAY.test(String(span.start)) && DAY.test(String(span.end))) return { start: span.start, end: span.end, all: true };
   const check = step(trace, 'check');
   const dates = check && check.output && check.output.dates;
   if (dates && DAY.test(String(dates.start)) && DAY.test(String(dates.end))) return { start: dates.start, end: dates.end };

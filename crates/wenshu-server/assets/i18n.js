@@ -102,6 +102,7 @@ export const STRINGS = {
     tooLong: (n, max) => `问题有 ${n} 个字，最多 ${max} 个字，请删短后再发送。`,
     emptyQuestion: '请先输入问题。',
     periodRange: (a, b) => `${a} 至 ${b}`,
+    allData: (a, b) => `全部数据：${a} 至 ${b}（问题未限定时间）`,
     upTo: (md) => `（截至 ${md}）`,
     chartBars: (x) => `按${x}`,
     chartLines: (x) => `按${x}，时间顺序`,
@@ -122,6 +123,7 @@ export const STRINGS = {
     answerLink: '这条回答的链接',
     followUpsTitle: '接着问：',
     outOfScope: '这个问题不在可查询的数据范围内。可以这样问：',
+    askInstead: '可以这样问：',
     subjectWithId: (name, id) => `${name}（ID ${id}）`,
     errorCodes: {
       invalid_value: (e) => (e.param === 'question' ? '问题为空或太长，请修改后再发送。' : `参数 ${e.param || ''} 的值不被接受。`),
@@ -257,6 +259,7 @@ export const STRINGS = {
     tooLong: (n, max) => `The question has ${n} characters; at most ${max} are allowed. Please shorten it.`,
     emptyQuestion: 'Please type a question first.',
     periodRange: (a, b) => `${a} to ${b}`,
+    allData: (a, b) => `All the data: ${a} to ${b} (no period asked)`,
     upTo: (md) => ` (up to ${md})`,
     chartBars: (x) => `By ${x}`,
     chartLines: (x) => `By ${x}, in time order`,
@@ -277,6 +280,7 @@ export const STRINGS = {
     answerLink: 'Link to this answer',
     followUpsTitle: 'Ask next:',
     outOfScope: 'This question is outside the data that can be asked about. You can ask, for example:',
+    askInstead: 'You can ask, for example:',
     subjectWithId: (name, id) => `${name} (ID ${id})`,
     errorCodes: {
       invalid_value: (e) => (e.param === 'question' ? 'The question is empty or too long: please edit it and send again.' : `The value of ${e.param || 'a field'} is not accepted.`),

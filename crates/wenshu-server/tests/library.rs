@@ -482,7 +482,7 @@ async fn a_cut_list_says_its_true_count_and_gives_every_row_with_its_csv() {
     let turn = all["turnId"].as_str().unwrap();
     let csv = csv_of(&server, turn).await;
     let lines: Vec<&str> = csv.trim_start_matches('\u{feff}').trim_end().split("\r\n").collect();
-    assert_eq!(lines[0], "日期,地区,产品,销售员,销售额（元）,销量（件）");
+    assert_eq!(lines[0], "日期,地区,产品,销售员,销售额（元）,销量（套）");
     assert_eq!(u64::try_from(lines.len() - 1).unwrap(), total);
 
     // The cut turn's own CSV holds every row too (its call asked again up to the cap), the same as the whole list's.
@@ -565,27 +565,35 @@ async fn an_answers_trace_decisions_come_in_chinese_too() {
 }
 
 #[tokio::test]
-async fn a_tool_failure_reads_in_chinese() {
+async fn a_tool_that_cannot_run_here_says_so_in_the_users_words_before_asking_for_values() {
     let server = start(Options {
         settings: keyed(&["u1"], &["a1"]),
         ..Options::default()
     })
     .await;
+    // With every value given, and with none: the same user stop, never a need for values it could not use.
+    for question in ["查一下订单 ord_123 发到广东深圳的已发货记录", "帮我查一下订单"] {
+        let answer = ask(&server, "u1", question).await;
+        assert_eq!(answer["outcome"]["kind"], "stopped", "{question}: {answer}");
+        assert_eq!(answer["outcome"]["audience"], "user", "{question}: {answer}");
+        let messages = answer["outcome"]["messages"].as_array().cloned().unwrap_or_default();
+        let said = messages
+            .iter()
+            .find(|m| m["code"] == "tool.not_runnable")
+            .unwrap_or_else(|| panic!("{question}: no tool.not_runnable among {answer}"));
+        let zh = said["zh"].as_str().unwrap();
+        assert!(zh.contains("订单查询") && zh.contains("还没有接入"), "{zh}");
+        assert!(!zh.contains("executor") && !zh.contains("x-sql"), "{zh}");
+        assert!(said["en"].as_str().unwrap().contains("not connected"), "{said}");
+    }
+    // The execute step that found no executor says it in Chinese too.
     let answer = ask(&server, "u1", "查一下订单 ord_123 发到广东深圳的已发货记录").await;
-    let messages = answer["outcome"]["messages"].as_array().cloned().unwrap_or_default();
-    let failed = messages
-        .iter()
-        .find(|m| m["code"] == "tool.failed")
-        .unwrap_or_else(|| panic!("no tool failure among {answer}"));
-    let zh = failed["zh"].as_str().unwrap();
-    assert!(zh.contains("没有配置执行方式") && !zh.contains("no executor"), "{zh}");
-    assert!(
-        failed["en"].as_str().unwrap().contains("has no executor configured"),
-        "{failed}"
-    );
     let steps = answer["trace"]["steps"].as_array().unwrap();
     let execute = steps.iter().find(|s| s["step"] == "execute").expect("an execute step");
-    assert_eq!(execute["decision_zh"], failed["zh"]);
+    assert!(
+        execute["decision_zh"].as_str().unwrap().contains("还没有接入"),
+        "{execute}"
+    );
 }
 
 #[tokio::test]

@@ -47,6 +47,9 @@ pub struct SqlAttempt {
     pub verdict: Option<GuardVerdict>,
     /// Why this attempt failed, if it did.
     pub error: Option<String>,
+    /// The same in Chinese, as the user reads it (the guard's and the database's own words stay in `error`).
+    #[serde(skip)]
+    pub error_zh: Option<String>,
     /// How the guarded SQL differs from the user's question (it did not run).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub mismatches: Vec<Mismatch>,
@@ -54,6 +57,21 @@ pub struct SqlAttempt {
     /// statement for the same question would most likely do the same.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub over_limit: bool,
+}
+
+impl SqlAttempt {
+    /// Records why this attempt failed: `en` as the trace keeps it, `zh` as a Chinese reader is told.
+    fn fail(&mut self, en: String, zh: impl Into<String>) {
+        self.error = Some(en);
+        self.error_zh = Some(zh.into());
+    }
+
+    /// Why this attempt failed, in both languages (none when it did not).
+    pub fn failure(&self) -> Option<crate::message::Message> {
+        let en = self.error.as_deref()?;
+        let zh = self.error_zh.as_deref().unwrap_or(en);
+        Some(crate::message::Message::fallback_failed_in(zh, en))
+    }
 }
 
 /// The whole fallback run.
@@ -227,7 +245,7 @@ impl SqlFallback {
         let described = match self.schema.describe(scope).await {
             Ok(described) => described,
             Err(e) => {
-                attempt.error = Some(format!("the schema could not be read: {e}"));
+                attempt.fail(format!("the schema could not be read: {e}"), "读取数据库结构失败");
                 return (attempt, None);
             }
         };
@@ -245,7 +263,7 @@ impl SqlFallback {
         let messages = match (self.prompts.sql_system(&context), self.prompts.sql_user(&context)) {
             (Ok(system), Ok(user)) => vec![Message::system(system), Message::user(user)],
             (Err(e), _) | (_, Err(e)) => {
-                attempt.error = Some(e.to_string());
+                attempt.fail(e.to_string(), "准备提问时出错");
                 return (attempt, None);
             }
         };
@@ -254,27 +272,41 @@ impl SqlFallback {
         let text = match text {
             Ok(text) => text,
             Err(error) => {
-                attempt.error = Some(error);
+                attempt.fail(error, "模型服务没有回答");
                 return (attempt, None);
             }
         };
         let (sql, explanation) = read_answer(&text);
         attempt.explanation = explanation;
         let Some(sql) = sql else {
-            attempt.error = Some("the answer holds no SQL statement".into());
+            // A model that writes no SQL usually says why (数据库里没有天气数据): that is the user's answer.
+            let (en, zh) = match &attempt.explanation {
+                Some(said) => (format!("no SQL was written: {said}"), format!("没有写出 SQL：{said}")),
+                None => (
+                    "the answer holds no SQL statement".to_string(),
+                    "回答里没有 SQL 语句".to_string(),
+                ),
+            };
+            attempt.fail(en, zh);
             return (attempt, None);
         };
         attempt.sql = Some(sql.clone());
         let verdict = check_sql_scoped(&sql, self.dialect(), &self.policy, scope);
         attempt.verdict = Some(verdict.clone());
         let Some(guarded) = verdict.sql.filter(|_| verdict.allowed) else {
-            attempt.error = Some(format!("the SQL guard refused it: {}", verdict.reasons.join("; ")));
+            attempt.fail(
+                format!("the SQL guard refused it: {}", verdict.reasons.join("; ")),
+                "写出的 SQL 没有通过安全检查，没有执行",
+            );
             return (attempt, None);
         };
         let mismatches = verify(&guarded, self.dialect(), facts, &described.columns);
         if !mismatches.is_empty() {
             let reasons: Vec<String> = mismatches.iter().map(ToString::to_string).collect();
-            attempt.error = Some(format!("SQL 与问题不符：{}", reasons.join("；")));
+            attempt.fail(
+                format!("the SQL does not match the question: {}", reasons.join("; ")),
+                format!("SQL 与问题不符：{}", reasons.join("；")),
+            );
             attempt.mismatches = mismatches;
             return (attempt, None);
         }
@@ -282,10 +314,16 @@ impl SqlFallback {
             Ok(rows) => (attempt, Some(rows)),
             Err(e) => {
                 attempt.over_limit = matches!(e, DbError::Timeout { .. } | DbError::TooLarge { .. });
-                attempt.error = Some(match e {
+                let zh = match e {
+                    DbError::TooLarge { .. } => "结果超过了大小上限，已停止",
+                    DbError::Timeout { .. } => "查询超时，已停止",
+                    _ => "数据库没能执行写出的 SQL",
+                };
+                let en = match e {
                     DbError::TooLarge { .. } => e.to_string(),
                     _ => format!("the database refused it: {e}"),
-                });
+                };
+                attempt.fail(en, zh);
                 (attempt, None)
             }
         }

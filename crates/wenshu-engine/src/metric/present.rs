@@ -261,7 +261,8 @@ pub fn headlines(
     })
 }
 
-/// A value as shown: grouped digits, the column's decimals and unit; fractions as percentages.
+/// A value as shown: grouped digits, the column's decimals and unit (a whole number without decimals, as the
+/// fixed tools show it: 2,406,672元, never 2,406,672.00元); fractions as percentages.
 pub fn format_value(column: &ColumnInfo, value: &Value) -> String {
     let Some(n) = value.as_f64() else {
         return match value {
@@ -273,7 +274,11 @@ pub fn format_value(column: &ColumnInfo, value: &Value) -> String {
     match column.kind {
         ColumnKind::Share | ColumnKind::Rate => format!("{:.2}%", n * 100.0),
         _ => {
-            let decimals = column.decimals.unwrap_or(if n.fract() == 0.0 { 0 } else { 2 });
+            let decimals = if n.fract() == 0.0 {
+                0
+            } else {
+                column.decimals.unwrap_or(2)
+            };
             let unit = column.unit.as_deref().unwrap_or("");
             format!("{}{unit}", group_digits(n, decimals))
         }
@@ -312,7 +317,13 @@ mod tests {
     fn numbers_are_grouped_with_unit_and_decimals() {
         let c = info("销售额".into(), ColumnKind::Measure, Some("元".into()), Some(2));
         assert_eq!(format_value(&c, &json!(15650305.834)), "15,650,305.83元");
-        assert_eq!(format_value(&c, &json!(-1200)), "-1,200.00元");
+        assert_eq!(format_value(&c, &json!(-1200.5)), "-1,200.50元");
+        assert_eq!(
+            format_value(&c, &json!(2406672)),
+            "2,406,672元",
+            "a whole amount shows no .00"
+        );
+        assert_eq!(format_value(&c, &json!(2406672.0)), "2,406,672元");
         let r = info("变化率".into(), ColumnKind::Rate, None, None);
         assert_eq!(format_value(&r, &json!(0.1234)), "12.34%");
     }
