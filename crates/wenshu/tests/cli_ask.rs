@@ -171,7 +171,7 @@ fn stops_say_where_and_for_whom() {
         out.contains("面向用户，question.outside_tools") && out.contains("可以问："),
         "{out}"
     );
-    let (code, answer) = dir.ask_json(&["订单 A-9 现在什么状态"]);
+    let (code, answer) = dir.ask_json(&["这部电影的评分"]);
     assert_eq!((code, answer["kind"].as_str()), (Some(0), Some("need")));
     assert_eq!(answer["outcome"]["message"]["code"].as_str(), Some("need.params"));
     assert!(
@@ -186,15 +186,18 @@ fn stops_say_where_and_for_whom() {
         params["labels"].as_array().map(Vec::len),
         params["missing"].as_array().map(Vec::len)
     );
-    // A tool that cannot run is a configuration to fix: that stop stays the administrator's.
-    let (_, answer) = dir.ask_json(&["查一下订单 ord_123 发到广东深圳的已发货记录"]);
-    let outcome = &answer["outcome"];
-    assert_eq!(
-        (outcome["code"].as_str(), outcome["audience"].as_str()),
-        (Some("tool.failed"), Some("admin")),
-        "{outcome}"
-    );
-    assert_eq!(outcome["messages"][1]["code"].as_str(), Some("fallback.no_model"));
+    // A tool that cannot run here is said to the user at once (another question may be answered), with or
+    // without the values it takes — never a need for values it could not use; the administrator's hint follows.
+    for question in ["查一下订单 ord_123 发到广东深圳的已发货记录", "订单 A-9 现在什么状态"] {
+        let (_, answer) = dir.ask_json(&[question]);
+        let outcome = &answer["outcome"];
+        assert_eq!(
+            (outcome["code"].as_str(), outcome["audience"].as_str()),
+            (Some("tool.not_runnable"), Some("user")),
+            "{question}: {outcome}"
+        );
+        assert_eq!(outcome["hints"][0]["code"].as_str(), Some("hint.enable_fallback"));
+    }
     let (_, answer) = dir.ask_json(&["华东区本月的销售额是多少"]);
     let summary_en = answer["outcome"]["summary_en"].as_str().unwrap();
     assert!(summary_en.contains("→") && !summary_en.contains('，'), "{summary_en}");
