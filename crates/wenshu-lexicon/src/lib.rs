@@ -28,6 +28,7 @@
 pub mod bilingual;
 pub mod boolean;
 pub mod canonical;
+pub mod column_words;
 pub mod compare;
 pub mod demand;
 pub mod english;
