@@ -5,6 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Value, json};
+use wenshu_lexicon::column_words::{NameKind, name_kind, name_words};
 use wenshu_sql::db::Dialect;
 
 use super::naming::{Naming, is_chinese, is_identifier, naming};
@@ -48,10 +49,19 @@ pub fn draft(tables: &[Table], samples: &HashMap<String, TableSample>, dialect: 
         dated_examples: Vec::new(),
     };
     let empty = TableSample::default();
-    for table in tables {
-        let sample = samples.get(&table.name).unwrap_or(&empty);
-        match fact_shape(table, sample, dialect) {
+    let shapes: Vec<Result<(), String>> = tables
+        .iter()
+        .map(|t| fact_shape(t, samples.get(&t.name).unwrap_or(&empty), dialect))
+        .collect();
+    // Views over the tables repeat their rows: drafted only when no table is a fact table.
+    let table_facts = tables.iter().zip(&shapes).any(|(t, s)| s.is_ok() && !t.view);
+    for (table, shape) in tables.iter().zip(shapes) {
+        match shape {
             Err(reason) => out.decisions.push(format!("{}: no metric tool — {reason}", table.name)),
+            Ok(()) if table.view && table_facts => out.decisions.push(format!(
+                "{}: no metric tool — a view, and tables are drafted (a view's rows repeat theirs)",
+                table.name
+            )),
             Ok(()) => draft_tool(table, tables, samples, dialect, &mut out),
         }
     }
@@ -79,17 +89,18 @@ fn fact_shape(table: &Table, sample: &TableSample, dialect: Dialect) -> Result<(
     Ok(())
 }
 
-/// Whether a column is a key or names one (`id`, `…_id`).
+/// Whether a column is a key or names one (`id`, `…_id`, `OrderID`, `code`).
 fn is_key(table: &Table, column: &Column) -> bool {
-    let lower = column.name.to_ascii_lowercase();
-    column.primary_key || table.foreign_key(&column.name).is_some() || lower == "id" || lower.ends_with("_id")
+    column.primary_key || table.foreign_key(&column.name).is_some() || name_kind(&column.name) == NameKind::Key
 }
 
+/// The numeric columns that add up across rows: no keys, and none whose name says rank, year, rate or the like.
 fn measure_columns(table: &Table) -> Vec<&Column> {
     table
         .columns
         .iter()
         .filter(|c| c.kind == ColumnKind::Number && is_identifier(&c.name) && !is_key(table, c))
+        .filter(|c| name_kind(&c.name) != NameKind::NotAdditive)
         .collect()
 }
 
@@ -240,6 +251,16 @@ fn draft_tool(
             column.to_string()
         }
     };
+    for column in table
+        .columns
+        .iter()
+        .filter(|c| c.kind == ColumnKind::Number && !is_key(table, c) && name_kind(&c.name) == NameKind::NotAdditive)
+    {
+        notes.push(format!(
+            "{} not a measure: its name says a rank, year, rate or level, which does not add up",
+            column.name
+        ));
+    }
     let mut measures = Vec::new();
     for column in measure_columns(table) {
         let n = naming(&column.name, column.comment.as_deref());
@@ -264,7 +285,17 @@ fn draft_tool(
     }
     let t = &table_naming.label;
     let (count_label, count_synonyms) = if is_chinese(t) {
-        (format!("{t}数"), vec![format!("{t}数量"), format!("{t}量"), t.clone()])
+        let mut synonyms = vec![format!("{t}数量"), format!("{t}量"), t.clone()];
+        // The table's English words too (orders → number of orders).
+        let english = name_words(&table.name).join(" ");
+        if !english.is_empty() && !is_chinese(&english) {
+            synonyms.extend([
+                format!("number of {english}"),
+                format!("{english} count"),
+                english.clone(),
+            ]);
+        }
+        (format!("{t}数"), synonyms)
     } else {
         (format!("number of {t}"), vec![format!("{t} count"), t.clone()])
     };
@@ -312,15 +343,24 @@ fn draft_tool(
         out.fallback_tables.push(join.table.name.clone());
         let joined_sample = samples.get(&join.table.name).unwrap_or(&empty);
         let joined_naming = naming(&join.alias, join.table.comment.as_deref());
-        let name_column = name_column(join.table, joined_sample);
-        for column in &join.table.columns {
+        let Some(name_column) = name_column(join.table, joined_sample) else {
+            notes.push(format!(
+                "{} (via {}): no name column, so no dimension of it (its rows are not told apart by name)",
+                join.alias, join.via
+            ));
+            continue;
+        };
+        // The name column first: a question naming the table (各客户) finds it before the table's other columns.
+        let columns =
+            std::iter::once(name_column).chain(join.table.columns.iter().filter(|c| c.name != name_column.name));
+        for column in columns {
             if column.kind != ColumnKind::Text || !is_identifier(&column.name) {
                 continue;
             }
             let code = format!("{}_{}", join.alias, column.name);
             let col_ref = format!("{}.{}", join.alias, column.name);
             let n = naming(&column.name, column.comment.as_deref());
-            if name_column.is_some_and(|c| c.name == column.name) {
+            if column.name == name_column.name {
                 let pk = join
                     .table
                     .columns
@@ -363,6 +403,7 @@ fn draft_tool(
             }
         }
     }
+    drop_shared_first_words(&mut dimensions);
     if dimensions.is_empty() {
         out.decisions.push(format!(
             "{}: no metric tool — no column to group or filter by (a metric tool needs a dimension)",
@@ -482,6 +523,41 @@ fn draft_tool(
     }));
 }
 
+/// Removes the English synonyms of several words whose first word starts another dimension's English spelling
+/// too (ship region, ship country): a question's English target is read one word at a time, so `by ship country`
+/// would name either.
+fn drop_shared_first_words(dimensions: &mut [Value]) {
+    let first_word = |s: &str| -> Option<String> {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        (s.is_ascii() && words.len() > 1).then(|| words[0].to_ascii_lowercase())
+    };
+    let spellings = |d: &Value| -> Vec<String> {
+        let mut all = vec![d["label"].as_str().unwrap_or_default().to_string()];
+        all.extend(
+            d["synonyms"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|s| s.as_str().map(str::to_string)),
+        );
+        all
+    };
+    let firsts: Vec<HashSet<String>> = dimensions
+        .iter()
+        .map(|d| spellings(d).iter().filter_map(|s| first_word(s)).collect())
+        .collect();
+    for (i, d) in dimensions.iter_mut().enumerate() {
+        let shared =
+            |s: &str| first_word(s).is_some_and(|w| firsts.iter().enumerate().any(|(j, f)| j != i && f.contains(&w)));
+        if let Some(list) = d.get_mut("synonyms").and_then(Value::as_array_mut) {
+            list.retain(|s| !s.as_str().is_some_and(shared));
+            if list.is_empty() {
+                d.as_object_mut().map(|o| o.remove("synonyms"));
+            }
+        }
+    }
+}
+
 /// The year of the last sampled day, for examples.
 fn sample_year(time: Option<(&Column, &str)>, sample: &TableSample) -> Option<String> {
     let (column, _) = time?;
@@ -504,26 +580,45 @@ fn identifiers(table: &Table) -> Vec<String> {
         .collect()
 }
 
-/// A dimension table's name column: `name`, `…_name` or `title`, else its first text column with many values.
+/// A dimension table's name column: `name`, `…_name`, `CompanyName` or `title`, else its first text column with
+/// many values.
 fn name_column<'a>(table: &'a Table, sample: &TableSample) -> Option<&'a Column> {
     let text = table
         .columns
         .iter()
         .filter(|c| c.kind == ColumnKind::Text && is_identifier(&c.name));
+    // People named in parts (first and last name) have no one name column; their `title` is a job's.
+    if text.clone().any(|c| name_kind(&c.name) == NameKind::NamePart) {
+        return None;
+    }
     let named = text.clone().find(|c| {
-        let l = c.name.to_ascii_lowercase();
-        l == "name" || l.ends_with("_name") || l == "title"
+        let words = name_words(&c.name);
+        words.last().is_some_and(|w| w == "name") || words == ["title"]
     });
-    named.or_else(|| {
+    let plain = || {
         text.clone()
-            .find(|c| sample.columns.get(&c.name).is_some_and(|s| s.values.is_none()))
-    })
+            .filter(|c| !matches!(name_kind(&c.name), NameKind::Key | NameKind::Contact))
+    };
+    named
+        .or_else(|| {
+            text.clone()
+                .find(|c| sample.columns.get(&c.name).is_some_and(|s| s.values.is_none()))
+        })
+        // A lookup table of one text column (a store's city): that column names its rows.
+        .or_else(|| plain().next().filter(|_| plain().count() == 1))
 }
 
 /// The sampled values of a text column, when it is low-cardinality enough to be a dimension of `fact_rows` rows.
 fn dimension_values(column: &Column, sample: &TableSample, fact_rows: u64) -> Result<Vec<String>, String> {
     if !is_identifier(&column.name) {
         return Err("not an ASCII identifier".into());
+    }
+    match name_kind(&column.name) {
+        NameKind::Contact => return Err("its name says contact details or a locator".into()),
+        NameKind::FreeText => return Err("its name says free text".into()),
+        NameKind::Key => return Err("its name says a key or code".into()),
+        NameKind::NamePart => return Err("its name says a part of a person's name".into()),
+        NameKind::NotAdditive | NameKind::Plain => {}
     }
     let Some(values) = sample.columns.get(&column.name).and_then(|s| s.values.clone()) else {
         return Err(format!("more than {} distinct values", super::sample::VALUE_CAP));

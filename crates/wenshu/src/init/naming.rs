@@ -1,5 +1,8 @@
 //! Labels, synonyms and units from names and comments: `销售额（元）` → label 销售额, unit 元; `金额/营业额` → label
-//! 金额 and synonym 营业额; without a comment, `unit_price` → `unit price`.
+//! 金额 and synonym 营业额; without a comment, the name's business words (`wenshu_lexicon::column_words`):
+//! `unit_price` → 单价 (unit price), `ContactTitle` → contact title.
+
+use wenshu_lexicon::column_words::name_label;
 
 /// A label, its synonyms and a unit, read from a comment or made from a name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,9 +20,18 @@ pub struct Naming {
 /// The naming of `name` with its database comment.
 pub fn naming(name: &str, comment: Option<&str>) -> Naming {
     let Some(comment) = comment.map(str::trim).filter(|c| !c.is_empty()) else {
+        // The name's business words: a Chinese label where every word is known, else its English words.
+        let words = name_label(name);
+        let label = match words.zh {
+            Some(zh) => zh,
+            None if words.en.is_empty() => name.to_string(),
+            None => words.en.clone(),
+        };
+        let mut synonyms = words.synonyms;
+        synonyms.retain(|s| *s != label);
         return Naming {
-            label: name.replace('_', " "),
-            synonyms: Vec::new(),
+            label,
+            synonyms,
             unit: None,
             from_comment: false,
         };
@@ -36,6 +48,11 @@ pub fn naming(name: &str, comment: Option<&str>) -> Naming {
     }
     let label = parts.remove(0);
     parts.retain(|p| *p != label);
+    // The name's English words too, so an English question reads a column labelled in Chinese.
+    let english = name_label(name).en;
+    if !english.is_empty() && english != label && !parts.contains(&english) {
+        parts.push(english);
+    }
     Naming {
         label,
         synonyms: parts,
@@ -77,11 +94,13 @@ mod tests {
     fn comments_give_labels_synonyms_and_units() {
         let n = naming("amount", Some("销售额（元）/营业额"));
         assert_eq!(n.label, "销售额");
-        assert_eq!(n.synonyms, vec!["营业额".to_string()]);
+        assert_eq!(n.synonyms, vec!["营业额".to_string(), "amount".to_string()]);
         assert_eq!(n.unit.as_deref(), Some("元"));
         let plain = naming("unit_price", None);
-        assert_eq!(plain.label, "unit price");
+        assert_eq!(plain.label, "单价");
+        assert!(plain.synonyms.contains(&"unit price".to_string()));
         assert!(!plain.from_comment);
+        assert_eq!(naming("ContactTitle", None).label, "contact title");
         assert_eq!(naming("x", Some("  ")).label, "x");
     }
 

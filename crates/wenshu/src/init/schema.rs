@@ -62,6 +62,8 @@ pub struct Table {
     pub foreign_keys: Vec<ForeignKey>,
     /// Foreign keys over several columns (not drafted; named in the output).
     pub composite_keys: Vec<String>,
+    /// A view, not a base table.
+    pub view: bool,
 }
 
 impl Table {
@@ -128,13 +130,15 @@ fn cell(row: &[Value], i: usize) -> String {
 async fn read_sqlite(db: &Database) -> anyhow::Result<Vec<Table>> {
     let names = rows(
         db,
-        "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name",
+        "SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' \
+         ORDER BY name",
         &[],
     )
     .await?;
     let mut tables = Vec::new();
     for row in names {
         let name = cell(&row, 0);
+        let view = cell(&row, 1) == "view";
         let bind = [Value::String(name.clone())];
         let columns = rows(
             db,
@@ -171,6 +175,7 @@ async fn read_sqlite(db: &Database) -> anyhow::Result<Vec<Table>> {
             columns,
             foreign_keys: Vec::new(),
             composite_keys: Vec::new(),
+            view,
         };
         add_keys(&mut table, keyed);
         if let Some(pk) = table.columns.iter().find(|c| c.primary_key).map(|c| c.name.clone()) {
@@ -246,7 +251,7 @@ fn add_keys(table: &mut Table, rows: Vec<(String, String, String, String)>) {
 async fn read_postgres(db: &Database) -> anyhow::Result<Vec<Table>> {
     let names = rows(
         db,
-        "SELECT c.relname::text, obj_description(c.oid, 'pg_class')::text FROM pg_class c \
+        "SELECT c.relname::text, obj_description(c.oid, 'pg_class')::text, c.relkind IN ('v', 'm') FROM pg_class c \
          JOIN pg_namespace n ON n.oid = c.relnamespace \
          WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'v', 'm', 'p') ORDER BY 1",
         &[],
@@ -281,7 +286,8 @@ async fn read_postgres(db: &Database) -> anyhow::Result<Vec<Table>> {
 async fn read_mysql(db: &Database) -> anyhow::Result<Vec<Table>> {
     let names = rows(
         db,
-        "SELECT TABLE_NAME, TABLE_COMMENT FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() \
+        "SELECT TABLE_NAME, TABLE_COMMENT, TABLE_TYPE = 'VIEW' FROM information_schema.TABLES \
+         WHERE TABLE_SCHEMA = DATABASE() \
          ORDER BY TABLE_NAME",
         &[],
     )
@@ -305,7 +311,7 @@ async fn read_mysql(db: &Database) -> anyhow::Result<Vec<Table>> {
     Ok(assemble(names, columns, keys, Dialect::MySql))
 }
 
-/// Tables from catalog rows: `(table, comment)`, `(table, column, type, comment)` and
+/// Tables from catalog rows: `(table, comment, is a view)`, `(table, column, type, comment)` and
 /// `(table, 'p'|'f', constraint, column, referenced table, referenced column)`.
 fn assemble(names: Vec<Vec<Value>>, columns: Vec<Vec<Value>>, keys: Vec<Vec<Value>>, dialect: Dialect) -> Vec<Table> {
     let mut tables: Vec<Table> = names
@@ -316,6 +322,9 @@ fn assemble(names: Vec<Vec<Value>>, columns: Vec<Vec<Value>>, keys: Vec<Vec<Valu
             columns: Vec::new(),
             foreign_keys: Vec::new(),
             composite_keys: Vec::new(),
+            view: r
+                .get(2)
+                .is_some_and(|v| v.as_bool().unwrap_or_else(|| v.as_i64() == Some(1))),
         })
         .collect();
     for r in &columns {
