@@ -1,0 +1,220 @@
+//! Onboarding from a public database nobody here wrote (`eval/onboarding/`, issue 27): `wenshu init --db` drafts a
+//! catalog of Northwind, and its 30 analyst questions are asked of the draft **as written** with the lexicon engine
+//! (`wenshu ask --json`), each classified against its truth SQL — right (the answer holds the truth), honest (not
+//! answered) or wrong (answered without the truth). No question may be answered wrong; the right ones may not fall
+//! below the floor. `cargo test -p wenshu --test onboarding -- --nocapture` prints each verdict and the figures.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+use wenshu_engine::db::{Database, QueryLimits};
+
+/// The least number of right answers of the 30 (what the draft answers now; raise it as drafts get better).
+const RIGHT_FLOOR: usize = 11;
+
+fn onboarding_dir() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../eval/onboarding"))
+}
+
+/// A gzip file's content (RFC 1952: the header, its optional fields, raw deflate, an 8-byte trailer).
+fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    assert!(bytes.len() > 18 && bytes[..3] == [0x1f, 0x8b, 8], "not a gzip file");
+    let flags = bytes[3];
+    let mut at = 10;
+    if flags & 4 != 0 {
+        at += 2 + usize::from(u16::from_le_bytes([bytes[at], bytes[at + 1]]));
+    }
+    for bit in [8, 16] {
+        if flags & bit != 0 {
+            at += bytes[at..]
+                .iter()
+                .position(|b| *b == 0)
+                .expect("a terminated header field")
+                + 1;
+        }
+    }
+    if flags & 2 != 0 {
+        at += 2;
+    }
+    miniz_oxide::inflate::decompress_to_vec(&bytes[at..bytes.len() - 8]).expect("inflate")
+}
+
+/// Runs the binary; its exit status, stdout and stderr.
+fn wenshu(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_wenshu"))
+        .args(args)
+        .env_remove("WENSHU_CONFIG")
+        .env_remove("WENSHU_LLM_BASE_URL")
+        .env_remove("WENSHU_LLM_MODEL")
+        .output()
+        .expect("run wenshu");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A cell shows a truth value: text contained, numbers equal within 0.5% or at the cell's precision.
+fn shows(cell: &Value, truth: &Value) -> bool {
+    let as_number = |v: &Value| {
+        v.as_f64()
+            .or_else(|| v.as_str().and_then(|s| s.trim().replace(',', "").parse().ok()))
+    };
+    match truth {
+        Value::Null => true,
+        Value::Number(n) => {
+            let (Some(want), Some(got)) = (n.as_f64(), as_number(cell)) else {
+                return false;
+            };
+            let places = cell
+                .to_string()
+                .trim_matches('"')
+                .split_once('.')
+                .map_or(0, |(_, f)| f.len() as i32);
+            let scale = 10f64.powi(places);
+            (got - want).abs() <= want.abs() * 0.005 + f64::EPSILON || (want * scale).round() / scale == got
+        }
+        Value::String(t) => {
+            let text = cell.as_str().map_or_else(|| cell.to_string(), str::to_string);
+            // A number written as text by SQLite (strftime) may come back as a number.
+            !t.is_empty() && (text.contains(t.as_str()) || as_number(cell).is_some_and(|c| t.parse() == Ok(c)))
+        }
+        other => cell == other,
+    }
+}
+
+/// Whether an answer row shows every value of a truth row.
+fn row_shows(row: &[Value], truth: &[Value]) -> bool {
+    truth.iter().all(|t| row.iter().any(|c| shows(c, t)))
+}
+
+/// Whether the answered rows hold the truth, as the case's check says.
+fn holds(check: &str, truth: &[Vec<Value>], rows: &[Vec<Value>]) -> bool {
+    let found = |t: &Vec<Value>| rows.iter().any(|r| row_shows(r, t));
+    match check {
+        "scalar" => truth
+            .first()
+            .and_then(|t| t.first())
+            .is_some_and(|want| rows.iter().flatten().any(|c| shows(c, want))),
+        "values" => truth
+            .iter()
+            .flatten()
+            .all(|want| rows.iter().flatten().any(|c| shows(c, want))),
+        "rows" => !truth.is_empty() && truth.iter().all(found),
+        "top" => truth.len() <= rows.len() && truth.iter().zip(rows).all(|(t, r)| row_shows(r, t)),
+        "set" => truth.len() == rows.len() && truth.iter().all(found),
+        _ => false,
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Right,
+    Honest,
+    Wrong,
+}
+
+/// Asks one case of the draft in `draft` and classifies the answer; the text says what was answered.
+async fn ask(case: &Value, draft: &Path, truth_db: &Database) -> (Class, String) {
+    let question = case["question"].as_str().unwrap();
+    // `ask` exits non-zero on an answer it did not give; the JSON says which.
+    let (_, out, err) = wenshu(&[
+        "ask",
+        "--config",
+        draft.join("wenshu.toml").to_str().unwrap(),
+        "--catalog",
+        draft.join("catalog.json").to_str().unwrap(),
+        "--engine",
+        "lexicon",
+        "--today",
+        "2026-06-01",
+        "--json",
+        question,
+    ]);
+    let answer: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{question}: {e}: {out}{err}"));
+    let outcome = &answer["outcome"];
+    if outcome["kind"] != "answered" {
+        return (Class::Honest, format!("{}", outcome["kind"]));
+    }
+    let rows: Vec<Vec<Value>> = serde_json::from_value(outcome["rows"].clone()).unwrap_or_default();
+    let shown: Vec<&Vec<Value>> = rows.iter().take(4).collect();
+    let got = format!("{} → {}", outcome["tool"], serde_json::to_string(&shown).unwrap());
+    let check = case["check"].as_str().unwrap();
+    let Some(sql) = case["truth_sql"].as_str() else {
+        return (Class::Wrong, got);
+    };
+    let truth = truth_db.query(sql, &[], QueryLimits::default()).await.unwrap().rows;
+    (
+        if holds(check, &truth, &rows) {
+            Class::Right
+        } else {
+            Class::Wrong
+        },
+        got,
+    )
+}
+
+#[tokio::test]
+async fn northwind_drafted_by_init_answers_right_or_honestly() {
+    let dir = std::env::temp_dir().join(format!("wenshu-onboarding-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db_path = dir.join("northwind.db");
+    std::fs::write(
+        &db_path,
+        gunzip(&std::fs::read(onboarding_dir().join("northwind.db.gz")).unwrap()),
+    )
+    .unwrap();
+    let url = format!("sqlite:{}", db_path.display());
+    let draft = dir.join("draft");
+    let (ok, out, err) = wenshu(&["init", "--db", &url, "--out", draft.to_str().unwrap()]);
+    assert!(ok, "init failed: {out}{err}");
+    println!("{out}");
+    let truth_db = Database::connect_read_only(&url).await.unwrap();
+    let cases = std::fs::read_to_string(onboarding_dir().join("northwind.jsonl")).unwrap();
+    let mut counts = [0usize; 3];
+    let mut wrong = Vec::new();
+    for line in cases.lines().filter(|l| !l.trim().is_empty()) {
+        let case: Value = serde_json::from_str(line).unwrap();
+        let (class, got) = ask(&case, &draft, &truth_db).await;
+        counts[class as usize] += 1;
+        println!("{:?} {} {}: {got}", class, case["id"], case["question"]);
+        if class == Class::Wrong {
+            wrong.push(format!("{} {}: {got}", case["id"], case["question"]));
+        }
+    }
+    truth_db.close().await;
+    println!(
+        "onboarding northwind: {} right, {} honest, {} wrong",
+        counts[0], counts[1], counts[2]
+    );
+    assert!(wrong.is_empty(), "answered without the truth:\n{}", wrong.join("\n"));
+    assert!(
+        counts[0] >= RIGHT_FLOOR,
+        "{} right, fewer than {RIGHT_FLOOR}",
+        counts[0]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn checks_hold_only_the_truth() {
+    use serde_json::json;
+    let rows = |v: Value| -> Vec<Vec<Value>> { serde_json::from_value(v).unwrap() };
+    let answer = rows(json!([["Germany", 122], ["USA", "122.0"], ["France", 77]]));
+    assert!(holds("rows", &rows(json!([["France", 77], ["Germany", 122]])), &answer));
+    assert!(!holds("rows", &rows(json!([["France", 78]])), &answer));
+    assert!(holds("top", &rows(json!([["Germany", 122]])), &answer));
+    assert!(!holds("top", &rows(json!([["France", 77]])), &answer));
+    assert!(!holds("set", &rows(json!([["France", 77]])), &answer));
+    assert!(holds("scalar", &rows(json!([[77]])), &answer));
+    assert!(!holds("scalar", &rows(json!([[76]])), &answer));
+    assert!(holds(
+        "values",
+        &rows(json!([["2016", 77]])),
+        &rows(json!([[2016, 77]]))
+    ));
+    assert!(!holds("none", &rows(json!([[1]])), &answer));
+}
