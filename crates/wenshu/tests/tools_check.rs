@@ -99,3 +99,41 @@ fn a_catalog_with_distinct_labelled_tools_is_clean() {
     assert_eq!(code, Some(0), "{out}");
     assert!(out.contains("2 tools checked, 0 findings"), "{out}");
 }
+
+#[test]
+fn a_metric_name_that_starts_another_is_flagged() {
+    let tool = |dimensions: serde_json::Value| {
+        json!({"tools": [{
+            "name": "game_sales",
+            "title": "游戏销售",
+            "description": "游戏的销售额",
+            "x-examples": ["各游戏的销售额"],
+            "x-metrics": {
+                "from": [{"table": "sales", "columns": ["title", "genre", "amount", "day"]}],
+                "time": {"column": "day", "type": "text", "label": "日期"},
+                "measures": [{"name": "amount", "label": "销售额", "expr": "SUM(amount)"}],
+                "dimensions": dimensions,
+            },
+        }]})
+    };
+    let (code, out) = check(
+        &tool(json!([
+            {"name": "title", "label": "游戏", "column": "title", "values": "data"},
+            {"name": "genre", "label": "游戏类型", "column": "genre", "values": "data"},
+        ])),
+        "prefix",
+    );
+    assert_eq!(code, Some(1), "{out}");
+    assert!(
+        out.contains("prefix") && out.contains("`游戏` (dimension `title`)"),
+        "{out}"
+    );
+    let (_, out) = check(
+        &tool(json!([
+            {"name": "title", "label": "游戏", "column": "title", "values": "data"},
+            {"name": "genre", "label": "类型", "column": "genre", "values": "data"},
+        ])),
+        "distinct",
+    );
+    assert!(!out.contains("prefix"), "{out}");
+}

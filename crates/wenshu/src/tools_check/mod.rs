@@ -1,6 +1,9 @@
 //! `wenshu tools check CATALOG`: lint a catalog as a reviewer would, with the lexicon engine's own scores —
 //! pairs of tools between which routing their examples is a coin toss, examples that route to another tool,
-//! tools without examples, enum values without labels, and parameters no example exercises.
+//! tools without examples, enum values without labels, and parameters no example exercises; for metric tools,
+//! names that are the start of another or read as a period ([`names`]).
+
+mod names;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::ExitCode;
@@ -36,7 +39,7 @@ pub struct CheckArgs {
 pub struct Finding {
     /// The tool (or `a + b` for a pair).
     pub subject: String,
-    /// The kind: `confusable`, `misrouted`, `no-examples`, `enum-labels`, `unexercised`.
+    /// The kind: `confusable`, `misrouted`, `no-examples`, `enum-labels`, `unexercised`, `prefix`, `time-word`.
     pub kind: &'static str,
     /// What and why, in words.
     pub message: String,
@@ -84,6 +87,8 @@ pub async fn check(catalog: &Catalog, entities: Arc<EntityCatalogs>, today: jiff
         if tool.extensions().metrics.is_none() {
             // A metric tool's enums are its model's own names (measures, grains), read by the language knowledge.
             findings.extend(enum_labels(tool));
+        } else {
+            findings.extend(names::metric_names(tool, today));
         }
         let examples = &tool.extensions().examples;
         if examples.is_empty() {
