@@ -215,6 +215,9 @@ async function main() {
     assert(offered.length >= 1, 'no example offered');
     const deadOffered = offered.filter((example) => dead.includes(example.trim()));
     assert(deadOffered.length === 0, `examples of tools that cannot run are offered: ${deadOffered.join(' | ')}`);
+    // The empty page says which day 本月 and 上周 are read from, and that a question naming no period reads all.
+    const note = await text(page.getByTestId('today-note'));
+    assert(/^\d{4}-\d{2}-\d{2}$/.test(catalog.today) && note.includes(catalog.today) && note.includes('全部数据'), `the today note says "${note}" (the server's today: ${catalog.today})`);
   });
 
   await check(page, '华东区本月的销售额是多少 → a table, tool sales_query, 理解为', 'sales', async () => {

@@ -15,6 +15,7 @@ const state = {
   tools: new Map(), // name -> {name, title, description, enabled, kind}
   catalog: [], // [{name, title, description, examples, columns}] from GET /api/catalog
   maxQuestionChars: 500,
+  today: null, // the server's day, from GET /api/catalog
   conversations: [], // the principal's list, newest first
   nextId: 1,
 };
@@ -1296,6 +1297,9 @@ function editQuestion(round) {
 function renderExamples() {
   const examples = state.catalog.flatMap((tool) => tool.examples.slice(0, 2)).slice(0, 8);
   els.examples.replaceChildren(...chips(examples.length ? examples : t('examples'), 'example'));
+  // The day 本月, 上周 and 最近7天 are read from: the server's, which need not be the reader's.
+  els.todayNote.hidden = !state.today;
+  els.todayNote.textContent = state.today ? t('todayNote', state.today) : '';
 }
 
 async function loadCatalog() {
@@ -1308,6 +1312,7 @@ async function loadCatalog() {
       columns: tool.columns || {},
     }));
     if (body.maxQuestionChars) state.maxQuestionChars = body.maxQuestionChars;
+    if (typeof body.today === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(body.today)) state.today = body.today;
   } catch (_) {
     state.catalog = [];
   }
@@ -1569,6 +1574,7 @@ function start() {
   els.rounds = $('rounds');
   els.empty = $('empty');
   els.examples = $('examples');
+  els.todayNote = $('today-note');
   els.lang = $('language-toggle');
   els.conversation = $('conversation-id');
   els.counter = $('question-counter');

@@ -2,7 +2,8 @@
 //! description, sample questions (`x-examples`), result-column labels (`x-columns`) and the parameter that takes a
 //! resolved subject's ID (`x-subject`, so the page can show its name), whether a call of it can run (`runnable`: an
 //! executor is registered; the page offers examples only of those), a metric tool's dimension labels (the page's
-//! follow-up chips regroup by them), and the longest question the server takes.
+//! follow-up chips regroup by them), the longest question the server takes, and the day the server reckons
+//! "today" by (本月, 上周 and 最近7天 are read from it; the empty page says so).
 
 use axum::Json;
 use axum::extract::State;
@@ -38,5 +39,9 @@ pub async fn catalog(State(state): State<AppState>) -> Json<Value> {
             })
         })
         .collect();
-    Json(json!({"tools": tools, "maxQuestionChars": state.settings().max_question_chars}))
+    Json(json!({
+        "tools": tools,
+        "maxQuestionChars": state.settings().max_question_chars,
+        "today": state.today().to_string(),
+    }))
 }
