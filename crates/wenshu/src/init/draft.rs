@@ -285,7 +285,7 @@ fn draft_tool(
     }
     let t = &table_naming.label;
     let (count_label, count_synonyms) = if is_chinese(t) {
-        let mut synonyms = vec![format!("{t}数量"), format!("{t}量"), t.clone()];
+        let mut synonyms = vec![format!("{t}数量"), format!("{t}总数"), format!("{t}量"), t.clone()];
         // The table's English words too (orders → number of orders).
         let english = name_words(&table.name).join(" ");
         if !english.is_empty() && !is_chinese(&english) {
@@ -372,8 +372,10 @@ fn draft_tool(
                 } else {
                     joined_naming.label.clone()
                 };
+                // The table's own words name its rows too (shipper, shippers for a CompanyName).
                 let mut syn = n.synonyms.clone();
                 syn.push(joined_naming.label.clone());
+                syn.extend(joined_naming.synonyms.iter().cloned());
                 let rest = json!({"column": col_ref, "values": {"entity": join.table.name}});
                 dimensions.push(named(&mut names, &code, &label, &joined_naming.label, &syn, rest));
                 if !out.entity_queries.iter().any(|e| e.entity_type == join.table.name) {
@@ -523,14 +525,12 @@ fn draft_tool(
     }));
 }
 
-/// Removes the English synonyms of several words whose first word starts another dimension's English spelling
-/// too (ship region, ship country): a question's English target is read one word at a time, so `by ship country`
-/// would name either.
+/// Removes English synonyms a one-word English target would read as the wrong dimension. A question's English
+/// target is read one word at a time (`by ship country` → ship) and names a dimension whose spelling starts with
+/// it: for each such first word of a dimension's spellings or code, the synonyms of other dimensions it starts
+/// (or that start it) are left out; when several dimensions begin with it (ship region, ship country), theirs too.
 fn drop_shared_first_words(dimensions: &mut [Value]) {
-    let first_word = |s: &str| -> Option<String> {
-        let words: Vec<&str> = s.split_whitespace().collect();
-        (s.is_ascii() && words.len() > 1).then(|| words[0].to_ascii_lowercase())
-    };
+    let ascii_words = |s: &str| -> Vec<String> { if s.is_ascii() { name_words(s) } else { Vec::new() } };
     let spellings = |d: &Value| -> Vec<String> {
         let mut all = vec![d["label"].as_str().unwrap_or_default().to_string()];
         all.extend(
@@ -542,17 +542,38 @@ fn drop_shared_first_words(dimensions: &mut [Value]) {
         );
         all
     };
+    // Per dimension, the first words of its spellings and code of two or more words.
     let firsts: Vec<HashSet<String>> = dimensions
         .iter()
-        .map(|d| spellings(d).iter().filter_map(|s| first_word(s)).collect())
+        .map(|d| {
+            let mut words: Vec<Vec<String>> = spellings(d).iter().map(|s| ascii_words(s)).collect();
+            words.push(name_words(d["name"].as_str().unwrap_or_default()));
+            words
+                .into_iter()
+                .filter(|w| w.len() > 1)
+                .map(|w| w[0].clone())
+                .collect()
+        })
         .collect();
-    for (i, d) in dimensions.iter_mut().enumerate() {
-        let shared =
-            |s: &str| first_word(s).is_some_and(|w| firsts.iter().enumerate().any(|(j, f)| j != i && f.contains(&w)));
-        if let Some(list) = d.get_mut("synonyms").and_then(Value::as_array_mut) {
-            list.retain(|s| !s.as_str().is_some_and(shared));
-            if list.is_empty() {
-                d.as_object_mut().map(|o| o.remove("synonyms"));
+    let targets: HashSet<&String> = firsts.iter().flatten().collect();
+    for target in targets {
+        let intended: Vec<usize> = (0..dimensions.len()).filter(|i| firsts[*i].contains(target)).collect();
+        for (i, d) in dimensions.iter_mut().enumerate() {
+            if intended == [i] {
+                continue;
+            }
+            let hits = |s: &str| {
+                let s = s.to_ascii_lowercase();
+                s.is_ascii()
+                    && !s.is_empty()
+                    && s != *target
+                    && (s.starts_with(target.as_str()) || target.starts_with(&s))
+            };
+            if let Some(list) = d.get_mut("synonyms").and_then(Value::as_array_mut) {
+                list.retain(|s| !s.as_str().is_some_and(hits));
+                if list.is_empty() {
+                    d.as_object_mut().map(|o| o.remove("synonyms"));
+                }
             }
         }
     }
