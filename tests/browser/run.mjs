@@ -666,6 +666,14 @@ async function main() {
     assert(fixedUnit && fixedUnit === metricUnit, `销量 is in ${fixedUnit} in one tool and in ${metricUnit} in the other`);
   });
 
+  await check(page, '2020年1月华东区的销售额 (before the data starts) → says there is no data, never a bare —', 'no-data', async () => {
+    const answer = await askAndWait(page, '2020年1月华东区的销售额', await answers(page).count());
+    await expectKind(answer, 'answered');
+    const headline = await text(answer.getByTestId('headline-text'));
+    assert(headline.includes('没有') && headline.includes('数据'), `the headline says "${headline}"`);
+    assert((await answer.getByTestId('headline-value').count()) === 0, 'a value card with no value (—) is shown');
+  });
+
   await check(page, 'the chips after a fixed tool\'s answer edit its call (上个月呢), repeat no question, offer no tool that cannot run, and each answers', 'follow-up-edits', async () => {
     const question = '华东区本月的销售额是多少';
     const answer = await askAndWait(page, question, await answers(page).count());

@@ -735,8 +735,10 @@ impl Engine {
 /// One sentence about a result, after what ran (理解为): the single row's values, or how many rows and which
 /// columns.
 pub fn summarize(understood: &str, columns: &[String], rows: &[Vec<Value>]) -> String {
+    let no_value = |row: &Vec<Value>| row.iter().all(Value::is_null);
     match (rows, one_row(columns, rows)) {
         ([], _) => format!("{understood}：没有查到数据"),
+        ([row], _) if no_value(row) => format!("{understood}：没有查到数据"),
         (_, Some(pairs)) => format!("{understood} → {}", pairs.join("，")),
         _ => format!("{understood}：{} 行（{}）", rows.len(), columns.join("、")),
     }
@@ -778,8 +780,10 @@ fn cell_text(value: &Value) -> String {
 
 /// [`summarize`] in English: the single row's values, or how many rows and which columns.
 pub fn summarize_en(understood: &str, columns: &[String], rows: &[Vec<Value>]) -> String {
+    let no_value = |row: &Vec<Value>| row.iter().all(Value::is_null);
     match (rows, one_row(columns, rows)) {
         ([], _) => format!("{understood}: no data found"),
+        ([row], _) if no_value(row) => format!("{understood}: no data found"),
         (_, Some(pairs)) => format!("{understood} → {}", pairs.join(", ")),
         ([_], None) => format!("{understood}: 1 row ({})", columns.join(", ")),
         _ => format!("{understood}: {} rows ({})", rows.len(), columns.join(", ")),
@@ -858,6 +862,11 @@ mod tests {
             "last 7 days → 票房=5974.56, 名称=长津湖, 场次=12"
         );
         assert_eq!(cell_text(&json!(0.125)), "0.125");
+        // A period the data does not reach (SUM over no row) is no data, never 销售额=null.
+        let nothing = vec![vec![Value::Null]];
+        let sum = ["销售额".to_string()];
+        assert_eq!(summarize("2024年1月", &sum, &nothing), "2024年1月：没有查到数据");
+        assert_eq!(summarize_en("2024-01", &sum, &nothing), "2024-01: no data found");
     }
 
     #[test]

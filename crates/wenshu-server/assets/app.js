@@ -698,12 +698,17 @@ function answeredBody(round, outcome, a) {
     const headlineText = presentation && (language() === 'zh' ? presentation.headline : presentation.headline_en);
     if (headlineText) card.append(h('p', { class: 'headline-text', testid: 'headline-text' }, headlineText));
     if (names.length) card.append(h('p', { class: 'headline-subject' }, names.join(' · ')));
-    const values = h('dl', { class: 'headline-values' });
-    columns.forEach((_, i) => {
-      if (!numeric[i]) return;
-      values.append(h('div', { class: 'headline-item' }, h('dt', {}, infos[i].label), h('dd', { testid: 'headline-value' }, formatValue(infos[i], row[i]))));
-    });
-    card.append(values);
+    if (row.every((v) => v === null)) {
+      // A period the data does not reach: said in words, never a bare —.
+      if (!headlineText) card.append(h('p', { class: 'headline-text', testid: 'headline-text' }, t('noDataInPeriod')));
+    } else {
+      const values = h('dl', { class: 'headline-values' });
+      columns.forEach((_, i) => {
+        if (!numeric[i]) return;
+        values.append(h('div', { class: 'headline-item' }, h('dt', {}, infos[i].label), h('dd', { testid: 'headline-value' }, formatValue(infos[i], row[i]))));
+      });
+      card.append(values);
+    }
     if (period) card.append(h('p', { class: 'headline-period muted small', testid: 'headline-period' }, period));
     body.append(card);
   } else if (outcome.summary && !columns.length) {

@@ -245,6 +245,18 @@ pub fn headlines(
             ));
         }
     }
+    // No value at all (a period the data does not reach): said in words, never 销售额：—.
+    if row.iter().all(Value::is_null) {
+        let labels: Vec<&str> = columns.iter().map(|c| c.label.as_str()).collect();
+        let (zh, en) = (
+            format!("没有{}数据", labels.join("、")),
+            format!("no data for {}", labels.join(", ")),
+        );
+        return Some(match period {
+            Some(p) => (format!("{p}：{zh}"), format!("{p}: {en}")),
+            None => (zh, en),
+        });
+    }
     let zh: Vec<String> = columns
         .iter()
         .zip(row)
@@ -341,6 +353,14 @@ mod tests {
         assert_eq!(chart(std::slice::from_ref(&m), 1).kind, ChartKind::Number);
         let line = headline(&[m], &[vec![json!(3)]], Some("2026-11-01～2026-11-30"));
         assert_eq!(line.as_deref(), Some("2026-11-01～2026-11-30，销售额：3"));
+    }
+
+    #[test]
+    fn a_period_without_data_is_said_in_words() {
+        let m = info("销售额".into(), ColumnKind::Measure, Some("元".into()), Some(2));
+        let (zh, en) = headlines(&[m], &[vec![Value::Null]], Some("2024-01-01～2024-01-31"), None).unwrap();
+        assert_eq!(zh, "2024-01-01～2024-01-31：没有销售额数据");
+        assert_eq!(en, "2024-01-01～2024-01-31: no data for 销售额");
     }
 
     #[test]
