@@ -1,6 +1,7 @@
 //! `wenshu init --db URL`: read a database's schema and data (read-only), draft `wenshu.toml` and a catalog of
 //! metric tools, check the draft with the real loaders (every example built and run), print what was decided and
-//! why, and write it — never over existing files without `--force`.
+//! why, and write it — never over existing files without `--force`. `wenshu init --file data.csv` first loads the
+//! file into an embedded SQLite database beside the draft ([`file`]).
 //!
 //! [`schema`] reads tables, columns, keys and comments; [`sample`] reads values and ranges; [`draft`] decides;
 //! [`naming`] makes labels from comments; [`examples`] writes sample questions; [`config_text`] writes the toml.
@@ -8,6 +9,7 @@
 mod config_text;
 mod draft;
 mod examples;
+mod file;
 mod naming;
 mod sample;
 mod schema;
@@ -31,8 +33,11 @@ use draft::Draft;
 #[derive(Debug, clap::Args)]
 pub struct InitArgs {
     /// The database to read (`sqlite:PATH`, `postgres://…`, `mysql://…`); only read, never written.
-    #[arg(long, value_name = "URL")]
-    pub db: String,
+    #[arg(long, value_name = "URL", required_unless_present = "file", conflicts_with = "file")]
+    pub db: Option<String>,
+    /// CSV files to load into an embedded SQLite database in `--out` (one table each), then draft from.
+    #[arg(long, value_name = "FILE")]
+    pub file: Vec<PathBuf>,
     /// Only these tables (comma-separated); all tables of the schema when absent.
     #[arg(long, value_delimiter = ',', value_name = "A,B")]
     pub tables: Vec<String>,
@@ -52,8 +57,10 @@ const CATALOG_FILE: &str = "catalog.json";
 pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     let config_path = args.out.join(CONFIG_FILE);
     let catalog_path = args.out.join(CATALOG_FILE);
-    let existing: Vec<String> = [&config_path, &catalog_path]
-        .iter()
+    let loaded_path = loaded_db_path(&args);
+    let existing: Vec<String> = [Some(&config_path), Some(&catalog_path), loaded_path.as_ref()]
+        .into_iter()
+        .flatten()
         .filter(|p| p.exists())
         .map(|p| p.display().to_string())
         .collect();
@@ -81,24 +88,56 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The database `--file` loads into: `OUT/<first file's name>.db`.
+fn loaded_db_path(args: &InitArgs) -> Option<PathBuf> {
+    let first = args.file.first()?;
+    let stem = first.file_stem().and_then(|s| s.to_str()).unwrap_or("data");
+    Some(args.out.join(format!("{stem}.db")))
+}
+
 fn write(path: &Path, text: &str) -> anyhow::Result<()> {
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Reads, drafts and checks: the catalog text, the config text and the decisions.
 async fn draft_for(args: &InitArgs) -> anyhow::Result<(String, String, Vec<String>)> {
-    let db = Database::connect_read_only(&args.db)
+    let (url, loaded) = match (&args.db, loaded_db_path(args)) {
+        (Some(url), _) => (url.clone(), None),
+        (None, Some(path)) => {
+            std::fs::create_dir_all(&args.out).with_context(|| format!("cannot create {}", args.out.display()))?;
+            let loaded = file::load(&args.file, &path).await?;
+            (loaded.url.clone(), Some(loaded))
+        }
+        (None, None) => bail!("give --db URL or --file FILE"),
+    };
+    let db = Database::connect_read_only(&url)
         .await
-        .with_context(|| format!("cannot connect to {}", redact(&args.db)))?;
-    let result = draft_on(&db, args).await;
+        .with_context(|| format!("cannot connect to {}", redact(&url)))?;
+    let result = draft_on(&db, args, &url, loaded.as_ref()).await;
     db.close().await;
     result
 }
 
-async fn draft_on(db: &Database, args: &InitArgs) -> anyhow::Result<(String, String, Vec<String>)> {
-    let tables = schema::read_schema(db, &args.tables).await?;
+async fn draft_on(
+    db: &Database,
+    args: &InitArgs,
+    url: &str,
+    loaded: Option<&file::Loaded>,
+) -> anyhow::Result<(String, String, Vec<String>)> {
+    let mut tables = schema::read_schema(db, &args.tables).await?;
     if tables.is_empty() {
-        bail!("{} has no tables to read", redact(&args.db));
+        bail!("{} has no tables to read", redact(url));
+    }
+    if let Some(loaded) = loaded {
+        for table in &mut tables {
+            let Some(comments) = loaded.comments.get(&table.name) else {
+                continue;
+            };
+            table.comment = comments.table.clone();
+            for column in &mut table.columns {
+                column.comment = comments.columns.get(&column.name).cloned();
+            }
+        }
     }
     let mut samples = HashMap::new();
     for table in &tables {
@@ -107,12 +146,13 @@ async fn draft_on(db: &Database, args: &InitArgs) -> anyhow::Result<(String, Str
         samples.insert(table.name.clone(), found);
     }
     let mut draft = draft::draft(&tables, &samples, db.dialect());
-    let mut decisions = vec![format!(
+    let mut decisions = loaded.map(|l| l.decisions.clone()).unwrap_or_default();
+    decisions.push(format!(
         "read {} tables of {} ({})",
         tables.len(),
-        redact(&args.db),
+        redact(url),
         db.dialect().name()
-    )];
+    ));
     decisions.append(&mut draft.decisions);
     if draft.tools.is_empty() {
         bail!(
@@ -123,12 +163,12 @@ async fn draft_on(db: &Database, args: &InitArgs) -> anyhow::Result<(String, Str
     let entities = load_entity_catalogs(db, &draft).await?;
     let dropped = check_examples(db, &mut draft, &entities).await?;
     decisions.extend(dropped);
-    let document = catalog_document(&draft, &args.db);
+    let document = catalog_document(&draft, url);
     Catalog::from_value(&document).context("the drafted catalog does not load (this is a bug of wenshu init)")?;
     let catalog_text = serde_json::to_string_pretty(&document)? + "\n";
     // The catalog by its absolute path: `serve --config` reads it from wherever it is started.
     let catalog_path = std::path::absolute(args.out.join(CATALOG_FILE))?;
-    let config_text = config_text::config_text(&args.db, &catalog_path.display().to_string(), &draft);
+    let config_text = config_text::config_text(url, &catalog_path.display().to_string(), &draft);
     toml::from_str::<crate::config::Config>(&config_text)
         .context("the drafted wenshu.toml does not load (this is a bug of wenshu init)")?;
     Ok((catalog_text, config_text, decisions))
