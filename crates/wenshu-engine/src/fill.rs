@@ -67,7 +67,7 @@ pub fn date_params(tool: &Tool, range: Option<DateRange>) -> Map<String, Value> 
 pub fn asks_about_many(question: &str, today: Date) -> bool {
     demands_of(question, today).iter().any(|d| match d.kind {
         DemandKind::Group { grain } => grain.is_none(),
-        DemandKind::Rank { .. } => true,
+        DemandKind::Rank { .. } | DemandKind::Sort { .. } => true,
         _ => false,
     })
 }

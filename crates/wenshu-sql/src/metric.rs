@@ -9,6 +9,7 @@ use wenshu_contract::metric::{ColumnRef, Grain, MetricExpr, MetricModel, Resolve
 use crate::dialect::Dialect;
 use crate::scope::BoundCondition;
 
+mod running;
 mod within;
 
 /// The row scope of a model: each scoped table's alias with the conditions its rows must meet.
@@ -138,7 +139,11 @@ pub fn compile_scoped(
     }
     for (i, sel) in query.measures.iter().enumerate() {
         sep(&mut w);
-        measure(&mut w, model, sel, per_buckets.get(i).copied().flatten());
+        if query.cumulative {
+            running::running_total(&mut w, model, query, sel);
+        } else {
+            measure(&mut w, model, sel, per_buckets.get(i).copied().flatten());
+        }
         w.push(" AS ");
         w.ident(&format!("m{i}"));
         columns.push(OutputColumn::Measure(i));
@@ -252,9 +257,13 @@ pub fn compile_span(
     })
 }
 
+/// The final ORDER BY: a dimension sorted by, else the measure ranked by (or, for kept groups and shares, the
+/// first measure from the largest down), then the buckets and the groupings ascending.
 fn order(w: &mut Writer, query: &ResolvedQuery) {
     let mut keys: Vec<(String, &str)> = Vec::new();
-    if let Some((position, dir)) = query.order {
+    if let Some((position, dir)) = query.sort {
+        keys.push((format!("d{position}"), direction(dir)));
+    } else if let Some((position, dir)) = query.order {
         keys.push((format!("m{position}"), direction(dir)));
     } else if query.grain.is_none() && (query.having.is_some() || query.share.is_some()) {
         // Groups kept by a threshold, or shares of a whole, read from the largest down (not by name).
@@ -264,7 +273,11 @@ fn order(w: &mut Writer, query: &ResolvedQuery) {
     if query.grain.is_some() {
         keys.push(("t".into(), "ASC"));
     }
-    keys.extend((0..query.group_by.len()).map(|i| (format!("d{i}"), "ASC")));
+    keys.extend(
+        (0..query.group_by.len())
+            .filter(|i| query.sort.is_none_or(|(sorted, _)| sorted != *i))
+            .map(|i| (format!("d{i}"), "ASC")),
+    );
     if keys.is_empty() {
         return;
     }

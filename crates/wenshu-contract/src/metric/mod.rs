@@ -10,7 +10,7 @@ pub use expr::MetricExpr;
 pub use model::read_metrics;
 pub use query::{
     Compare, CompareKind, Filter, MeasureSel, Measured, MetricQuery, Order, OrderDir, QueryError, ResolvedMeasure,
-    ResolvedQuery, Share, Threshold, ThresholdOp, TimeRange, Within,
+    ResolvedQuery, Share, SortBy, Threshold, ThresholdOp, TimeRange, Within,
 };
 pub use schema::input_schema;
 

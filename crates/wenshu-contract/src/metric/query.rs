@@ -189,6 +189,16 @@ pub struct Within {
     pub limit: u32,
 }
 
+/// Order the rows by a dimension's values (按地区排序, sorted by region): a dimension grouped by.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SortBy {
+    /// The dimension's code, label or synonym; it must be in `groupBy`.
+    pub dimension: String,
+    /// The direction.
+    pub direction: OrderDir,
+}
+
 /// What to compute from a metric model, by names only.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -229,6 +239,13 @@ pub struct MetricQuery {
     /// The first rows of each group, ranked by `order`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub within: Option<Within>,
+    /// The rows ordered by a dimension's values instead of a measure (never with `order`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<SortBy>,
+    /// Each time bucket's value summed with those before it (累计; per value of the other dimensions grouped by):
+    /// needs `grain`, and only additive measures (a sum or a count).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cumulative: bool,
 }
 
 /// Why a metric query does not fit its model: the field, the value and what is allowed.
@@ -299,6 +316,10 @@ pub struct ResolvedQuery {
     pub share: Option<Vec<usize>>,
     /// The first rows of each group: `(the grouping dimension's index, none for each time bucket, rows kept)`.
     pub within: Option<(Option<usize>, u32)>,
+    /// `(position in group_by, direction)`: the rows ordered by a dimension's values.
+    pub sort: Option<(usize, OrderDir)>,
+    /// Whether each bucket's values are running totals.
+    pub cumulative: bool,
 }
 
 impl ResolvedMeasure {
@@ -487,6 +508,14 @@ impl MetricQuery {
             .as_ref()
             .map(|w| check_within(model, self, w, &group_by))
             .transpose()?;
+        let sort = self
+            .sort
+            .as_ref()
+            .map(|s| check_sort(model, self, s, &group_by))
+            .transpose()?;
+        if self.cumulative {
+            check_cumulative(model, self, &measures)?;
+        }
         Ok(ResolvedQuery {
             measures,
             filters,
@@ -501,8 +530,74 @@ impl MetricQuery {
             compare,
             share,
             within,
+            sort,
+            cumulative: self.cumulative,
         })
     }
+}
+
+/// Checks an order by a dimension: the dimension is grouped by, and no measure orders the rows too.
+fn check_sort(
+    model: &MetricModel,
+    query: &MetricQuery,
+    sort: &SortBy,
+    group_by: &[usize],
+) -> Result<(usize, OrderDir), QueryError> {
+    let dim = dimension_index(model, &sort.dimension, "sort.dimension")?;
+    let Some(position) = group_by.iter().position(|d| *d == dim) else {
+        return Err(QueryError::new(
+            "sort.dimension",
+            format!(
+                "`{}` is not grouped by; rows are ordered only by a dimension in groupBy",
+                sort.dimension
+            ),
+        ));
+    };
+    if query.order.is_some() || query.within.is_some() {
+        return Err(QueryError::new(
+            "sort",
+            "rows are ordered by a dimension or by a measure (`order`, `within`), not both",
+        ));
+    }
+    Ok((position, sort.direction))
+}
+
+/// Checks running totals: over a grain's buckets, of measures that add up (a sum or a count), with nothing that
+/// reads the totals otherwise (compare, share, having, within).
+fn check_cumulative(model: &MetricModel, query: &MetricQuery, measures: &[ResolvedMeasure]) -> Result<(), QueryError> {
+    if query.grain.is_none() {
+        return Err(QueryError::new(
+            "cumulative",
+            "running totals need `grain`: the time buckets they run over",
+        ));
+    }
+    if query.compare.is_some() || query.share.is_some() || query.having.is_some() || query.within.is_some() {
+        return Err(QueryError::new(
+            "cumulative",
+            "running totals cannot be combined with compare, share, having or within",
+        ));
+    }
+    for (i, m) in measures.iter().enumerate() {
+        let additive = match m.of {
+            Measured::Measure(index) => {
+                m.aggregate.is_none()
+                    && m.per.is_none()
+                    && matches!(&model.measures[index].expr,
+                        super::MetricExpr::Call { name, distinct: false, .. } if name == "sum" || name == "count")
+            }
+            Measured::Distinct(_) => false,
+        };
+        if !additive {
+            return Err(QueryError::new(
+                format!("measures[{i}]"),
+                format!(
+                    "`{}` does not add up over time; running totals take only a sum or a count",
+                    query.measures.get(i).map_or("", |s| s.name.as_str())
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Checks a top within groups: it ranks by `order`, its groups are a dimension grouped by or the grain's buckets,

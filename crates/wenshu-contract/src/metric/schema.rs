@@ -77,7 +77,12 @@ pub fn input_schema(model: &MetricModel) -> Value {
             "within": {"type": "object", "description": "组内前N（每个X里Y最高的前N个Z）：按 order 在每组内排名，每组保留 limit 行；groupBy 里还要有组内被排名的维度", "properties": {
                 "dimension": {"type": "string", "enum": dimensions, "description": "分组的维度；省略时每个时间段（grain）为一组"},
                 "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "每组保留几行"}
-            }, "required": ["limit"], "additionalProperties": false}
+            }, "required": ["limit"], "additionalProperties": false},
+            "sort": {"type": "object", "description": "按维度的值排序（按地区排序）；该维度须在 groupBy 里；不与 order 同用", "properties": {
+                "dimension": {"type": "string", "enum": dimensions},
+                "direction": {"type": "string", "enum": ["asc", "desc"]}
+            }, "required": ["dimension", "direction"], "additionalProperties": false},
+            "cumulative": {"type": "boolean", "description": "累计：每个时间段（grain）的值加上之前各段之和；只用于求和或计数的度量"}
         },
         "required": ["measures"],
         "additionalProperties": false

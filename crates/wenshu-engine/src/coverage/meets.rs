@@ -65,7 +65,9 @@ pub fn meets(
             ))
         }
         DemandKind::Group { grain: None } => {
-            let grouped = matches!(offer.shape, Some(Shape::Grouped | Shape::Ranked));
+            // A metric call's series is grouped by its dimensions too (各地区每月的销售额).
+            let grouped = matches!(offer.shape, Some(Shape::Grouped | Shape::Ranked))
+                || (offer.shape == Some(Shape::Series) && offer.source == "x-metrics" && target.is_some());
             match target {
                 Some(t) if grouped && same_dimension(t, &offer.dimension) => Ok(()),
                 // A和B哪个票房高: 哪个 before a measure asks which of the rows shown is higher.
@@ -85,6 +87,13 @@ pub fn meets(
             }
         }
         DemandKind::Rank { order, top } => rank(demand, offer, order, top, arguments, all),
+        DemandKind::Sort { order } => sort(demand, offer, order, arguments, all),
+        DemandKind::Cumulative if offer.cumulative => Ok(()),
+        DemandKind::Cumulative => Err(unmet(
+            words,
+            format!("不能算累计值：{words}"),
+            format!("cannot compute running totals: {words}"),
+        )),
         // Rows side by side compare what the question groups by (or, for a metric call, the values it named); a
         // ranking of something the question never names compares nothing it asked (compared with the month before).
         DemandKind::Compare => match offer.shape {
@@ -160,6 +169,50 @@ pub fn meets(
 }
 
 /// A ranking: the shape, the end, the measure, the dimension and the number of places.
+/// An order asked for: by a dimension the rows are grouped by (按地区排序) only where the call sorts by it, the
+/// way asked; by anything else (a measure, or nothing named) it is a ranking, highest first unless said.
+fn sort(
+    demand: &Demand,
+    offer: &Offer,
+    order: Option<Order>,
+    arguments: &Map<String, Value>,
+    all: &[Demand],
+) -> Result<(), Unmet> {
+    let by_dimension = demand
+        .target
+        .as_deref()
+        .filter(|t| !names(t, &offer.measures) && !names(t, &offer.order_by))
+        .filter(|t| offer.source == "x-metrics" || same_dimension(t, &offer.dimension));
+    let Some(target) = by_dimension else {
+        // 按销售额排序: a ranking by the measure its target names.
+        let mut ranking = demand.clone();
+        let by = ranking.target.take();
+        ranking.measure = ranking.measure.take().or(by);
+        return rank(&ranking, offer, order.unwrap_or(Order::Highest), None, arguments, all);
+    };
+    let words = demand_words(demand);
+    if !same_dimension(target, &offer.sorted_by) {
+        return Err(unmet(
+            &words,
+            format!("不能按{target}排序"),
+            format!("cannot sort by {target}"),
+        ));
+    }
+    let way_ok = match order {
+        None => true,
+        Some(Order::Lowest) => offer.sorted == RankOrder::Asc,
+        Some(Order::Highest) => offer.sorted == RankOrder::Desc,
+    };
+    if !way_ok {
+        return Err(unmet(
+            &words,
+            format!("排序方向不对：{words}"),
+            format!("sorted the other way: {words}"),
+        ));
+    }
+    Ok(())
+}
+
 fn rank(
     demand: &Demand,
     offer: &Offer,
@@ -209,7 +262,9 @@ fn rank(
         .chain(all.iter().filter_map(|d| match d.kind {
             DemandKind::Group { grain: None } => d.target.as_deref(),
             _ => None,
-        }));
+        }))
+        // 按销售额排名: the word after 按 is the measure ranked by, no dimension.
+        .filter(|t| !names(t, &offer.order_by));
     // `which region had the highest sales`: an English superlative's noun is its measure when the question's
     // grouping already names the dimension.
     let grouped_here = all.iter().any(|d| {

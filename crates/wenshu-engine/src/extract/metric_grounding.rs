@@ -44,6 +44,7 @@ pub fn ground_metric(
                 "limit" => (value.clone(), number_verdict(value, facts)),
                 // A threshold on each record is checked as one on the groups: a measure of the model, a number stated.
                 "having" | "each" => having_verdict(model, value, facts),
+                "sort" | "cumulative" => asked_verdict(key, value, demands),
                 _ => {
                     grounding.kept.insert(key.clone(), value.clone());
                     continue;
@@ -286,6 +287,28 @@ fn range_verdict(value: &Value, facts: &QuestionFacts) -> Verdict {
             reason: format!("the question never states {start} to {end}"),
         }
     }
+}
+
+/// An order by a dimension or running totals: kept only when the question asks for them (按地区排序, 累计),
+/// never added by a model on its own.
+fn asked_verdict(key: &str, value: &Value, demands: &[Demand]) -> (Value, Verdict) {
+    let asked = demands.iter().find(|d| match d.kind {
+        DemandKind::Sort { .. } => key == "sort",
+        DemandKind::Cumulative => key == "cumulative",
+        _ => false,
+    });
+    let verdict = match asked {
+        _ if value == &Value::Bool(false) => Verdict::Supported {
+            evidence: "nothing asked".into(),
+        },
+        Some(d) => Verdict::Supported {
+            evidence: format!("the question asks 「{}」", d.words),
+        },
+        None => Verdict::Dropped {
+            reason: format!("the question never asks for {key}"),
+        },
+    };
+    (value.clone(), verdict)
 }
 
 fn number_verdict(value: &Value, facts: &QuestionFacts) -> Verdict {

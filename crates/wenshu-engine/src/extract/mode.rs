@@ -71,7 +71,7 @@ pub fn decide(tool: &Tool, spec: &ParamSpec, value: &str, demands: &[Demand]) ->
 /// The shapes that meet one demand, when the demand is about the answer's shape.
 fn asked_shapes(demand: &Demand) -> Option<&'static [Shape]> {
     Some(match demand.kind {
-        DemandKind::Rank { .. } => &[Shape::Ranked],
+        DemandKind::Rank { .. } | DemandKind::Sort { .. } => &[Shape::Ranked],
         DemandKind::Group { grain: Some(_) } => &[Shape::Series],
         DemandKind::Group { grain: None } => &[Shape::Grouped, Shape::Ranked],
         DemandKind::List => &[Shape::Rows],

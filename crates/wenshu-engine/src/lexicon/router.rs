@@ -119,7 +119,12 @@ impl LexiconRouter {
             QuestionFacts::shared(input.question, input.today)
                 .demands
                 .iter()
-                .any(|d| matches!(d.kind, DemandKind::Rank { .. } | DemandKind::Group { .. }))
+                .any(|d| {
+                    matches!(
+                        d.kind,
+                        DemandKind::Rank { .. } | DemandKind::Sort { .. } | DemandKind::Group { .. }
+                    )
+                })
         };
         let earlier = match (&subject_type, &finding) {
             (Some(entity_type), SubjectFinding::Reference) => {

@@ -116,7 +116,9 @@ pub fn choose_tool(
         .any(|s| matches!(s.kind, SpanKind::Number(NumeralKind::Count | NumeralKind::TopN)));
     let (ranking, plural) = aggregate_cues(&folded, has_count_or_top);
     let asked = &facts.demands;
-    let asks_rank = asked.iter().any(|d| d.is_rank());
+    let asks_rank = asked
+        .iter()
+        .any(|d| d.is_rank() || matches!(d.kind, DemandKind::Sort { .. }));
     let counted: Vec<String> = asked
         .iter()
         .filter(|d| d.kind == (DemandKind::Aggregate { of: Aggregate::Count }))

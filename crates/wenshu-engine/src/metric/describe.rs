@@ -57,6 +57,23 @@ pub fn describe(tool: &Tool, arguments: &Map<String, Value>) -> Option<(String, 
         zh.push(format!("每{}", grain.label()));
         en.push(format!("per {}", grain.name()));
     }
+    if q.cumulative {
+        zh.push("逐期累计".into());
+        en.push("running total".into());
+    }
+    if let Some((position, dir)) = q.sort {
+        let label = &model.dimensions[q.group_by[position]].label;
+        let (z, e) = match dir {
+            OrderDir::Asc => ("升序", "ascending"),
+            OrderDir::Desc => ("降序", "descending"),
+        };
+        zh.push(format!("按{label}{z}"));
+        en.push(format!("sorted by {label}, {e}"));
+        if let Some(n) = q.limit {
+            zh.push(format!("前 {n} 行"));
+            en.push(format!("first {n} rows"));
+        }
+    }
     if let Some((position, dir)) = q.order {
         let label = &measures[position];
         let (z, e) = match dir {

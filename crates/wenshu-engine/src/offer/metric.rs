@@ -117,6 +117,16 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
         offer.thresholds.push(v * 100.0);
     }
     offer.limit = resolved.limit.map(|n| ("limit".to_string(), u64::from(n)));
+    if let Some((position, dir)) = resolved.sort {
+        let dim = &model.dimensions[resolved.group_by[position]];
+        offer.sorted_by = names(&dim.label, &dim.synonyms);
+        offer.sorted_by.extend(identifiers::forms(&dim.name));
+        offer.sorted = match dir {
+            OrderDir::Asc => RankOrder::Asc,
+            OrderDir::Desc => RankOrder::Desc,
+        };
+    }
+    offer.cumulative = resolved.cumulative;
     if let Some((groups, keep)) = resolved.within {
         offer.within = match groups {
             Some(d) => {

@@ -56,6 +56,14 @@ pub struct Offer {
     /// Ranked inside each group: how many rows each group keeps.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub within_top: Option<u32>,
+    /// Rows ordered by a dimension's values: the words naming it, and the direction.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sorted_by: Vec<String>,
+    /// Ordered by a dimension: which way.
+    pub sorted: RankOrder,
+    /// Whether each time bucket shows a running total.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cumulative: bool,
     /// Where the offer comes from: `x-answers`, `x-metrics` or `spellings`.
     pub source: &'static str,
 }
@@ -78,6 +86,9 @@ impl Offer {
             limit: None,
             within: Vec::new(),
             within_top: None,
+            sorted_by: Vec::new(),
+            sorted: RankOrder::Asc,
+            cumulative: false,
             source,
         }
     }

@@ -19,6 +19,9 @@ pub(super) enum Cue {
     Extreme(Order),
     /// 排名, 排行: a ranking.
     Ranking,
+    /// 排序, 升序, sorted: an order of the rows, by a dimension or a measure (read by `sort`), with its direction
+    /// when said.
+    Sort(Option<Order>),
     /// 倒数 N: the last N.
     Bottom,
     /// 排第, 第几, 第N高: one place of a ranking (the second highest), not its top.
@@ -130,7 +133,19 @@ pub(super) const CUES: &[(&str, Cue)] = &[
     ("排名", Ranking),
     ("排行", Ranking),
     ("名次", Ranking),
-    ("排序", Ranking),
+    ("排序", Sort(None)),
+    ("排列", Sort(None)),
+    ("升序", Sort(Some(Order::Lowest))),
+    ("正序", Sort(Some(Order::Lowest))),
+    ("降序", Sort(Some(Order::Highest))),
+    ("倒序", Sort(Some(Order::Highest))),
+    ("sorted", Sort(None)),
+    ("sort", Sort(None)),
+    ("ordered", Sort(None)),
+    ("ascending", Sort(Some(Order::Lowest))),
+    ("descending", Sort(Some(Order::Highest))),
+    ("alphabetically", Sort(Some(Order::Lowest))),
+    ("alphabetical", Sort(Some(Order::Lowest))),
     ("ranking", Ranking),
     ("rank", Ranking),
     ("top", Ranking),
@@ -208,6 +223,9 @@ pub(super) const CUES: &[(&str, Cue)] = &[
     ("一共", Aggregate(Aggregate::Total)),
     ("总和", Aggregate(Aggregate::Total)),
     ("累计", Aggregate(Aggregate::Total)),
+    ("累积", Aggregate(Aggregate::Total)),
+    ("cumulative", Aggregate(Aggregate::Total)),
+    ("running total", Aggregate(Aggregate::Total)),
     ("汇总", Aggregate(Aggregate::Total)),
     ("total", Aggregate(Aggregate::Total)),
     ("how much", Aggregate(Aggregate::Total)),

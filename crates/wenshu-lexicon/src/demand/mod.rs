@@ -5,7 +5,9 @@
 //! 前N); which parameter or tool meets it is for the caller to decide from its catalog.
 
 mod cues;
+mod running;
 mod scan;
+mod sort;
 mod within;
 
 use std::ops::Range;
@@ -114,6 +116,16 @@ pub enum DemandKind {
     },
     /// Rows rather than totals (明细, 列出来).
     List,
+    /// The rows in an order (按地区排序, sorted by region, 按销售额降序): the target, when read, is what they are
+    /// ordered by (a dimension or a measure: the catalog decides); `order` the direction when said (升序 lowest
+    /// first, 降序 highest first).
+    Sort {
+        /// The direction, when said.
+        order: Option<Order>,
+    },
+    /// A running total over a time grouping (每月的累计销售额, cumulative monthly revenue): each bucket's value
+    /// summed with every bucket before it.
+    Cumulative,
 }
 
 /// One thing a question asks for.

@@ -125,10 +125,21 @@ impl<'a> Reader<'a> {
         while end - j < MAX_WORD
             && self.at(end).is_some_and(|c| is_han(c) && !TARGET_STOPS.contains(&c))
             && self.time_at(end).is_none()
+            && !self.sort_from(end)
         {
             end += 1;
         }
         Some(j..end)
+    }
+
+    /// Whether a sort word starts at `i`, or after 来 / 进行 (按城市升序, 按城市来排序, 按城市进行排序).
+    fn sort_from(&self, i: usize) -> bool {
+        let skip = if self.looking_at(i, "进行") {
+            2
+        } else {
+            usize::from(self.at(i) == Some('来'))
+        };
+        matches!(self.cue_at(i + skip), Some((Cue::Sort(_), _)))
     }
 
     /// The target of a ranking, after its cue: skips 的, 是, 哪个 and a count (最低的5个快递员 → 快递员).
@@ -331,9 +342,12 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                 };
                 match r.target_after(end).filter(|_| !excluded) {
                     Some(t) => {
-                        let grain = grain_of(&r.s[t.clone()]);
+                        // 星期几, 周几: the day of the week, no weekly grouping.
+                        let grain = grain_of(&r.s[t.clone()])
+                            .filter(|(g, unit)| *g != Grain::Week || r.at(t.start + unit) != Some('几'));
                         let t = match grain {
                             Some((_, unit)) => t.start..t.start + unit,
+                            None if r.at(t.end) == Some('几') => t.start..t.end + 1,
                             None => t,
                         };
                         let only_grains = word == "逐" || word == "每";
@@ -465,12 +479,18 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                     out.push(r.demand(kind, start..end, i..end, None, r.measure_before(start)));
                 }
             }
+            Cue::Sort(order) => {
+                let kind = DemandKind::Sort { order };
+                out.push(r.demand(kind, i..end, i..end, None, r.measure_before(i)));
+            }
             // 超过9分的电影有哪些: the things listed are read before the cue (电影).
             Cue::List => out.push(r.demand(DemandKind::List, i..end, i..end, None, r.measure_before(i))),
         }
         i = next.max(i + 1);
     }
+    super::sort::attach(&mut out, text);
     let mut out = tidy(out, from_top_n_only);
+    super::running::mark(&mut out);
     super::within::mark(&mut out);
     out
 }

@@ -394,3 +394,52 @@ fn a_ranking_inside_each_group_names_the_groups() {
     assert_eq!(within("按城市看投诉最多的线路"), None);
     assert_eq!(within("哪个门店营业额最高"), None);
 }
+
+fn sort(text: &str) -> Option<(Option<Order>, Option<String>)> {
+    of(text).into_iter().find_map(|d| match d.kind {
+        DemandKind::Sort { order } => Some((order, d.target)),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_sort_is_by_the_grouping_word_beside_it() {
+    assert_eq!(sort("各仓库的库存按仓库排序"), Some((None, Some("仓库".into()))));
+    assert_eq!(
+        sort("按城市升序排列的投诉数"),
+        Some((Some(Order::Lowest), Some("城市".into())))
+    );
+    assert_eq!(
+        sort("投诉数按城市进行降序排序"),
+        Some((Some(Order::Highest), Some("城市".into())))
+    );
+    assert_eq!(
+        sort("complaints by city sorted by city"),
+        Some((None, Some("city".into())))
+    );
+    assert_eq!(
+        sort("complaints sorted by city descending").map(|s| s.1),
+        Some(Some("city".into()))
+    );
+    // No grouping word beside it: the order's subject is read elsewhere (a measure before it).
+    assert_eq!(sort("投诉数排序"), Some((None, None)));
+    assert_eq!(sort("按城市统计投诉"), None);
+}
+
+#[test]
+fn an_accumulating_total_beside_a_time_grouping_is_running() {
+    assert!(kinds("今年每月的累计投诉数").contains(&DemandKind::Cumulative));
+    assert!(kinds("cumulative monthly complaints").contains(&DemandKind::Cumulative));
+    // Without a time grouping it is the period's total.
+    assert!(!kinds("今年累计投诉数").contains(&DemandKind::Cumulative));
+    assert!(kinds("今年累计投诉数").contains(&DemandKind::Aggregate { of: Aggregate::Total }));
+}
+
+#[test]
+fn a_day_of_the_week_is_no_weekly_grouping() {
+    assert_eq!(group_targets("按星期几统计投诉"), vec![(None, Some("星期几".into()))]);
+    assert_eq!(
+        group_targets("按星期统计投诉"),
+        vec![(Some(Grain::Week), Some("星期".into()))]
+    );
+}

@@ -69,7 +69,7 @@ impl Builder<'_> {
                 continue;
             }
             let Some(target) = d.target.as_deref() else { continue };
-            match self.dimension_of(target) {
+            match self.grouping_dimension(target) {
                 Some(dim) => {
                     let label = self.model.dimensions[dim].label.clone();
                     if !query.group_by.contains(&label) {
@@ -80,6 +80,18 @@ impl Builder<'_> {
                 None => self.reasons.push(format!("不能按「{target}」分组")),
             }
         }
+    }
+
+    /// The dimension a grouping's or an order's target names; a measure's word that only starts like a dimension
+    /// (销售额 beside 销售) names the measure.
+    pub(super) fn grouping_dimension(&self, target: &str) -> Option<usize> {
+        let dim = self.dimension_of(target)?;
+        let d = &self.model.dimensions[dim];
+        let exact = english::names(&canonical(target), &d.name)
+            || std::iter::once(&d.label)
+                .chain(&d.synonyms)
+                .any(|w| canonical(w) == canonical(target));
+        (exact || !self.is_measure_word(target)).then_some(dim)
     }
 
     /// The dimension a demand's target names (by prefix either way, as the demands advise).

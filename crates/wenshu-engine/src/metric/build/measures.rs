@@ -241,7 +241,7 @@ pub(super) fn is_avg(expr: &wenshu_contract::metric::MetricExpr) -> bool {
 }
 
 /// Whether a measure is a sum (`SUM(amount)`).
-fn is_sum(expr: &wenshu_contract::metric::MetricExpr) -> bool {
+pub(super) fn is_sum(expr: &wenshu_contract::metric::MetricExpr) -> bool {
     matches!(expr, wenshu_contract::metric::MetricExpr::Call { name, .. } if name == "sum")
 }
 

@@ -7,6 +7,7 @@ mod dimensions;
 mod folded;
 mod measures;
 mod rank;
+mod sort;
 mod threshold;
 mod times;
 
@@ -171,8 +172,10 @@ impl<'a> Builder<'a> {
         self.times(&mut query);
         self.groups(&mut query);
         self.listed(&mut query);
+        self.sort(&mut query);
         self.rank(&mut query);
         self.aggregates(&mut query);
+        self.running_total(&mut query);
         self.threshold(&mut query);
         self.unused_dimensions(&query);
         self.mean_to_date(&mut query);
