@@ -233,6 +233,9 @@ async function main() {
     assert(/理解为/.test(understood) && understood.length > 4, `the understood line says "${understood}"`);
     assert((await answer.getByTestId('understood-line').getAttribute('data-from-call')) === 'true', 'the understood line is not written from the call');
     assert(understood.includes('华东') && /\d{4}-\d{2}-\d{2}/.test(understood) && !understood.includes('是多少'), `the understood line does not show the bound call: "${understood}"`);
+    // The parameters the summary's statement used, and the one choosing it; never a limit a one-row summary never reads.
+    const params = await text(answer.locator('.params'));
+    assert(params.includes('region=') && params.includes('queryType=') && !params.includes('limit='), `the parameters read "${params}"`);
   });
 
   let heroOk = false;

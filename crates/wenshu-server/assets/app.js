@@ -3,7 +3,7 @@
 
 import { t, stepName, setLanguage, language, initialLanguage, saveLanguage } from './i18n.js';
 import { shapeOf, drawCharts, partialPeriod } from './chart.js';
-import { columnInfo, answerLabels, formatNumber, formatPercent, isFractionColumn, columnDecimals, shownDecimals, compactNumber, executedSql, periodOf, presentationOf, resolvedEntity, todayOf, sqlTokens, tsv } from './format.js';
+import { columnInfo, answerLabels, formatNumber, formatPercent, isFractionColumn, columnDecimals, shownDecimals, compactNumber, executedSql, periodOf, presentationOf, resolvedEntity, todayOf, sqlTokens, tsv, step as traceStep } from './format.js';
 
 const ROW_CAP = 10;
 
@@ -546,7 +546,7 @@ function answerElement(round) {
   } else if (fellBack) {
     meta.append(h('p', { class: 'tool-line' }, fallbackBadge(round, fellBack)));
   }
-  const params = a.params && typeof a.params === 'object' ? Object.entries(a.params) : [];
+  const params = shownParams(a);
   if (params.length && a.kind === 'answered') {
     meta.append(
       h(
@@ -598,6 +598,22 @@ function answerElement(round) {
     if (next) section.append(next);
   }
   return section;
+}
+
+/**
+ * The parameters of a call as listed on the answer: of a SQL template, those its statement bound (a bind of the name,
+ * or `name_…` as a period's start and end) and the one choosing the statement (the catalog's `selector`) — a limit a
+ * one-row summary never reads is not listed —; of other tools, all.
+ */
+function shownParams(a) {
+  const all = a.params && typeof a.params === 'object' ? Object.entries(a.params) : [];
+  const execute = traceStep(a.trace, 'execute');
+  const detail = execute && execute.output && execute.output.detail;
+  if (!detail || detail.kind !== 'sql' || !Array.isArray(detail.binds) || !detail.binds.length) return all;
+  const bound = detail.binds.map((b) => String((b && b.name) || ''));
+  const tool = catalogTool(a.tool);
+  const selector = tool && tool.selector;
+  return all.filter(([k]) => k === selector || bound.some((name) => name === k || name.startsWith(`${k}_`)));
 }
 
 /** A parameter's value for people: the subject's name beside its ID (`满江红（ID 3）`), else the value. */

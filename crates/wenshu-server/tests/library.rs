@@ -421,6 +421,13 @@ async fn the_catalog_lists_examples_and_column_labels_of_enabled_tools() {
             .cloned()
             .unwrap_or(Value::Null);
         assert_eq!(tool["subjectParam"], subject, "{name}");
+        // The parameter choosing a SQL tool's statement (x-sql.by), listed by the page with the bound ones.
+        let selector = definition
+            .get("x-sql")
+            .and_then(|s| s.get("by"))
+            .cloned()
+            .unwrap_or(Value::Null);
+        assert_eq!(tool["selector"], selector, "{name}");
         assert_eq!(
             tool["runnable"],
             json!(server.state.engine().can_execute(name)),
@@ -429,6 +436,8 @@ async fn the_catalog_lists_examples_and_column_labels_of_enabled_tools() {
     }
     let runnable = |name: &str| tools.iter().find(|t| t["name"] == name).map(|t| t["runnable"].clone());
     assert_eq!(runnable("sales_query"), Some(json!(true)), "a SQL template runs");
+    let selector = |name: &str| tools.iter().find(|t| t["name"] == name).map(|t| t["selector"].clone());
+    assert_eq!(selector("sales_query"), Some(json!("queryType")));
     assert!(
         tools.iter().any(|t| !t["columns"].as_object().unwrap().is_empty()),
         "no tool declares x-columns"

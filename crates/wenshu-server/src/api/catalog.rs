@@ -1,6 +1,7 @@
 //! `GET /api/catalog`: what can be asked, for the page — each enabled tool (the fallback aside) with its title,
 //! description, sample questions (`x-examples`), result-column labels (`x-columns`) and the parameter that takes a
-//! resolved subject's ID (`x-subject`, so the page can show its name), whether a call of it can run (`runnable`: an
+//! resolved subject's ID (`x-subject`, so the page can show its name), the parameter choosing a SQL tool's statement
+//! (`selector`, `x-sql.by`: the page lists it with the parameters the statement bound), whether a call of it can run (`runnable`: an
 //! executor is registered; the page offers examples only of those), a metric tool's dimension labels (the page's
 //! follow-up chips regroup by them), the longest question the server takes, and the day the server reckons
 //! "today" by (本月, 上周 and 最近7天 are read from it; the empty page says so).
@@ -33,6 +34,7 @@ pub async fn catalog(State(state): State<AppState>) -> Json<Value> {
                 "columns": columns,
                 "subjectParam": tool.extensions().subject.as_ref().map(|s| s.param.as_str()),
                 "runnable": engine.can_execute(tool.name()),
+                "selector": tool.definition().get("x-sql").and_then(|sql| sql.get("by")).and_then(Value::as_str),
                 "dimensions": tool.extensions().metrics.as_deref().map_or_else(Vec::new, |model| {
                     model.dimensions.iter().map(|d| d.label.clone()).collect::<Vec<_>>()
                 }),
