@@ -178,11 +178,15 @@ fn sort(
     arguments: &Map<String, Value>,
     all: &[Demand],
 ) -> Result<(), Unmet> {
-    let by_dimension = demand
-        .target
-        .as_deref()
-        .filter(|t| !names(t, &offer.measures) && !names(t, &offer.order_by))
-        .filter(|t| offer.source == "x-metrics" || same_dimension(t, &offer.dimension));
+    let measure_words = || offer.measures.iter().chain(&offer.order_by);
+    let by_dimension = demand.target.as_deref().filter(|t| {
+        let exact_measure = measure_words().any(|m| canonical(m) == canonical(t));
+        let measure = names(t, &offer.measures) || names(t, &offer.order_by);
+        // 按销售升序 beside 销售额: a dimension's word the measure's only holds is the dimension.
+        !exact_measure
+            && (same_dimension(t, &offer.dimension) || same_dimension(t, &offer.sorted_by) || !measure)
+            && (offer.source == "x-metrics" || same_dimension(t, &offer.dimension))
+    });
     let Some(target) = by_dimension else {
         // 按销售额排序: a ranking by the measure its target names.
         let mut ranking = demand.clone();
