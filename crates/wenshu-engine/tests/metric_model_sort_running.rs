@@ -1,0 +1,95 @@
+//! A model names an order by a dimension or running totals (issue 26, shapes 9 and 7): its `sort` and `cumulative`
+//! are kept where the question asks for them, compiled by code and answered; where the question never asks, the
+//! model's addition is dropped and the call answers what was asked (a running total is never shown for a plain
+//! monthly series). A chat model on loopback (ScriptedChatServer) plays the model.
+
+mod model_support;
+
+use std::sync::Arc;
+
+use model_support::{demo_entities, demo_metric_executor, model_planner, today};
+use serde_json::{Value, json};
+use wenshu_contract::demo_catalog;
+use wenshu_engine::execute::{ExecContext, Executor};
+use wenshu_engine::pipeline::{AskRequest, Planned};
+use wenshu_engine::plan::Plan;
+use wenshu_testkit::{Reply, ScriptedChatServer};
+
+fn route(tool: &str, question: &str) -> Reply {
+    Reply::content(
+        json!({"toolCode": tool, "subjectType": null, "subjectName": null, "startDate": "", "endDate": "",
+               "rewrittenQuestion": question})
+        .to_string(),
+    )
+}
+
+async fn plan(question: &str, extraction: Value) -> Planned {
+    let reply = Reply::content(extraction.to_string());
+    let server = ScriptedChatServer::start(vec![route("sales_metrics", question), reply.clone(), reply]).await;
+    let planner = model_planner(&server, Arc::new(demo_catalog().unwrap()), demo_entities());
+    planner.plan(&AskRequest::new(question, today())).await
+}
+
+fn params(planned: &Planned) -> &serde_json::Map<String, Value> {
+    match &planned.plan {
+        Plan::Ok { tool, params } if tool == "sales_metrics" => params,
+        other => panic!("expected a call of sales_metrics, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_models_sort_by_a_dimension_is_kept_and_the_rows_come_in_its_order() {
+    let question = "上个月各地区的销售额按地区降序排列";
+    let planned = plan(
+        question,
+        json!({"measures": [{"name": "销售额"}], "timeRange": {"start": "2026-10-01", "end": "2026-10-31"},
+               "groupBy": ["地区"], "sort": {"dimension": "地区", "direction": "desc"}}),
+    )
+    .await;
+    let params = params(&planned);
+    assert_eq!(
+        params["sort"],
+        json!({"dimension": "地区", "direction": "desc"}),
+        "{params:?}"
+    );
+    let (executor, dir) = demo_metric_executor("metric-model-sort").await;
+    let catalog = demo_catalog().unwrap();
+    let tool = catalog.get("sales_metrics").unwrap();
+    let call = wenshu_contract::bind(tool, params).unwrap();
+    let result = executor.execute(tool, &call, &ExecContext::new(today())).await.unwrap();
+    let regions: Vec<String> = result.rows.iter().map(|r| r[0].as_str().unwrap().to_string()).collect();
+    let mut sorted = regions.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    assert_eq!(regions, sorted, "{:?}", result.rows);
+    assert_eq!(regions.len(), 5);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn a_models_running_total_is_kept_only_when_the_question_asks_for_one() {
+    let monthly = json!({"measures": [{"name": "销售额"}], "timeRange": {"start": "2026-01-01", "end": "2026-10-31"},
+        "grain": "month", "cumulative": true});
+    let planned = plan("今年到10月每月的累计销售额", monthly.clone()).await;
+    let asked = params(&planned);
+    assert_eq!(asked["cumulative"], json!(true), "{asked:?}");
+    let (executor, dir) = demo_metric_executor("metric-model-running").await;
+    let catalog = demo_catalog().unwrap();
+    let tool = catalog.get("sales_metrics").unwrap();
+    let call = wenshu_contract::bind(tool, asked).unwrap();
+    let result = executor.execute(tool, &call, &ExecContext::new(today())).await.unwrap();
+    let sums: Vec<f64> = result.rows.iter().map(|r| r[1].as_f64().unwrap()).collect();
+    assert_eq!(sums.len(), 10, "{:?}", result.rows);
+    assert!(sums.windows(2).all(|w| w[1] > w[0]), "running totals grow: {sums:?}");
+    // The same call for a question that never says 累计: the model's addition is dropped.
+    let planned = plan("今年到10月每月的销售额", monthly).await;
+    let plain = params(&planned);
+    assert!(plain.get("cumulative").is_none(), "{plain:?}");
+    let call = wenshu_contract::bind(tool, plain).unwrap();
+    let result = executor.execute(tool, &call, &ExecContext::new(today())).await.unwrap();
+    let months: Vec<f64> = result.rows.iter().map(|r| r[1].as_f64().unwrap()).collect();
+    assert!(
+        (months.iter().sum::<f64>() - sums[9]).abs() < 1.0,
+        "{months:?} vs {sums:?}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
