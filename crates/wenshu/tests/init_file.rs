@@ -189,3 +189,40 @@ fn a_file_without_rows_or_with_a_long_line_is_refused() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `tests/data/xlsx/shop.xlsx` (written by `make_shop.py` beside it): two sheets, shared strings, a day column in a
+/// date format.
+fn xlsx_fixture() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/xlsx/shop.xlsx"))
+}
+
+#[test]
+fn every_sheet_of_a_workbook_becomes_a_table_that_answers() {
+    let dir = temp_dir("xlsx");
+    let draft = dir.join("draft");
+    let fixture = xlsx_fixture();
+    let (ok, out, err) = wenshu(&[
+        "init",
+        "--file",
+        fixture.to_str().unwrap(),
+        "--out",
+        draft.to_str().unwrap(),
+    ]);
+    assert!(ok, "init failed: {out}{err}");
+    assert!(
+        out.contains("[Orders]: loaded into table `Orders` — 60 rows; Order_Date DATE, City TEXT, Amount REAL"),
+        "{out}"
+    );
+    assert!(
+        out.contains("[销售]: loaded into table `data` — 60 rows; c1 DATE, c2 TEXT, c3 REAL"),
+        "{out}"
+    );
+    // The sums make_shop.py prints.
+    let want: BTreeMap<String, f64> = [("Berlin", 697.5), ("Paris", 877.5), ("Rome", 787.5)]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    let question = "amount by city from 2025-01-01 to 2025-12-31";
+    assert_close(question, &ask(&draft, question), &want);
+    let _ = std::fs::remove_dir_all(&dir);
+}

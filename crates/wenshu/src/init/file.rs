@@ -1,5 +1,6 @@
-//! `wenshu init --file data.csv`: CSV files loaded into an embedded SQLite database beside the draft, one table per
-//! file, so the draft is made from it as from any database. Each column's type is inferred from every value
+//! `wenshu init --file data.csv`: CSV files and `.xlsx` workbooks ([`super::xlsx`], every sheet) loaded into an
+//! embedded SQLite database beside the draft, one table per file or sheet, so the draft is made from it as from
+//! any database. Each column's type is inferred from every value
 //! (integers, decimals, days — `2025-03-04`, `2025/3/4`, or a timestamp at midnight —, timestamps, else text); a
 //! header that is not an ASCII identifier is written as one (`Order Date` → `Order_Date`, `订单金额` → `c3`) and
 //! kept as the column's comment, which labels it.
@@ -68,16 +69,41 @@ pub async fn load(files: &[std::path::PathBuf], db_path: &Path) -> anyhow::Resul
         decisions: Vec::new(),
     };
     let mut taken: Vec<String> = Vec::new();
+    let mut sources: Vec<(String, String, Vec<Vec<String>>)> = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-        let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("data");
+        let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("data").to_string();
+        let xlsx = file
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("xlsx"));
+        if xlsx {
+            let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+            let sheets = super::xlsx::sheets(&bytes).with_context(|| format!("reading {}", file.display()))?;
+            for sheet in sheets.into_iter().filter(|s| !s.rows.is_empty()) {
+                sources.push((format!("{} [{}]", file.display(), sheet.name), sheet.name, sheet.rows));
+            }
+        } else {
+            let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+            sources.push((
+                file.display().to_string(),
+                stem,
+                parse_csv(text.trim_start_matches('\u{feff}')),
+            ));
+        }
+    }
+    if sources.is_empty() {
+        db.close().await;
+        bail!("no sheet with rows to load");
+    }
+    for (shown, stem, records) in sources {
+        let stem = stem.as_str();
         let table = unique(identifier(stem, "data"), &mut taken);
-        let result = load_table(&db, &table, &text).await;
+        let result = load_table(&db, &table, &records).await;
         let (rows, header, columns) = match result {
             Ok(done) => done,
             Err(e) => {
                 db.close().await;
-                return Err(e.context(format!("loading {}", file.display())));
+                return Err(e.context(format!("loading {shown}")));
             }
         };
         // Names other than ASCII (a Chinese header) are kept as comments, which label them; an ASCII one labels
@@ -92,8 +118,7 @@ pub async fn load(files: &[std::path::PathBuf], db_path: &Path) -> anyhow::Resul
             }
         }
         loaded.decisions.push(format!(
-            "{}: loaded into table `{table}` — {rows} rows; {}",
-            file.display(),
+            "{shown}: loaded into table `{table}` — {rows} rows; {}",
             columns
                 .iter()
                 .map(|(name, ty)| format!("{name} {}", ty.declared()))
@@ -106,13 +131,13 @@ pub async fn load(files: &[std::path::PathBuf], db_path: &Path) -> anyhow::Resul
     Ok(loaded)
 }
 
-/// Creates and fills one table from CSV text: its row count, the headers, the columns with their types.
+/// Creates and fills one table from records, the first the header: its row count, the headers, the columns with
+/// their types.
 async fn load_table(
     db: &Database,
     table: &str,
-    text: &str,
+    records: &[Vec<String>],
 ) -> anyhow::Result<(usize, Vec<String>, Vec<(String, Inferred)>)> {
-    let records = parse_csv(text.trim_start_matches('\u{feff}'));
     let Some((header, rows)) = records.split_first() else {
         bail!("the file is empty: a header line and rows are needed");
     };

@@ -13,6 +13,8 @@ mod file;
 mod naming;
 mod sample;
 mod schema;
+mod xlsx;
+mod zip;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -35,7 +37,8 @@ pub struct InitArgs {
     /// The database to read (`sqlite:PATH`, `postgres://…`, `mysql://…`); only read, never written.
     #[arg(long, value_name = "URL", required_unless_present = "file", conflicts_with = "file")]
     pub db: Option<String>,
-    /// CSV files to load into an embedded SQLite database in `--out` (one table each), then draft from.
+    /// CSV files or `.xlsx` workbooks to load into an embedded SQLite database in `--out` (a table per file or
+    /// sheet), then draft from.
     #[arg(long, value_name = "FILE")]
     pub file: Vec<PathBuf>,
     /// Only these tables (comma-separated); all tables of the schema when absent.
