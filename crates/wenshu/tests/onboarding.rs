@@ -3,12 +3,15 @@
 //! (`wenshu ask --json`), each classified against its truth SQL — right (the answer holds the truth), honest (not
 //! answered) or wrong (answered without the truth). No question may be answered wrong; the right ones may not fall
 //! below the floor. `cargo test -p wenshu --test onboarding -- --nocapture` prints each verdict and the figures.
+//! With `WENSHU_TEST_POSTGRES_URL` / `WENSHU_TEST_MYSQL_URL` set, Northwind's tables (keys and foreign keys, its
+//! `DATETIME`s as timestamps) are copied to PostgreSQL and MariaDB, drafted there, and asked the same way — the
+//! truth still computed on the SQLite file.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
-use wenshu_engine::db::{Database, QueryLimits};
+use wenshu_engine::db::{Database, Dialect, QueryLimits, ensure_database};
 
 /// The least number of right answers of the 30 (what the draft answers now; raise it as drafts get better).
 const RIGHT_FLOOR: usize = 12;
@@ -156,9 +159,9 @@ async fn ask(case: &Value, draft: &Path, truth_db: &Database) -> (Class, String)
     )
 }
 
-#[tokio::test]
-async fn northwind_drafted_by_init_answers_right_or_honestly() {
-    let dir = std::env::temp_dir().join(format!("wenshu-onboarding-{}", std::process::id()));
+/// Northwind unpacked into a folder of its own: the folder and the database's URL.
+fn northwind(name: &str) -> (PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("wenshu-onboarding-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let db_path = dir.join("northwind.db");
@@ -168,11 +171,17 @@ async fn northwind_drafted_by_init_answers_right_or_honestly() {
     )
     .unwrap();
     let url = format!("sqlite:{}", db_path.display());
+    (dir, url)
+}
+
+/// Drafts `draft_url` into `dir/draft`, asks every question of the draft and classifies it against the truth on
+/// `truth_url`; the right, honest and wrong counts (a wrong one fails the test).
+async fn draft_and_ask(draft_url: &str, truth_url: &str, dir: &Path) -> [usize; 3] {
     let draft = dir.join("draft");
-    let (ok, out, err) = wenshu(&["init", "--db", &url, "--out", draft.to_str().unwrap()]);
+    let (ok, out, err) = wenshu(&["init", "--db", draft_url, "--out", draft.to_str().unwrap()]);
     assert!(ok, "init failed: {out}{err}");
     println!("{out}");
-    let truth_db = Database::connect_read_only(&url).await.unwrap();
+    let truth_db = Database::connect_read_only(truth_url).await.unwrap();
     let cases = std::fs::read_to_string(onboarding_dir().join("northwind.jsonl")).unwrap();
     let mut counts = [0usize; 3];
     let mut wrong = Vec::new();
@@ -187,16 +196,180 @@ async fn northwind_drafted_by_init_answers_right_or_honestly() {
     }
     truth_db.close().await;
     println!(
-        "onboarding northwind: {} right, {} honest, {} wrong",
+        "onboarding northwind ({draft_url}): {} right, {} honest, {} wrong",
         counts[0], counts[1], counts[2]
     );
     assert!(wrong.is_empty(), "answered without the truth:\n{}", wrong.join("\n"));
+    counts
+}
+
+#[tokio::test]
+async fn northwind_drafted_by_init_answers_right_or_honestly() {
+    let (dir, url) = northwind("sqlite");
+    let counts = draft_and_ask(&url, &url, &dir).await;
     assert!(
         counts[0] >= RIGHT_FLOOR,
         "{} right, fewer than {RIGHT_FLOOR}",
         counts[0]
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A SQLite cell as a literal of `dialect` (MySQL reads backslashes in strings as escapes).
+fn literal(value: &Value, dialect: Dialect) -> String {
+    match value {
+        Value::Null => "NULL".into(),
+        Value::Number(n) => n.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::String(s) => {
+            let s = s.replace('\'', "''");
+            if dialect == Dialect::MySql {
+                format!("'{}'", s.replace('\\', "\\\\"))
+            } else {
+                format!("'{s}'")
+            }
+        }
+        other => format!("'{}'", other.to_string().replace('\'', "''")),
+    }
+}
+
+/// The SQL type a column of SQLite's declared type `declared` is copied as (`keyed`: in a key); `None` for binary
+/// columns.
+fn copied_type(declared: &str, keyed: bool, dialect: Dialect) -> Option<&'static str> {
+    let mysql = dialect == Dialect::MySql;
+    Some(match declared.to_ascii_uppercase().as_str() {
+        "BLOB" => return None,
+        "INTEGER" | "INT" => "BIGINT",
+        "NUMERIC" | "REAL" if mysql => "DOUBLE",
+        "NUMERIC" | "REAL" => "DOUBLE PRECISION",
+        "DATE" => "DATE",
+        "DATETIME" if mysql => "DATETIME",
+        "DATETIME" => "TIMESTAMP",
+        // MariaDB keys cannot be TEXT.
+        _ if mysql && keyed => "VARCHAR(255)",
+        _ => "TEXT",
+    })
+}
+
+/// Copies Northwind's tables (not its views; binary columns left out) from SQLite to the database at `target`:
+/// declared types mapped, primary keys kept, foreign keys declared without checking the rows.
+async fn copy_northwind(sqlite_url: &str, target: &str) {
+    let source = Database::connect_read_only(sqlite_url).await.unwrap();
+    let to = Database::connect(target).await.unwrap();
+    let dialect = to.dialect();
+    let q = |name: &str| dialect.quote_identifier(name);
+    let limits = QueryLimits {
+        row_cap: 100_000,
+        ..QueryLimits::default()
+    };
+    let read = |sql: String| {
+        let source = source.clone();
+        async move { source.query(&sql, &[], limits).await.unwrap().rows }
+    };
+    let tables: Vec<String> =
+        read("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name".into())
+            .await
+            .iter()
+            .filter_map(|r| r[0].as_str().map(str::to_string))
+            .collect();
+    let mut script = String::new();
+    if dialect == Dialect::MySql {
+        script.push_str("SET FOREIGN_KEY_CHECKS = 0;");
+    }
+    for table in &tables {
+        let cascade = if dialect == Dialect::Postgres { " CASCADE" } else { "" };
+        script.push_str(&format!("DROP TABLE IF EXISTS {}{cascade};", q(table)));
+    }
+    let mut keys = String::new();
+    for table in &tables {
+        let literal_name = table.replace('\'', "''");
+        let info = read(format!(
+            "SELECT name, type, pk FROM pragma_table_info('{literal_name}') ORDER BY cid"
+        ))
+        .await;
+        let foreign = read(format!(
+            "SELECT \"from\", \"table\", \"to\" FROM pragma_foreign_key_list('{literal_name}')"
+        ))
+        .await;
+        let mut columns: Vec<(String, &str)> = Vec::new();
+        let mut primary = Vec::new();
+        for r in &info {
+            let name = r[0].as_str().unwrap();
+            let keyed = r[2].as_i64().unwrap_or(0) > 0 || foreign.iter().any(|f| f[0].as_str() == Some(name));
+            let Some(ty) = copied_type(r[1].as_str().unwrap_or(""), keyed, dialect) else {
+                continue;
+            };
+            columns.push((name.to_string(), ty));
+            if r[2].as_i64().unwrap_or(0) > 0 {
+                primary.push(q(name));
+            }
+        }
+        let mut ddl: Vec<String> = columns.iter().map(|(n, t)| format!("{} {t}", q(n))).collect();
+        if !primary.is_empty() {
+            ddl.push(format!("PRIMARY KEY ({})", primary.join(", ")));
+        }
+        script.push_str(&format!("CREATE TABLE {} ({});", q(table), ddl.join(", ")));
+        for (i, r) in foreign.iter().enumerate() {
+            let (Some(from), Some(to_table), Some(to_column)) = (r[0].as_str(), r[1].as_str(), r[2].as_str()) else {
+                continue;
+            };
+            let unchecked = if dialect == Dialect::Postgres { " NOT VALID" } else { "" };
+            keys.push_str(&format!(
+                "ALTER TABLE {} ADD CONSTRAINT {} FOREIGN KEY ({}) REFERENCES {} ({}){unchecked};",
+                q(table),
+                q(&format!("fk_{}_{i}", table.replace(' ', "_"))),
+                q(from),
+                q(to_table),
+                q(to_column),
+            ));
+        }
+        let names: Vec<String> = columns.iter().map(|(n, _)| q(n)).collect();
+        let selected: Vec<String> = columns.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+        let data = read(format!("SELECT {} FROM \"{table}\"", selected.join(", "))).await;
+        for chunk in data.chunks(200) {
+            let values: Vec<String> = chunk
+                .iter()
+                .map(|r| {
+                    let cells: Vec<String> = r.iter().map(|v| literal(v, dialect)).collect();
+                    format!("({})", cells.join(", "))
+                })
+                .collect();
+            script.push_str(&format!(
+                "INSERT INTO {} ({}) VALUES {};",
+                q(table),
+                names.join(", "),
+                values.join(", ")
+            ));
+        }
+    }
+    script.push_str(&keys);
+    to.execute_batch(&script).await.unwrap();
+    to.close().await;
+    source.close().await;
+}
+
+/// Northwind copied to the server named by `var`, drafted and asked there; skipped when `var` is unset.
+async fn northwind_on_server(var: &str, name: &str) {
+    let Ok(admin_url) = std::env::var(var) else {
+        println!("skipped: set {var} to run");
+        return;
+    };
+    let (dir, sqlite_url) = northwind(name);
+    let url = ensure_database(&admin_url, "wenshu_onboarding").await.unwrap();
+    copy_northwind(&sqlite_url, &url).await;
+    let counts = draft_and_ask(&url, &sqlite_url, &dir).await;
+    assert!(counts[0] > 0, "nothing answered on {name}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn northwind_on_postgres_is_drafted_and_answers_right_or_honestly() {
+    northwind_on_server("WENSHU_TEST_POSTGRES_URL", "postgres").await;
+}
+
+#[tokio::test]
+async fn northwind_on_mariadb_is_drafted_and_answers_right_or_honestly() {
+    northwind_on_server("WENSHU_TEST_MYSQL_URL", "mysql").await;
 }
 
 #[test]
