@@ -619,6 +619,17 @@ impl Engine {
                 .with("tool", coverage.tool.as_str()),
             );
         }
+        // How another tool could be asked: what it would need (没有指明要统计的指标（可选：销售额、…）).
+        for (title, needs) in &coverage.others {
+            messages.push(
+                Message::new(
+                    Code::CoverageInstead,
+                    format!("换个问法（{title}）：{needs}"),
+                    format!("Asked another way ({title}): {needs}"),
+                )
+                .with("tool", coverage.tool.as_str()),
+            );
+        }
         AskOutcome::stopped("coverage", messages, vec![], Audience::User)
     }
 

@@ -626,3 +626,32 @@ async fn what_a_tool_cannot_do_reads_in_both_languages_in_the_trace() {
         assert!(zh.contains("未满足："), "{step}");
     }
 }
+
+#[tokio::test]
+async fn a_stop_says_how_a_metric_tool_the_question_speaks_of_could_be_asked() {
+    let server = start(Options {
+        settings: keyed(&["u1"], &["a1"]),
+        ..Options::default()
+    })
+    .await;
+    // 卖得最好 names no measure: the ranking tool cannot rank products, and the metric tool of 产品 says what it
+    // needs — the measures to choose from —; the tools of films, which the question does not speak of, say nothing.
+    let answer = ask(&server, "u1", "上个月卖得最好的产品").await;
+    assert_eq!(answer["outcome"]["kind"], "stopped", "{answer}");
+    let messages = answer["outcome"]["messages"].as_array().cloned().unwrap_or_default();
+    let another: Vec<&str> = messages
+        .iter()
+        .filter(|m| m["zh"].as_str().is_some_and(|zh| zh.starts_with("换个问法")))
+        .filter_map(|m| m["zh"].as_str())
+        .collect();
+    assert_eq!(another.len(), 1, "{messages:?}");
+    assert!(
+        another[0].contains("销售指标分析") && another[0].contains("销售额"),
+        "{another:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .all(|m| m["en"].as_str().is_some_and(|en| !en.is_empty()))
+    );
+}

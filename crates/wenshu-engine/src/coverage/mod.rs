@@ -60,6 +60,10 @@ pub struct Coverage {
     pub unmet: Vec<Unmet>,
     /// What the tool can answer instead, in Chinese.
     pub instead: Vec<String>,
+    /// What another tool tried instead would need: a metric tool's title and why it could not build the query
+    /// (没有指明要统计的指标…), so that a stop says how to ask it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub others: Vec<(String, String)>,
     /// The values the question names for the tool ([`values::named_values`]).
     #[serde(skip)]
     pub named: Vec<(String, Vec<String>)>,
@@ -161,6 +165,7 @@ pub fn check_with(
         offer,
         unmet,
         instead: message::instead(tool),
+        others: Vec::new(),
         named,
         value_unmet,
     }

@@ -66,6 +66,7 @@ impl Planner {
             return found;
         }
         let demand_unmet = first.unmet.len() > first.value_unmet;
+        let mut others = Vec::new();
         if let Some(found) = self
             .other_tools(
                 request,
@@ -75,12 +76,15 @@ impl Planner {
                 &first.named,
                 &demands,
                 demand_unmet,
+                &mut others,
                 trace,
             )
             .await
         {
             return found;
         }
+        let mut first = first;
+        first.others = others;
         Plan::Fallback {
             tool: self.fallback_tool().map(|t| t.name().to_string()),
             reason: first.reason(),
@@ -118,7 +122,8 @@ impl Planner {
 
     /// Another tool that may meet every demand: a metric tool, or (when a demand is unmet) one with `x-answers`
     /// and no subject to resolve whose declared answers fit; planned, and taken when it takes every value the
-    /// question names for the routed tool (`named`) and meets every demand.
+    /// question names for the routed tool (`named`) and meets every demand; what a metric tool tried would need goes to
+    /// `others`.
     #[allow(clippy::too_many_arguments)]
     async fn other_tools(
         &self,
@@ -129,6 +134,7 @@ impl Planner {
         named: &[(String, Vec<String>)],
         demands: &[Demand],
         demand_unmet: bool,
+        others: &mut Vec<(String, String)>,
         trace: &mut Trace,
     ) -> Option<Plan> {
         let fallback = self.catalog.fallback().map(Tool::name);
@@ -148,6 +154,16 @@ impl Planner {
                 extra.insert(param, Value::String(value));
             }
             let plan = self.plan_tool(request, &other, extra, trace).await;
+            // A metric tool that could not build the query says what it needs (没有指明要统计的指标…).
+            if let Plan::Unsupported { value, .. } = &plan
+                && tool
+                    .extensions()
+                    .metrics
+                    .as_deref()
+                    .is_some_and(|m| names_part_of(m, &facts.question))
+            {
+                others.push((tool.title().unwrap_or(tool.name()).to_string(), value.clone()));
+            }
             let takes_named = matches!(&plan, Plan::Ok { params, .. } if values::takes_all(params, named));
             if takes_named && self.covered(request, &plan, facts, demands, trace) {
                 return Some(plan);
@@ -324,4 +340,20 @@ fn unmet_decision(tool: Option<&str>, coverage: &Coverage) -> Decision {
         named(format!("unmet: {}", coverage.reason_en())),
         named(format!("未满足：{}", coverage.reason())),
     )
+}
+
+/// Whether `question` names one of a metric model's measures or dimensions (by label or synonym): its tool is one
+/// the user may mean, so what it would need is worth saying.
+fn names_part_of(model: &wenshu_contract::metric::MetricModel, question: &str) -> bool {
+    let measures = model
+        .measures
+        .iter()
+        .flat_map(|m| std::iter::once(&m.label).chain(&m.synonyms));
+    let dimensions = model
+        .dimensions
+        .iter()
+        .flat_map(|d| std::iter::once(&d.label).chain(&d.synonyms));
+    measures
+        .chain(dimensions)
+        .any(|word| !word.is_empty() && question.contains(word.as_str()))
 }
