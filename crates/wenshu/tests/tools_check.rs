@@ -137,3 +137,102 @@ fn a_metric_name_that_starts_another_is_flagged() {
     );
     assert!(!out.contains("prefix"), "{out}");
 }
+
+#[tokio::test]
+async fn with_its_database_a_misrouted_example_and_a_join_that_drops_rows_are_flagged() {
+    let dir = std::env::temp_dir().join(format!("wenshu-check27-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = format!("sqlite:{}", dir.join("shop.db").display());
+    let mut script = String::from(
+        "CREATE TABLE stores (store_id INTEGER PRIMARY KEY, city TEXT NOT NULL);\n\
+         INSERT INTO stores VALUES (1, '北京'), (2, '上海');\n\
+         CREATE TABLE sales (id INTEGER PRIMARY KEY, day TEXT NOT NULL, store_id INTEGER, amount REAL NOT NULL);\n\
+         CREATE TABLE visits (id INTEGER PRIMARY KEY, day TEXT NOT NULL, channel TEXT NOT NULL, visitors INTEGER);\n",
+    );
+    for i in 1..=40 {
+        // Every fourth sale has no store: an inner join drops it.
+        let store = if i % 4 == 0 {
+            "NULL".to_string()
+        } else {
+            (i % 2 + 1).to_string()
+        };
+        script.push_str(&format!(
+            "INSERT INTO sales VALUES ({i}, '2025-03-{:02}', {store}, {i}.5);\n\
+             INSERT INTO visits VALUES ({i}, '2025-03-{:02}', '{}', {i});\n",
+            i % 28 + 1,
+            i % 28 + 1,
+            ["app", "web"][i % 2]
+        ));
+    }
+    let db = wenshu_engine::db::Database::connect(&url).await.unwrap();
+    db.execute_batch(&script).await.unwrap();
+    db.close().await;
+    let time = json!({"column": "day", "type": "text", "label": "日期"});
+    let catalog = json!({"tools": [
+        {
+            "name": "sales_metrics",
+            "title": "销售指标",
+            "description": "门店销售额，可按城市分组",
+            "x-examples": ["各城市的销售额"],
+            "x-metrics": {
+                "from": [
+                    {"table": "sales", "columns": ["id", "day", "store_id", "amount"]},
+                    {"table": "stores", "columns": ["store_id", "city"], "on": ["sales.store_id", "stores.store_id"]}
+                ],
+                "time": time,
+                "measures": [{"name": "amount", "label": "销售额", "expr": "SUM(amount)"}],
+                "dimensions": [{"name": "city", "label": "城市", "column": "stores.city", "values": "data"}],
+            },
+        },
+        {
+            "name": "visits_metrics",
+            "title": "访问指标",
+            "description": "访问人数，可按渠道分组",
+            "x-examples": ["各渠道的访问人数", "各城市的销售额"],
+            "x-metrics": {
+                "from": [{"table": "visits", "columns": ["id", "day", "channel", "visitors"]}],
+                "time": time,
+                "measures": [{"name": "visitors", "label": "访问人数", "expr": "SUM(visitors)"}],
+                "dimensions": [{"name": "channel", "label": "渠道", "column": "channel", "values": "data"}],
+            },
+        },
+    ]});
+    let catalog_path = dir.join("catalog.json");
+    std::fs::write(&catalog_path, catalog.to_string()).unwrap();
+    let config = dir.join("wenshu.toml");
+    std::fs::write(
+        &config,
+        format!("database_url = \"{url}\"\ncatalog = \"{}\"\n", catalog_path.display()),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_wenshu"))
+        .args([
+            "tools",
+            "check",
+            catalog_path.to_str().unwrap(),
+            "--today",
+            "2026-06-01",
+        ])
+        .args(["--config", config.to_str().unwrap()])
+        .env_remove("WENSHU_LLM_BASE_URL")
+        .env_remove("WENSHU_LLM_MODEL")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("joining `stores` turns the 40 rows of `sales` into 30"),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("misrouted") && l.contains("visits_metrics") && l.contains("各城市的销售额")),
+        "{text}"
+    );
+    assert!(
+        !text.contains("各渠道的访问人数"),
+        "an example its tool answers is no finding: {text}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

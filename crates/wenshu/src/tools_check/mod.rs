@@ -1,8 +1,10 @@
 //! `wenshu tools check CATALOG`: lint a catalog as a reviewer would, with the lexicon engine's own scores —
 //! pairs of tools between which routing their examples is a coin toss, examples that route to another tool,
 //! tools without examples, enum values without labels, and parameters no example exercises; for metric tools,
-//! names that are the start of another or read as a period ([`names`]).
+//! names that are the start of another or read as a period ([`names`]); with `--config`, on the configured
+//! database, examples answered by another tool or not at all and joins that change row counts ([`data`]).
 
+mod data;
 mod names;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -32,6 +34,10 @@ pub struct CheckArgs {
     /// The day examples are read on (`YYYY-MM-DD`; default today in UTC).
     #[arg(long)]
     pub today: Option<String>,
+    /// A `wenshu.toml` whose database the catalog reads: every example is then asked end to end (lexicon
+    /// engine) and every metric join counted.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<std::path::PathBuf>,
 }
 
 /// One thing a reviewer would flag.
@@ -39,7 +45,8 @@ pub struct CheckArgs {
 pub struct Finding {
     /// The tool (or `a + b` for a pair).
     pub subject: String,
-    /// The kind: `confusable`, `misrouted`, `no-examples`, `enum-labels`, `unexercised`, `prefix`, `time-word`.
+    /// The kind: `confusable`, `misrouted`, `no-examples`, `enum-labels`, `unexercised`, `prefix`, `time-word`,
+    /// `join`.
     pub kind: &'static str,
     /// What and why, in words.
     pub message: String,
@@ -58,7 +65,10 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     };
     let today = crate::extract_cmd::resolve_today(args.today.as_deref(), "UTC")?;
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
-    let findings = runtime.block_on(check(&catalog, Arc::new(entities), today));
+    let mut findings = runtime.block_on(check(&catalog, Arc::new(entities), today));
+    if let Some(config) = &args.config {
+        findings.extend(runtime.block_on(data::data_findings(args.catalog.as_deref(), &catalog, config, today))?);
+    }
     for f in &findings {
         println!("{:<12} {}: {}", f.kind, f.subject, f.message);
     }
