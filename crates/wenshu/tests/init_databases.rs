@@ -228,6 +228,8 @@ async fn init_and_ask(url: &str, dialect: Dialect, words: &Words, dir: &Path) {
     assert!(stdout.contains("orders: metric tool `orders_metrics`"), "{stdout}");
     assert!(stdout.contains("customers: no metric tool"), "{stdout}");
     assert!(stdout.contains("order_no not a dimension"), "{stdout}");
+    // init reviews its draft as `tools check --config` would: every example answered by its own tool.
+    assert!(stdout.contains("tools check: no findings"), "{stdout}");
     let (again, _, refused) = wenshu(&["init", "--db", url, "--out", out]);
     assert!(
         !again && refused.contains("--force"),

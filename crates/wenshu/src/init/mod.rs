@@ -81,14 +81,38 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     for line in &decisions {
         println!("{line}");
     }
+    // What `wenshu tools check --config` says of the draft, every example asked end to end.
+    match runtime.block_on(review(&catalog_path, &config_path)) {
+        Ok(findings) if findings.is_empty() => println!("tools check: no findings"),
+        Ok(findings) => {
+            for f in &findings {
+                println!("tools check: {} {}: {}", f.kind, f.subject, f.message);
+            }
+        }
+        Err(e) => println!("tools check could not run: {e:#}"),
+    }
     println!(
-        "wrote {} and {}; next: wenshu tools check {} — then wenshu serve --config {}",
+        "wrote {} and {}; next: wenshu tools check {} --config {} — then wenshu serve --config {}",
         config_path.display(),
         catalog_path.display(),
         catalog_path.display(),
+        config_path.display(),
         config_path.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The findings of `wenshu tools check --config` on the written draft.
+async fn review(catalog_path: &Path, config_path: &Path) -> anyhow::Result<Vec<crate::tools_check::Finding>> {
+    let catalog = crate::catalog_arg::CatalogArg {
+        catalog: Some(catalog_path.to_path_buf()),
+    }
+    .load()?;
+    let today = crate::extract_cmd::resolve_today(None, "UTC")?;
+    let entities = std::sync::Arc::new(EntityCatalogs::new());
+    let mut findings = crate::tools_check::check(&catalog, entities, today).await;
+    findings.extend(crate::tools_check::data_findings(Some(catalog_path), &catalog, config_path, today).await?);
+    Ok(findings)
 }
 
 /// The database `--file` loads into: `OUT/<first file's name>.db`.

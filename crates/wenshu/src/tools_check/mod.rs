@@ -7,6 +7,8 @@
 mod data;
 mod names;
 
+pub use data::data_findings;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::ExitCode;
 use std::sync::Arc;
