@@ -337,6 +337,9 @@ async function main() {
     assert(said && said.en && said.en !== said.zh, `the first turn has no English understood line: ${JSON.stringify(said)}`);
     assert(understood.includes(said.en) && !understood.includes(said.zh), `the English page's understood line is "${understood}", not the engine's English "${said.en}"`);
     assert((await page.locator('html').getAttribute('lang')) === 'en', 'the html lang is not en');
+    // The engine's own words are English on the English page: a series is a "trend by day", never "trend by 日".
+    const series = await text(answers(page).nth(3).getByTestId('understood-line'));
+    assert(/trend by (day|week|month|quarter|year)\b/.test(series), `the English understood line of a series says "${series}"`);
     const found = await seriousViolations();
     assert(found.length === 0, `on the English page: ${found.join('; ')}`);
     await screenshot(page, 'english');

@@ -177,8 +177,11 @@ fn answer_part(offer: &crate::offer::Offer) -> Option<Part> {
             None => part(format!("按{dimension}排名"), format!("ranked by {dimension}")),
         },
         Shape::Series => {
-            let grain = offer.grain.map(wenshu_lexicon::Grain::label).unwrap_or("日");
-            part(format!("按{grain}的趋势"), format!("trend by {grain}"))
+            let grain = offer.grain.unwrap_or(wenshu_lexicon::Grain::Day);
+            part(
+                format!("按{}的趋势", grain.label()),
+                format!("trend by {}", grain.name()),
+            )
         }
         Shape::Rows => match n {
             Some(n) => part(format!("明细（前 {n} 行）"), format!("records (first {n})")),
@@ -239,5 +242,29 @@ mod tests {
             &EntityCatalogs::new(),
         );
         assert_eq!(u.zh, "门店经营 · 本月（2026-11-01～2026-11-30） · 汇总");
+    }
+
+    #[test]
+    fn a_series_grain_is_said_in_each_language() {
+        let catalog = Catalog::from_json_str(
+            &json!({"tools": [{
+                "name": "visits", "title": "访问量",
+                "inputSchema": {"type": "object", "properties": {
+                    "period": {"type": "string", "enum": ["本年"], "default": "本年"}
+                }},
+                "x-answers": {"shape": "series", "grain": "month"}
+            }]})
+            .to_string(),
+        )
+        .unwrap();
+        let params = json!({"period": "本年"});
+        let u = understood(
+            catalog.get("visits").unwrap(),
+            params.as_object().unwrap(),
+            date(2026, 11, 29),
+            &EntityCatalogs::new(),
+        );
+        assert!(u.zh.ends_with("按月的趋势"), "{}", u.zh);
+        assert!(u.en.ends_with("trend by month"), "{}", u.en);
     }
 }
