@@ -310,18 +310,6 @@ const DEMO_REFUSED: &[&str] = &[
     "月均销售额超过100万的地区",
 ];
 
-/// A number as a server returns it (PostgreSQL's NUMERIC comes back as text).
-fn number(v: &Value) -> Option<f64> {
-    v.as_f64().or_else(|| v.as_str().and_then(|s| s.parse().ok()))
-}
-
-fn close(a: &Value, b: &Value) -> bool {
-    match (number(a), number(b)) {
-        (Some(x), Some(y)) => (x - y).abs() <= 0.005 * y.abs().max(1.0),
-        _ => a == b || a.as_str().zip(b.as_str()).is_some_and(|(x, y)| x == y),
-    }
-}
-
 async fn run_demo(db: Database, truth_db: &Database) {
     let today: Date = "2026-11-29".parse().unwrap();
     let catalog = demo_catalog().unwrap();
@@ -354,7 +342,7 @@ async fn run_demo(db: Database, truth_db: &Database) {
         for want in &truth {
             assert!(
                 rows.iter()
-                    .any(|row| want.iter().all(|cell| row.iter().any(|c| close(c, cell)))),
+                    .any(|row| want.iter().all(|cell| row.iter().any(|c| demo_truth::close(c, cell)))),
                 "{question}: no row holds {want:?} (rows {rows:?})"
             );
         }

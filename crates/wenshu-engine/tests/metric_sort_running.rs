@@ -6,18 +6,12 @@
 
 mod demo_truth;
 
-use std::sync::Arc;
-
-use jiff::civil::Date;
 use serde_json::{Value, json};
+use wenshu_contract::Catalog;
 use wenshu_contract::metric::{Grain, MetricQuery, OrderDir};
-use wenshu_contract::{Catalog, bind, demo_catalog};
-use wenshu_engine::db::{Database, Dialect, QueryLimits};
-use wenshu_engine::execute::{ExecContext, Executor};
-use wenshu_engine::metric::build::{build_query, choose};
-use wenshu_engine::metric::execute::query_params;
-use wenshu_engine::metric::{MetricBuild, MetricExecutor, MetricValues, SharedValues};
-use wenshu_engine::resolve::EntityCatalogs;
+use wenshu_engine::db::{Database, Dialect};
+use wenshu_engine::metric::build::build_query;
+use wenshu_engine::metric::{MetricBuild, MetricValues};
 use wenshu_sql::metric::compile;
 
 /// A library's loans by branch and genre: words of no demo catalog.
@@ -185,53 +179,8 @@ fn demo_cases() -> Vec<(&'static str, &'static str)> {
     ]
 }
 
-/// A number as a server returns it (PostgreSQL's NUMERIC comes back as text).
-fn number(v: &Value) -> Option<f64> {
-    v.as_f64().or_else(|| v.as_str().and_then(|s| s.parse().ok()))
-}
-
-fn close(a: &Value, b: &Value) -> bool {
-    match (number(a), number(b)) {
-        (Some(x), Some(y)) => (x - y).abs() <= 0.005 * y.abs().max(1.0),
-        _ => a == b || a.as_str().zip(b.as_str()).is_some_and(|(x, y)| x == y),
-    }
-}
-
 async fn run_demo(db: Database, truth_db: &Database) {
-    let today: Date = "2026-11-29".parse().unwrap();
-    let catalog = demo_catalog().unwrap();
-    let entities = EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON).unwrap();
-    let values = MetricValues::load(&db, &catalog, &entities).await.expect("values");
-    let shared = SharedValues::new();
-    shared.set(values);
-    let executor = Arc::new(MetricExecutor::new(db, shared.clone()));
-    for (question, truth_sql) in demo_cases() {
-        let truth = truth_db
-            .query(truth_sql, &[], QueryLimits::default())
-            .await
-            .expect("truth")
-            .rows;
-        let Some((tool, MetricBuild::Query { query })) = choose(&catalog, &shared.get(), question, today) else {
-            panic!("{question}: not answered");
-        };
-        let call = bind(tool, &query_params(&query)).expect("binds");
-        let result = executor
-            .execute(tool, &call, &ExecContext::new(today))
-            .await
-            .expect("runs");
-        let rows = result.rows;
-        assert_eq!(
-            rows.len(),
-            truth.len(),
-            "{question}: {query:?} → {rows:?}, truth {truth:?}"
-        );
-        for (row, want) in rows.iter().zip(&truth) {
-            assert!(
-                want.iter().all(|cell| row.iter().any(|c| close(c, cell))),
-                "{question}: {row:?} is not {want:?} (rows {rows:?})"
-            );
-        }
-    }
+    demo_truth::answers_equal_truth(db, truth_db, &demo_cases()).await;
 }
 
 #[tokio::test]

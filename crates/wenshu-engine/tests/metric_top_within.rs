@@ -174,18 +174,6 @@ fn demo_cases() -> Vec<(&'static str, String)> {
     ]
 }
 
-/// A number as a server returns it (PostgreSQL's NUMERIC comes back as text).
-fn number(v: &Value) -> Option<f64> {
-    v.as_f64().or_else(|| v.as_str().and_then(|s| s.parse().ok()))
-}
-
-fn close(a: &Value, b: &Value) -> bool {
-    match (number(a), number(b)) {
-        (Some(x), Some(y)) => (x - y).abs() <= 0.005 * y.abs().max(1.0),
-        _ => a == b || a.as_str().zip(b.as_str()).is_some_and(|(x, y)| x == y),
-    }
-}
-
 async fn run_demo(db: Database, truth_db: &Database) {
     let today: Date = "2026-11-29".parse().unwrap();
     let catalog = demo_catalog().unwrap();
@@ -217,7 +205,7 @@ async fn run_demo(db: Database, truth_db: &Database) {
         // Row by row in order: the group, the ranked thing and the measure (a time bucket's label as the data's).
         for (row, want) in rows.iter().zip(&truth) {
             assert!(
-                want.iter().all(|cell| row.iter().any(|c| close(c, cell))),
+                want.iter().all(|cell| row.iter().any(|c| demo_truth::close(c, cell))),
                 "{question}: {row:?} is not {want:?} (rows {rows:?})"
             );
         }

@@ -9,6 +9,7 @@ use wenshu_contract::metric::{ColumnRef, Grain, MetricExpr, MetricModel, Resolve
 use crate::dialect::Dialect;
 use crate::scope::BoundCondition;
 
+mod relative;
 mod running;
 mod within;
 
@@ -161,6 +162,10 @@ pub fn compile_scoped(
         sep(&mut w);
         within::row_number(&mut w, model, query, groups, per_buckets);
     }
+    if query.relative.is_some() {
+        sep(&mut w);
+        relative::mean(&mut w, model, query);
+    }
     from(&mut w, model);
     let has_where = where_clause(&mut w, model, filters, range, scope);
     each(&mut w, model, query, has_where);
@@ -213,6 +218,7 @@ pub fn compile_scoped(
     if let Some((groups, keep)) = query.within {
         within::wrap(&mut w, query, &columns, groups, keep);
     } else {
+        relative::wrap(&mut w, query, &columns);
         order(&mut w, query);
     }
     if let Some(limit) = query.limit {
@@ -265,9 +271,13 @@ fn order(w: &mut Writer, query: &ResolvedQuery) {
         keys.push((format!("d{position}"), direction(dir)));
     } else if let Some((position, dir)) = query.order {
         keys.push((format!("m{position}"), direction(dir)));
-    } else if query.grain.is_none() && (query.having.is_some() || query.share.is_some()) {
-        // Groups kept by a threshold, or shares of a whole, read from the largest down (not by name).
-        let position = query.having.map_or(0, |(position, _, _)| position);
+    } else if query.grain.is_none() && (query.having.is_some() || query.share.is_some() || query.relative.is_some()) {
+        // Groups kept by a threshold or a mean, or shares of a whole, read from the largest down (not by name).
+        let position = query
+            .having
+            .map(|(position, _, _)| position)
+            .or(query.relative.map(|(position, _, _)| position))
+            .unwrap_or(0);
         keys.push((format!("m{position}"), "DESC"));
     }
     if query.grain.is_some() {
@@ -582,4 +592,17 @@ pub fn distinct_values_sql(model: &MetricModel, dimension: usize, dialect: Diale
     w.push(" IS NOT NULL ORDER BY 1");
     w.push(&format!(" LIMIT {max}"));
     w.sql
+}
+
+/// The alias a column has in the grouped statement (`d0`, `t`, `m0`, `s0`).
+fn alias(query: &ResolvedQuery, column: OutputColumn) -> String {
+    match column {
+        OutputColumn::Dimension(dim) => {
+            let i = query.group_by.iter().position(|d| *d == dim).unwrap_or_default();
+            format!("d{i}")
+        }
+        OutputColumn::Bucket(_) => "t".into(),
+        OutputColumn::Measure(i) => format!("m{i}"),
+        OutputColumn::Share(i) => format!("s{i}"),
+    }
 }

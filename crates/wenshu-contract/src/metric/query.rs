@@ -189,6 +189,21 @@ pub struct Within {
     pub limit: u32,
 }
 
+/// Keep the rows whose measure compares so with the mean of that measure over all the rows (高于平均水平的销售), or
+/// over the rows sharing a dimension's value (超过所在地区平均的产品).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Relative {
+    /// The measure's code, label or synonym (a sum or a count).
+    pub measure: String,
+    /// The comparison.
+    pub op: ThresholdOp,
+    /// The dimension whose values split the rows the mean is taken over (grouped by, beside another grouping);
+    /// none for all the rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub within: Option<String>,
+}
+
 /// Order the rows by a dimension's values (按地区排序, sorted by region): a dimension grouped by.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -242,6 +257,9 @@ pub struct MetricQuery {
     /// The rows ordered by a dimension's values instead of a measure (never with `order`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortBy>,
+    /// Keep the rows above (or below) the mean of a measure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relative: Option<Relative>,
     /// Each time bucket's value summed with those before it (累计; per value of the other dimensions grouped by):
     /// needs `grain`, and only additive measures (a sum or a count).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -320,6 +338,8 @@ pub struct ResolvedQuery {
     pub sort: Option<(usize, OrderDir)>,
     /// Whether each bucket's values are running totals.
     pub cumulative: bool,
+    /// `(position in measures, op, the dimension the mean is split by)`: rows compared with a mean.
+    pub relative: Option<(usize, ThresholdOp, Option<usize>)>,
 }
 
 impl ResolvedMeasure {
@@ -516,6 +536,10 @@ impl MetricQuery {
         if self.cumulative {
             check_cumulative(model, self, &measures)?;
         }
+        let relative = match &self.relative {
+            None => None,
+            Some(r) => Some(check_relative(model, self, r, &mut measures, &group_by)?),
+        };
         Ok(ResolvedQuery {
             measures,
             filters,
@@ -532,8 +556,71 @@ impl MetricQuery {
             within,
             sort,
             cumulative: self.cumulative,
+            relative,
         })
     }
+}
+
+/// Checks a comparison with a mean: of a sum or a count, over rows grouped by something besides the dimension the
+/// mean is split by, and nothing else that keeps or reorders rows inside groups (having, within, compare,
+/// cumulative).
+fn check_relative(
+    model: &MetricModel,
+    query: &MetricQuery,
+    relative: &Relative,
+    measures: &mut Vec<ResolvedMeasure>,
+    group_by: &[usize],
+) -> Result<(usize, ThresholdOp, Option<usize>), QueryError> {
+    let position = position_of(model, measures, &relative.measure, "relative.measure")?;
+    let adds_up = match measures[position].of {
+        Measured::Measure(index) => {
+            measures[position].aggregate.is_none()
+                && measures[position].per.is_none()
+                && is_sum_or_count(&model.measures[index].expr)
+        }
+        Measured::Distinct(_) => true,
+    };
+    if !adds_up {
+        return Err(QueryError::new(
+            "relative.measure",
+            format!(
+                "`{}` is no sum or count; its mean over the rows is not its own value over them",
+                relative.measure
+            ),
+        ));
+    }
+    if query.having.is_some() || query.within.is_some() || query.compare.is_some() || query.cumulative {
+        return Err(QueryError::new(
+            "relative",
+            "a comparison with the mean cannot be combined with having, within, compare or cumulative",
+        ));
+    }
+    let within = relative
+        .within
+        .as_ref()
+        .map(|name| dimension_index(model, name, "relative.within"))
+        .transpose()?;
+    if let Some(dim) = within
+        && !group_by.contains(&dim)
+    {
+        return Err(QueryError::new(
+            "relative.within",
+            format!("`{}` is not grouped by", relative.within.as_deref().unwrap_or_default()),
+        ));
+    }
+    let rows_inside = group_by.iter().filter(|d| Some(**d) != within).count() + usize::from(query.grain.is_some());
+    if rows_inside == 0 {
+        return Err(QueryError::new(
+            "groupBy",
+            "a comparison with the mean needs rows to compare: group by a dimension (or a grain) besides `within`",
+        ));
+    }
+    Ok((position, relative.op, within))
+}
+
+/// Whether a measure adds up over rows: a sum or a count.
+fn is_sum_or_count(expr: &super::MetricExpr) -> bool {
+    matches!(expr, super::MetricExpr::Call { name, distinct: false, .. } if name == "sum" || name == "count")
 }
 
 /// Checks an order by a dimension: the dimension is grouped by, and no measure orders the rows too.
@@ -580,10 +667,7 @@ fn check_cumulative(model: &MetricModel, query: &MetricQuery, measures: &[Resolv
     for (i, m) in measures.iter().enumerate() {
         let additive = match m.of {
             Measured::Measure(index) => {
-                m.aggregate.is_none()
-                    && m.per.is_none()
-                    && matches!(&model.measures[index].expr,
-                        super::MetricExpr::Call { name, distinct: false, .. } if name == "sum" || name == "count")
+                m.aggregate.is_none() && m.per.is_none() && is_sum_or_count(&model.measures[index].expr)
             }
             Measured::Distinct(_) => false,
         };

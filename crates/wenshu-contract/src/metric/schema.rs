@@ -82,6 +82,11 @@ pub fn input_schema(model: &MetricModel) -> Value {
                 "dimension": {"type": "string", "enum": dimensions},
                 "direction": {"type": "string", "enum": ["asc", "desc"]}
             }, "required": ["dimension", "direction"], "additionalProperties": false},
+            "relative": {"type": "object", "description": "与平均比较（高于平均水平的X、超过所在地区平均的产品）：保留度量高于或低于平均的行；within 时在该维度的每个值内取平均", "properties": {
+                "measure": {"type": "string", "enum": countable},
+                "op": {"type": "string", "enum": [">", ">=", "<", "<="]},
+                "within": {"type": "string", "enum": dimensions}
+            }, "required": ["measure", "op"], "additionalProperties": false},
             "cumulative": {"type": "boolean", "description": "累计：每个时间段（grain）的值加上之前各段之和；只用于求和或计数的度量"}
         },
         "required": ["measures"],

@@ -88,6 +88,24 @@ pub fn meets(
         }
         DemandKind::Rank { order, top } => rank(demand, offer, order, top, arguments, all),
         DemandKind::Sort { order } => sort(demand, offer, order, arguments, all),
+        DemandKind::Relative { .. } => match (&offer.relative, target) {
+            (Some(parent), None) if parent.is_empty() => Ok(()),
+            // 各地区…高于平均的产品: the mean of each region, as the distributing grouping says.
+            (Some(parent), None)
+                if all.iter().any(|g| {
+                    wenshu_lexicon::demand::distributes(g)
+                        && g.target.as_deref().is_some_and(|t| same_dimension(t, parent))
+                }) =>
+            {
+                Ok(())
+            }
+            (Some(parent), Some(t)) if same_dimension(t, parent) => Ok(()),
+            _ => Err(unmet(
+                words,
+                format!("不能和平均比较：{words}"),
+                format!("cannot compare with the mean: {words}"),
+            )),
+        },
         DemandKind::Cumulative if offer.cumulative => Ok(()),
         DemandKind::Cumulative => Err(unmet(
             words,

@@ -44,7 +44,7 @@ pub fn ground_metric(
                 "limit" => (value.clone(), number_verdict(value, facts)),
                 // A threshold on each record is checked as one on the groups: a measure of the model, a number stated.
                 "having" | "each" => having_verdict(model, value, facts),
-                "sort" | "cumulative" => asked_verdict(key, value, demands),
+                "sort" | "cumulative" | "relative" => asked_verdict(key, value, demands),
                 _ => {
                     grounding.kept.insert(key.clone(), value.clone());
                     continue;
@@ -289,12 +289,13 @@ fn range_verdict(value: &Value, facts: &QuestionFacts) -> Verdict {
     }
 }
 
-/// An order by a dimension or running totals: kept only when the question asks for them (按地区排序, 累计),
+/// An order by a dimension, running totals or a comparison with a mean: kept only when the question asks for them (按地区排序, 累计),
 /// never added by a model on its own.
 fn asked_verdict(key: &str, value: &Value, demands: &[Demand]) -> (Value, Verdict) {
     let asked = demands.iter().find(|d| match d.kind {
         DemandKind::Sort { .. } => key == "sort",
         DemandKind::Cumulative => key == "cumulative",
+        DemandKind::Relative { .. } => key == "relative",
         _ => false,
     });
     let verdict = match asked {

@@ -117,6 +117,24 @@ pub fn describe(tool: &Tool, arguments: &Map<String, Value>) -> Option<(String, 
             en.push(format!("{} {} {value}", measures[position], op.sql()));
         }
     }
+    if let Some((position, op, parent)) = q.relative {
+        let (z, e) = match op.sql() {
+            ">" | ">=" => ("高于", "above"),
+            _ => ("低于", "below"),
+        };
+        let label = &measures[position];
+        match parent {
+            Some(d) => {
+                let parent = &model.dimensions[d].label;
+                zh.push(format!("{label}{z}所在{parent}的平均"));
+                en.push(format!("{label} {e} the mean of its {parent}"));
+            }
+            None => {
+                zh.push(format!("{label}{z}平均"));
+                en.push(format!("{label} {e} the mean"));
+            }
+        }
+    }
     if let Some((kind, other)) = &q.compare {
         let (z, e) = match (kind, other) {
             (_, Some((start, end))) => (format!("对比 {start}～{end}"), format!("vs {start}..{end}")),

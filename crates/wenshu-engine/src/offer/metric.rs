@@ -127,6 +127,14 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
         };
     }
     offer.cumulative = resolved.cumulative;
+    offer.relative = resolved.relative.map(|(_, _, parent)| {
+        parent.map_or_else(Vec::new, |d| {
+            let dim = &model.dimensions[d];
+            let mut words = names(&dim.label, &dim.synonyms);
+            words.extend(identifiers::forms(&dim.name));
+            words
+        })
+    });
     if let Some((groups, keep)) = resolved.within {
         offer.within = match groups {
             Some(d) => {

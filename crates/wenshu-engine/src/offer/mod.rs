@@ -61,6 +61,10 @@ pub struct Offer {
     pub sorted_by: Vec<String>,
     /// Ordered by a dimension: which way.
     pub sorted: RankOrder,
+    /// Rows kept by a comparison with a mean: the words naming the dimension the mean is split by (empty: over
+    /// all the rows); none when no mean is compared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relative: Option<Vec<String>>,
     /// Whether each time bucket shows a running total.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub cumulative: bool,
@@ -89,6 +93,7 @@ impl Offer {
             sorted_by: Vec::new(),
             sorted: RankOrder::Asc,
             cumulative: false,
+            relative: None,
             source,
         }
     }

@@ -268,6 +268,8 @@ pub(super) const CUES: &[(&str, Cue)] = &[
     ("不到", ThresholdBefore(ThresholdOp::Below)),
     ("不足", ThresholdBefore(ThresholdOp::Below)),
     ("more than", ThresholdBefore(ThresholdOp::Above)),
+    ("higher than", ThresholdBefore(ThresholdOp::Above)),
+    ("lower than", ThresholdBefore(ThresholdOp::Below)),
     ("greater than", ThresholdBefore(ThresholdOp::Above)),
     ("over", ThresholdBefore(ThresholdOp::Above)),
     ("above", ThresholdBefore(ThresholdOp::Above)),

@@ -10,6 +10,8 @@ mod scan;
 mod sort;
 mod within;
 
+pub use within::distributes;
+
 use std::ops::Range;
 
 use jiff::civil::Date;
@@ -123,6 +125,12 @@ pub enum DemandKind {
         /// The direction, when said.
         order: Option<Order>,
     },
+    /// A comparison with the mean of the same measure (高于平均水平, below average): over all the rows, or, when the
+    /// target is read (高于所在地区的平均), over the rows sharing the target's value.
+    Relative {
+        /// How it compares.
+        op: ThresholdOp,
+    },
     /// A running total over a time grouping (每月的累计销售额, cumulative monthly revenue): each bucket's value
     /// summed with every bucket before it.
     Cumulative,
@@ -178,7 +186,12 @@ impl Demand {
                 out.push(self.range.start + at..self.range.start + at + word.len());
             }
         }
-        if let (DemandKind::Threshold { .. }, Some(measure)) = (self.kind, self.measure.as_deref())
+        // 高于所在地区的平均水平: every word of a comparison with the mean is read.
+        if matches!(self.kind, DemandKind::Relative { .. }) {
+            out.push(self.range.clone());
+        }
+        if let (DemandKind::Threshold { .. } | DemandKind::Relative { .. }, Some(measure)) =
+            (self.kind, self.measure.as_deref())
             && !measure.is_empty()
             && text
                 .get(..self.range.start)

@@ -132,6 +132,47 @@ impl<'a> Reader<'a> {
         Some(j..end)
     }
 
+    /// The mean a comparison is with, after its cue: 平均(水平|值|数), 所在X的平均, 本X平均, (the) average / mean;
+    /// where it ends, and the X whose rows it is taken over, when said.
+    fn mean_after(&self, i: usize) -> Option<(usize, Option<Range<usize>>)> {
+        let mut j = i;
+        while self.at(j).is_some_and(char::is_whitespace) {
+            j += 1;
+        }
+        for word in ["the average", "the mean", "average", "mean"] {
+            if self.looking_at(j, word) && !self.at(j + word.len()).is_some_and(|c| c.is_ascii_alphanumeric()) {
+                return Some((j + word.chars().count(), None));
+            }
+        }
+        let mut parent = None;
+        for lead in ["所在", "所属", "同一", "同", "本"] {
+            if self.looking_at(j, lead) {
+                let start = j + lead.chars().count();
+                let mut end = start;
+                while end - start < MAX_WORD && !self.looking_at(end, "平均") && !self.looking_at(end, "的平均") {
+                    end += 1;
+                }
+                if end == start || !self.s[start..end].iter().all(|c| is_han(*c)) {
+                    return None;
+                }
+                parent = Some(start..end);
+                j = if self.at(end) == Some('的') { end + 1 } else { end };
+                break;
+            }
+        }
+        if !self.looking_at(j, "平均") {
+            return None;
+        }
+        j += 2;
+        for tail in ["水平", "数值", "值", "数", "线"] {
+            if self.looking_at(j, tail) {
+                j += tail.chars().count();
+                break;
+            }
+        }
+        Some((j, parent))
+    }
+
     /// Whether a sort word starts at `i`, or after 来 / 进行 (按城市升序, 按城市来排序, 按城市进行排序).
     fn sort_from(&self, i: usize) -> bool {
         let skip = if self.looking_at(i, "进行") {
@@ -469,6 +510,10 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                     let kind = DemandKind::Threshold { op, value: n.value };
                     let stop = n.chars.end;
                     out.push(r.demand(kind, i..stop, i..end, None, r.measure_before(i)));
+                    next = stop;
+                } else if let Some((stop, parent)) = r.mean_after(end) {
+                    let kind = DemandKind::Relative { op };
+                    out.push(r.demand(kind, i..stop, i..end, parent, r.measure_before(i)));
                     next = stop;
                 }
             }

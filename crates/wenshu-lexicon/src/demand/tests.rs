@@ -443,3 +443,42 @@ fn a_day_of_the_week_is_no_weekly_grouping() {
         vec![(Some(Grain::Week), Some("星期".into()))]
     );
 }
+
+fn relative(text: &str) -> Option<(ThresholdOp, Option<String>, Option<String>)> {
+    of(text).into_iter().find_map(|d| match d.kind {
+        DemandKind::Relative { op } => Some((op, d.target, d.measure)),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_comparison_with_the_mean_names_the_rows_it_is_taken_over() {
+    assert_eq!(
+        relative("投诉数高于平均水平的仓库有哪些"),
+        Some((ThresholdOp::Above, None, Some("投诉数".into())))
+    );
+    assert_eq!(
+        relative("哪些仓库的投诉数低于平均").map(|r| r.0),
+        Some(ThresholdOp::Below)
+    );
+    assert_eq!(
+        relative("投诉数超过所在城市平均的仓库").map(|r| r.1),
+        Some(Some("城市".into()))
+    );
+    assert_eq!(
+        relative("投诉数高于所在城市的平均值的仓库").map(|r| r.1),
+        Some(Some("城市".into()))
+    );
+    assert_eq!(
+        relative("warehouses with complaints above average").map(|r| r.0),
+        Some(ThresholdOp::Above)
+    );
+    assert_eq!(
+        relative("warehouses with complaints below the average").map(|r| r.0),
+        Some(ThresholdOp::Below)
+    );
+    // A number is a threshold, and the mean of a measure alone is an aggregate.
+    assert_eq!(relative("投诉数超过100的仓库"), None);
+    assert!(!kinds("投诉数高于平均的仓库").contains(&DemandKind::Aggregate { of: Aggregate::Average }));
+    assert!(kinds("各仓库的平均投诉数").contains(&DemandKind::Aggregate { of: Aggregate::Average }));
+}

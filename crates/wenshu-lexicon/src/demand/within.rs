@@ -23,6 +23,14 @@ const DISTRIBUTIVE: &[&str] = &[
     "per",
 ];
 
+/// Whether `d` is a grouping that distributes over its values (各X, 每个X, each X, per X), unlike 按X or 哪个X.
+pub fn distributes(d: &Demand) -> bool {
+    matches!(d.kind, DemandKind::Group { grain: None })
+        && DISTRIBUTIVE
+            .iter()
+            .any(|c| d.words.eq_ignore_ascii_case(c) || d.words.starts_with(c))
+}
+
 /// Grouping cues that ask which value (哪个Y, which Y): their target is what a ranking beside them ranks.
 const WHICH: &[&str] = &["哪", "which"];
 

@@ -3,7 +3,7 @@
 
 use wenshu_contract::metric::{MetricModel, ResolvedQuery};
 
-use super::{OutputColumn, Writer, bucket, direction, measure};
+use super::{OutputColumn, Writer, alias, bucket, direction, measure};
 
 /// The alias of the row number inside each group.
 const RANK: &str = "rn";
@@ -88,17 +88,4 @@ pub(super) fn wrap(w: &mut Writer, query: &ResolvedQuery, columns: &[OutputColum
     w.push(" ASC, ");
     w.ident(RANK);
     w.push(" ASC");
-}
-
-/// The alias a column has in the grouped statement (`d0`, `t`, `m0`, `s0`).
-fn alias(query: &ResolvedQuery, column: OutputColumn) -> String {
-    match column {
-        OutputColumn::Dimension(dim) => {
-            let i = query.group_by.iter().position(|d| *d == dim).unwrap_or_default();
-            format!("d{i}")
-        }
-        OutputColumn::Bucket(_) => "t".into(),
-        OutputColumn::Measure(i) => format!("m{i}"),
-        OutputColumn::Share(i) => format!("s{i}"),
-    }
 }

@@ -7,6 +7,7 @@ mod dimensions;
 mod folded;
 mod measures;
 mod rank;
+mod relative;
 mod sort;
 mod threshold;
 mod times;
@@ -177,6 +178,7 @@ impl<'a> Builder<'a> {
         self.aggregates(&mut query);
         self.running_total(&mut query);
         self.threshold(&mut query);
+        self.relative(&mut query);
         self.unused_dimensions(&query);
         self.mean_to_date(&mut query);
         self.unused_numbers();
