@@ -1,5 +1,5 @@
-//! A model names an order by a dimension or running totals (issue 26, shapes 9 and 7): its `sort` and `cumulative`
-//! are kept where the question asks for them, compiled by code and answered; where the question never asks, the
+//! A model names an order by a dimension, running totals or a comparison with the mean (issue 26, shapes 9, 7 and
+//! 2): its `sort`, `cumulative` and `relative` are kept where the question asks for them, compiled by code and answered; where the question never asks, the
 //! model's addition is dropped and the call answers what was asked (a running total is never shown for a plain
 //! monthly series). A chat model on loopback (ScriptedChatServer) plays the model.
 
@@ -90,6 +90,44 @@ async fn a_models_running_total_is_kept_only_when_the_question_asks_for_one() {
     assert!(
         (months.iter().sum::<f64>() - sums[9]).abs() < 1.0,
         "{months:?} vs {sums:?}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn a_models_comparison_with_the_mean_is_kept_only_when_the_question_asks_for_one() {
+    let above = json!({"measures": [{"name": "销售额"}], "timeRange": {"start": "2026-10-01", "end": "2026-10-31"},
+        "groupBy": ["销售"], "relative": {"measure": "销售额", "op": ">"}});
+    let planned = plan("上个月销售额高于平均水平的销售", above.clone()).await;
+    let asked = params(&planned);
+    assert_eq!(asked["relative"], json!({"measure": "销售额", "op": ">"}), "{asked:?}");
+    let (executor, dir) = demo_metric_executor("metric-model-relative").await;
+    let catalog = demo_catalog().unwrap();
+    let tool = catalog.get("sales_metrics").unwrap();
+    let call = wenshu_contract::bind(tool, asked).unwrap();
+    let kept = executor.execute(tool, &call, &ExecContext::new(today())).await.unwrap();
+    // The same call for a question that never compares with the mean: every salesperson, none dropped.
+    let planned = plan("上个月各销售的销售额", above).await;
+    let plain = params(&planned);
+    assert!(plain.get("relative").is_none(), "{plain:?}");
+    let call = wenshu_contract::bind(tool, plain).unwrap();
+    let all = executor.execute(tool, &call, &ExecContext::new(today())).await.unwrap();
+    let amount = |row: &Vec<Value>| row[1].as_f64().unwrap();
+    let mean = all.rows.iter().map(amount).sum::<f64>() / all.rows.len() as f64;
+    assert!(
+        !kept.rows.is_empty() && kept.rows.len() < all.rows.len(),
+        "{:?}",
+        kept.rows
+    );
+    assert!(
+        kept.rows.iter().all(|r| amount(r) > mean),
+        "{:?} vs mean {mean}",
+        kept.rows
+    );
+    assert_eq!(
+        kept.rows.len(),
+        all.rows.iter().filter(|r| amount(r) > mean).count(),
+        "every salesperson above the mean is kept"
     );
     let _ = std::fs::remove_dir_all(dir);
 }
