@@ -645,3 +645,105 @@ async fn a_join_that_drops_rows_is_left_out_with_a_finding() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test]
+async fn a_line_table_gets_its_day_and_names_through_the_tables_it_joins() {
+    let dir = temp_dir("two-hops");
+    let url = format!("sqlite:{}", dir.join("music.db").display());
+    let mut script = String::from(
+        "CREATE TABLE genre (genre_id INTEGER PRIMARY KEY, name TEXT NOT NULL);\n\
+         CREATE TABLE track (track_id INTEGER PRIMARY KEY, name TEXT NOT NULL, \
+         genre_id INTEGER NOT NULL REFERENCES genre(genre_id), unit_price NUMERIC(10,2) NOT NULL);\n\
+         CREATE TABLE invoice (invoice_id INTEGER PRIMARY KEY, invoice_date DATETIME NOT NULL, \
+         billing_city TEXT NOT NULL, total NUMERIC(10,2) NOT NULL);\n\
+         CREATE TABLE invoice_line (invoice_line_id INTEGER PRIMARY KEY, \
+         invoice_id INTEGER NOT NULL REFERENCES invoice(invoice_id), \
+         track_id INTEGER NOT NULL REFERENCES track(track_id), unit_price NUMERIC(10,2) NOT NULL, \
+         quantity INTEGER NOT NULL);\n\
+         INSERT INTO genre VALUES (1, 'Rock'), (2, 'Jazz'), (3, 'Blues');\n",
+    );
+    for t in 1..=60 {
+        script.push_str(&format!(
+            "INSERT INTO track VALUES ({t}, 'track {t}', {}, 0.99);\n",
+            t % 3 + 1
+        ));
+    }
+    let mut rng = Lcg(27);
+    for i in 1..=80 {
+        let year = if i % 4 == 0 { 2024 } else { 2025 };
+        script.push_str(&format!(
+            "INSERT INTO invoice VALUES ({i}, '{year}-{:02}-{:02}', '{}', 0);\n",
+            rng.next(12) + 1,
+            rng.next(28) + 1,
+            ["Oslo", "Lima", "Pune"][(i % 3) as usize]
+        ));
+    }
+    for l in 1..=300 {
+        script.push_str(&format!(
+            "INSERT INTO invoice_line VALUES ({l}, {}, {}, {}.{:02}, {});\n",
+            rng.next(80) + 1,
+            rng.next(60) + 1,
+            rng.next(2),
+            rng.next(100),
+            rng.next(3) + 1
+        ));
+    }
+    let db = Database::connect(&url).await.unwrap();
+    db.execute_batch(&script).await.unwrap();
+    db.close().await;
+    let draft = dir.join("draft");
+    let (ok, stdout, stderr) = wenshu(&["init", "--db", &url, "--out", draft.to_str().unwrap()]);
+    assert!(ok, "init failed: {stdout}\n{stderr}");
+    assert!(
+        stdout.contains("invoice.invoice_date (via invoice_id) is the time column"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("unit_price × quantity → measure 销售额"), "{stdout}");
+    let catalog = Catalog::from_json_str(&std::fs::read_to_string(draft.join("catalog.json")).unwrap()).unwrap();
+    let tool = catalog.get("invoice_line_metrics").expect("the line tool");
+    let reader = Database::connect_read_only(&url).await.unwrap();
+    let config: toml::Table = toml::from_str(&std::fs::read_to_string(draft.join("wenshu.toml")).unwrap()).unwrap();
+    let mut entities = EntityCatalogs::new();
+    for q in config["entity_queries"].as_array().expect("entity queries") {
+        let ty = q["type"].as_str().unwrap();
+        entities.insert(
+            ty,
+            load_entities(&reader, ty, q["query"].as_str().unwrap()).await.unwrap(),
+        );
+    }
+    let values = MetricValues::load(&reader, &catalog, &entities).await.unwrap();
+    let shared = SharedValues::new();
+    shared.set(values.clone());
+    let executor = MetricExecutor::new(reader.clone(), shared);
+    let today = jiff::civil::date(2026, 6, 1);
+    let in_2025 = "i.invoice_date BETWEEN '2025-01-01' AND '2025-12-31'";
+    let cases = [
+        (
+            "revenue by genre from 2025-01-01 to 2025-12-31",
+            format!(
+                "SELECT g.name, SUM(l.unit_price * l.quantity) FROM invoice_line l \
+                 JOIN invoice i ON i.invoice_id = l.invoice_id JOIN track t ON t.track_id = l.track_id \
+                 JOIN genre g ON g.genre_id = t.genre_id WHERE {in_2025} GROUP BY g.name"
+            ),
+        ),
+        (
+            "quantity by month from 2025-01-01 to 2025-12-31",
+            format!(
+                "SELECT SUBSTR(i.invoice_date, 1, 7), SUM(l.quantity) FROM invoice_line l \
+                 JOIN invoice i ON i.invoice_id = l.invoice_id WHERE {in_2025} GROUP BY 1"
+            ),
+        ),
+    ];
+    for (question, sql) in &cases {
+        let query = match build_query(tool, &values, question, today) {
+            MetricBuild::Query { query } => query,
+            MetricBuild::Unmet { reasons } => panic!("`{question}` is not answered: {reasons:?}"),
+        };
+        let call = bind(tool, &query_params(&query)).unwrap();
+        let result = executor.execute(tool, &call, &ExecContext::new(today)).await.unwrap();
+        let want = reader.query(sql, &[], QueryLimits::default()).await.unwrap();
+        assert_close(question, &as_map(&result.rows), &as_map(&want.rows));
+    }
+    reader.close().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -173,6 +173,9 @@ struct Joined<'a> {
     alias: String,
     table: &'a Table,
     via: String,
+    /// The alias and table it joins from: the fact table, or a table joined to it (a second hop).
+    from_alias: String,
+    from_table: &'a Table,
 }
 
 fn draft_tool(
@@ -237,7 +240,46 @@ fn draft_tool(
             alias,
             table: target,
             via: key.column.clone(),
+            from_alias: table.name.clone(),
+            from_table: table,
         });
+    }
+    // A second hop: the tables a joined table references (a line's track's genre), when the chain keeps the rows.
+    let first_hop: Vec<(String, &Table, String)> = joins
+        .iter()
+        .map(|j| (j.alias.clone(), j.table, j.via.clone()))
+        .collect();
+    for (from_alias, from_table, via) in first_hop {
+        for key in &from_table.foreign_keys {
+            let Some(target) = tables.iter().find(|t| t.name == key.table) else {
+                continue;
+            };
+            let plain = is_identifier(&target.name) && is_identifier(&key.target) && is_identifier(&key.column);
+            if !plain || target.name == table.name || joins.iter().any(|j| j.table.name == target.name) {
+                continue;
+            }
+            match sample.joined.get(&format!("{via}>{}", key.column)) {
+                Some(&n) if n == sample.rows => {}
+                Some(&n) => {
+                    notes.push(format!(
+                        "{from_alias}.{} → {} not joined: through {via}, {} rows become {n}",
+                        key.column, key.table, sample.rows
+                    ));
+                    continue;
+                }
+                None => continue,
+            }
+            if !aliases.insert(target.name.clone()) {
+                continue;
+            }
+            joins.push(Joined {
+                alias: target.name.clone(),
+                table: target,
+                via: key.column.clone(),
+                from_alias: from_alias.clone(),
+                from_table,
+            });
+        }
     }
     // A column of the fact table whose name a joined table also has is written with the table's name (Track and
     // InvoiceLine both have UnitPrice): unqualified it names either, and the model refuses it.
@@ -282,6 +324,37 @@ fn draft_tool(
             m["unit"] = json!(unit);
         }
         measures.push(m);
+    }
+    if let Some((price, quantity)) = price_and_quantity(table) {
+        if table
+            .columns
+            .iter()
+            .any(|c| c.kind == ColumnKind::Number && name_words(&c.name).iter().any(|w| w == "discount"))
+        {
+            notes.push(format!(
+                "{price} × {quantity} not drafted as sales: a discount column of unknown scale (a fraction or a \
+                 percentage) would change it"
+            ));
+        } else {
+            let rest = json!({
+                "expr": format!("SUM({} * {})", column_ref(&price), column_ref(&quantity)),
+                "decimals": 2,
+                "aggregations": ["avg", "max", "min"],
+            });
+            let synonyms: Vec<String> = ["revenue", "sales", "sales amount", "营收", "销售收入"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            measures.push(named(
+                &mut names,
+                "sales_amount",
+                "销售额",
+                &table_naming.label,
+                &synonyms,
+                rest,
+            ));
+            notes.push(format!("{price} × {quantity} → measure 销售额 (revenue)"));
+        }
     }
     let t = &table_naming.label;
     let (count_label, count_synonyms) = if is_chinese(t) {
@@ -338,7 +411,10 @@ fn draft_tool(
             "table": join.table.name,
             "alias": join.alias,
             "columns": identifiers(join.table),
-            "on": [format!("{}.{}", table.name, join.via), format!("{}.{}", join.alias, target_of(table, &join.via))],
+            "on": [
+                format!("{}.{}", join.from_alias, join.via),
+                format!("{}.{}", join.alias, target_of(join.from_table, &join.via))
+            ],
         }));
         out.fallback_tables.push(join.table.name.clone());
         let joined_sample = samples.get(&join.table.name).unwrap_or(&empty);
@@ -366,7 +442,7 @@ fn draft_tool(
                     .columns
                     .iter()
                     .find(|c| c.primary_key)
-                    .map_or(target_of(table, &join.via), |c| c.name.clone());
+                    .map_or(target_of(join.from_table, &join.via), |c| c.name.clone());
                 let label = if n.from_comment {
                     n.label.clone()
                 } else {
@@ -415,6 +491,16 @@ fn draft_tool(
         return;
     }
     let mut model = json!({"from": from, "measures": measures, "dimensions": dimensions});
+    // Without a day of its own, the day of a table it joins (an order line's order date).
+    let parent_time = if time.is_none() {
+        joins.iter().find_map(|j| {
+            let joined_sample = samples.get(&j.table.name)?;
+            let (column, ty) = time_column(j.table, joined_sample, dialect)?;
+            Some((j, column, ty, joined_sample))
+        })
+    } else {
+        None
+    };
     if let Some((column, ty)) = time {
         let n = naming(&column.name, column.comment.as_deref());
         let label = n.label;
@@ -427,6 +513,18 @@ fn draft_tool(
         notes.push(format!(
             "{} is the time column ({ty}, {} to {})",
             column.name, range.0, range.1
+        ));
+    } else if let Some((join, column, ty, joined_sample)) = parent_time {
+        let n = naming(&column.name, column.comment.as_deref());
+        model["time"] = json!({"column": format!("{}.{}", join.alias, column.name), "type": ty, "label": n.label});
+        let range = joined_sample
+            .columns
+            .get(&column.name)
+            .and_then(|s| s.range.clone())
+            .unwrap_or_default();
+        notes.push(format!(
+            "{}.{} (via {}) is the time column ({ty}, {} to {})",
+            join.alias, column.name, join.via, range.0, range.1
         ));
     } else {
         notes.push("no day column: questions cannot name periods".into());
@@ -463,7 +561,7 @@ fn draft_tool(
                 } else {
                     format!("，可按{}分组、筛选", dimension_labels.join("、"))
                 },
-                if time.is_some() {
+                if model.get("time").is_some() {
                     "，按日、周、月、季度、年统计"
                 } else {
                     ""
@@ -482,7 +580,7 @@ fn draft_tool(
                 } else {
                     format!("; by {}", dimension_labels.join(", "))
                 },
-                if time.is_some() {
+                if model.get("time").is_some() {
                     "; per day, week, month, quarter or year"
                 } else {
                     ""
@@ -490,7 +588,11 @@ fn draft_tool(
             ),
         )
     };
-    let examples = super::examples::examples(&model, sample_year(time, sample).as_deref(), &sampled, chinese);
+    let year = match parent_time {
+        Some((_, column, ty, joined_sample)) => sample_year(Some((column, ty)), joined_sample),
+        None => sample_year(time, sample),
+    };
+    let examples = super::examples::examples(&model, year.as_deref(), &sampled, chinese);
     out.decisions.push(format!(
         "{}: metric tool `{tool_name}` — {} measures ({}), {} dimensions ({}){}",
         table.name,
@@ -577,6 +679,18 @@ fn drop_shared_first_words(dimensions: &mut [Value]) {
             }
         }
     }
+}
+
+/// A unit price and a quantity column of one table (`UnitPrice`, `Quantity`): their product is the line's amount.
+fn price_and_quantity(table: &Table) -> Option<(String, String)> {
+    let measures = measure_columns(table);
+    let last_is = |words: &[&str]| {
+        measures
+            .iter()
+            .find(|c| name_words(&c.name).last().is_some_and(|w| words.contains(&w.as_str())))
+            .map(|c| c.name.clone())
+    };
+    Some((last_is(&["price"])?, last_is(&["quantity", "qty"])?))
 }
 
 /// The year of the last sampled day, for examples.

@@ -33,7 +33,7 @@ pub struct TableSample {
     /// Per column name.
     pub columns: HashMap<String, ColumnSample>,
     /// Per foreign-key column, the rows of the table inner-joined along it (equal to `rows` when the join keeps
-    /// every row once).
+    /// every row once); per `first>second`, the rows after a second hop from the joined table.
     pub joined: HashMap<String, u64>,
 }
 
@@ -150,6 +150,36 @@ pub async fn count_joins(
             .and_then(|v| v.as_u64().or_else(|| v.as_str().and_then(|s| s.parse().ok())));
         if let Some(n) = n {
             sample.joined.insert(key.column.clone(), n);
+        }
+        // A second hop from the joined table, keyed `first>second`.
+        let Some(joined) = tables.iter().find(|t| t.name == key.table) else {
+            continue;
+        };
+        for next in &joined.foreign_keys {
+            if next.table == table.name || next.table == joined.name || next.target.is_empty() {
+                continue;
+            }
+            if !tables.iter().any(|t| t.name == next.table) {
+                continue;
+            }
+            let sql = format!(
+                "SELECT COUNT(*) FROM {t} f JOIN {r} j ON f.{c} = j.{k} JOIN {s} s ON j.{c2} = s.{k2}",
+                t = q(&table.name),
+                r = q(&key.table),
+                c = q(&key.column),
+                k = q(&key.target),
+                s = q(&next.table),
+                c2 = q(&next.column),
+                k2 = q(&next.target)
+            );
+            let r = rows(db, &sql).await?;
+            if let Some(n) = r
+                .first()
+                .and_then(|r| r.first())
+                .and_then(|v| v.as_u64().or_else(|| v.as_str().and_then(|s| s.parse().ok())))
+            {
+                sample.joined.insert(format!("{}>{}", key.column, next.column), n);
+            }
         }
     }
     Ok(())
