@@ -260,3 +260,18 @@ fn only_keeps_the_tags_asked_for_and_says_how_many_were_left_out() {
     assert_eq!(catalog.names(), vec!["deletePet"]);
     assert!(report.contains("3 operations left out by --only admin"), "{report}");
 }
+
+#[test]
+fn a_server_declared_under_a_path_is_the_base_url_and_another_one_is_named() {
+    let (catalog, document, report) = import("path_servers.json", &[]);
+    assert_eq!(
+        document["x-openapi"]["baseUrl"], "https://api.weather.example",
+        "{report}"
+    );
+    assert_eq!(catalog.names(), vec!["forecast"], "{report}");
+    assert!(
+        report
+            .contains("GET /v1/archive: not imported — its server https://archive.weather.example is not the base URL"),
+        "{report}"
+    );
+}

@@ -16,7 +16,8 @@ pub struct Imported {
     pub tools: Vec<Value>,
     /// One line per decision or construct left out.
     pub notes: Vec<String>,
-    /// The first server's URL, variables filled with their defaults.
+    /// The first server's URL (the document's, else a path's or an operation's), variables filled with their
+    /// defaults.
     pub server_url: Option<String>,
     /// Operations left out by `--only`.
     pub filtered: usize,
@@ -71,6 +72,18 @@ pub fn convert(document: &Value, only: &[String]) -> Imported {
                 continue;
             }
             let at = format!("{method} {path}");
+            // A server of its own (the operation's, else its path's) other than the base URL: one base URL per
+            // catalog, so it would be called at the wrong place.
+            let own = first_server(&operation["servers"]).or_else(|| first_server(&item["servers"]));
+            if let (Some(own), Some(base)) = (&own, &out.server_url)
+                && own != base
+            {
+                out.notes.push(format!(
+                    "{at}: not imported — its server {own} is not the base URL {base} (import it alone with \
+                     --only, or with --base-url)"
+                ));
+                continue;
+            }
             match operation_tool(document, path, method, operation, &shared, title, &mut names) {
                 Ok((tool, notes)) => {
                     out.notes
@@ -85,9 +98,23 @@ pub fn convert(document: &Value, only: &[String]) -> Imported {
     out
 }
 
-/// `servers[0].url` with its variables' defaults.
+/// The base URL: the document's first server, else the first server a path or an operation declares (a document
+/// of one path often declares it there).
 fn server_url(document: &Value) -> Option<String> {
-    let server = document["servers"].as_array()?.first()?;
+    first_server(&document["servers"]).or_else(|| {
+        document["paths"].as_object()?.values().find_map(|item| {
+            first_server(&item["servers"]).or_else(|| {
+                HTTP_METHODS
+                    .iter()
+                    .find_map(|m| first_server(&item[m.to_ascii_lowercase()]["servers"]))
+            })
+        })
+    })
+}
+
+/// `servers[0].url` of a `servers` array, with its variables' defaults.
+fn first_server(servers: &Value) -> Option<String> {
+    let server = servers.as_array()?.first()?;
     let mut url = server["url"].as_str()?.to_string();
     if let Some(vars) = server["variables"].as_object() {
         for (name, var) in vars {
