@@ -747,3 +747,79 @@ async fn a_line_table_gets_its_day_and_names_through_the_tables_it_joins() {
     reader.close().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test]
+async fn a_fraction_discount_is_taken_off_revenue_and_another_scale_is_not_guessed() {
+    let dir = temp_dir("discount");
+    let url = format!("sqlite:{}", dir.join("shop.db").display());
+    let mut script = String::from(
+        "CREATE TABLE orders (order_id INTEGER PRIMARY KEY, order_date TEXT NOT NULL);\n\
+         CREATE TABLE order_lines (line_id INTEGER PRIMARY KEY, \
+         order_id INTEGER NOT NULL REFERENCES orders(order_id), unit_price REAL NOT NULL, \
+         quantity INTEGER NOT NULL, discount REAL NOT NULL);\n\
+         CREATE TABLE quote_lines (line_id INTEGER PRIMARY KEY, \
+         order_id INTEGER NOT NULL REFERENCES orders(order_id), unit_price REAL NOT NULL, \
+         quantity INTEGER NOT NULL, discount REAL NOT NULL);\n",
+    );
+    for o in 1..=40 {
+        script.push_str(&format!(
+            "INSERT INTO orders VALUES ({o}, '2025-{:02}-11');\n",
+            o % 12 + 1
+        ));
+    }
+    for l in 1..=120 {
+        script.push_str(&format!(
+            "INSERT INTO order_lines VALUES ({l}, {}, {}.25, {}, {});\n\
+             INSERT INTO quote_lines VALUES ({l}, {}, 3.5, 2, {});\n",
+            l % 40 + 1,
+            l % 17 + 1,
+            l % 4 + 1,
+            [0.0, 0.05, 0.1, 0.25][l % 4],
+            l % 40 + 1,
+            [0, 5, 10, 15][l % 4]
+        ));
+    }
+    let db = Database::connect(&url).await.unwrap();
+    db.execute_batch(&script).await.unwrap();
+    db.close().await;
+    let draft = dir.join("draft");
+    let (ok, stdout, stderr) = wenshu(&["init", "--db", &url, "--out", draft.to_str().unwrap()]);
+    assert!(ok, "init failed: {stdout}\n{stderr}");
+    assert!(
+        stdout.contains("unit_price × quantity × (1 − discount) → measure 销售额"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("unit_price × quantity not drafted as sales: discount is not a fraction"),
+        "{stdout}"
+    );
+    let catalog = Catalog::from_json_str(&std::fs::read_to_string(draft.join("catalog.json")).unwrap()).unwrap();
+    let tool = catalog.get("order_lines_metrics").expect("the line tool");
+    let reader = Database::connect_read_only(&url).await.unwrap();
+    let values = MetricValues::load(&reader, &catalog, &EntityCatalogs::new())
+        .await
+        .unwrap();
+    let shared = SharedValues::new();
+    shared.set(values.clone());
+    let executor = MetricExecutor::new(reader.clone(), shared);
+    let today = jiff::civil::date(2026, 6, 1);
+    let question = "revenue by month from 2025-01-01 to 2025-12-31";
+    let query = match build_query(tool, &values, question, today) {
+        MetricBuild::Query { query } => query,
+        MetricBuild::Unmet { reasons } => panic!("`{question}` is not answered: {reasons:?}"),
+    };
+    let call = bind(tool, &query_params(&query)).unwrap();
+    let result = executor.execute(tool, &call, &ExecContext::new(today)).await.unwrap();
+    let want = reader
+        .query(
+            "SELECT SUBSTR(o.order_date, 1, 7), SUM(l.unit_price * l.quantity * (1 - l.discount)) \
+             FROM order_lines l JOIN orders o ON o.order_id = l.order_id GROUP BY 1",
+            &[],
+            QueryLimits::default(),
+        )
+        .await
+        .unwrap();
+    assert_close(question, &as_map(&result.rows), &as_map(&want.rows));
+    reader.close().await;
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -326,18 +326,32 @@ fn draft_tool(
         measures.push(m);
     }
     if let Some((price, quantity)) = price_and_quantity(table) {
-        if table
+        let discount = table
             .columns
             .iter()
-            .any(|c| c.kind == ColumnKind::Number && name_words(&c.name).iter().any(|w| w == "discount"))
-        {
+            .find(|c| c.kind == ColumnKind::Number && name_words(&c.name).iter().any(|w| w == "discount"));
+        // A discount whose every value is a fraction (0 to 1) is taken off; any other scale is not guessed.
+        let fraction = discount.filter(|d| {
+            sample
+                .columns
+                .get(&d.name)
+                .and_then(|s| s.bounds)
+                .is_some_and(|(low, high)| (0.0..=1.0).contains(&low) && (0.0..=1.0).contains(&high))
+        });
+        if let (Some(d), None) = (discount, fraction) {
             notes.push(format!(
-                "{price} × {quantity} not drafted as sales: a discount column of unknown scale (a fraction or a \
-                 percentage) would change it"
+                "{price} × {quantity} not drafted as sales: {} is not a fraction from 0 to 1, and another scale is \
+                 not guessed",
+                d.name
             ));
         } else {
+            let product = format!("{} * {}", column_ref(&price), column_ref(&quantity));
+            let expr = match fraction {
+                Some(d) => format!("SUM({product} * (1 - {}))", column_ref(&d.name)),
+                None => format!("SUM({product})"),
+            };
             let rest = json!({
-                "expr": format!("SUM({} * {})", column_ref(&price), column_ref(&quantity)),
+                "expr": expr,
                 "decimals": 2,
                 "aggregations": ["avg", "max", "min"],
             });
@@ -353,7 +367,10 @@ fn draft_tool(
                 &synonyms,
                 rest,
             ));
-            notes.push(format!("{price} × {quantity} → measure 销售额 (revenue)"));
+            notes.push(format!(
+                "{price} × {quantity}{} → measure 销售额 (revenue)",
+                fraction.map_or(String::new(), |d| format!(" × (1 − {})", d.name))
+            ));
         }
     }
     let t = &table_naming.label;

@@ -9,6 +9,8 @@ use anyhow::Context;
 use serde_json::Value;
 use wenshu_sql::db::{Database, Dialect, QueryLimits};
 
+use wenshu_lexicon::column_words::name_words;
+
 use super::schema::{ColumnKind, Table, text};
 
 /// The most distinct values a text column may have to be drafted as a dimension with its values.
@@ -23,6 +25,8 @@ pub struct ColumnSample {
     pub range: Option<(String, String)>,
     /// A timestamp column some of whose values have a time of day (not a day column).
     pub timed: bool,
+    /// The least and greatest value of a discount column (whether it is a fraction or something else).
+    pub bounds: Option<(f64, f64)>,
 }
 
 /// What the data of one table shows.
@@ -70,6 +74,11 @@ pub async fn sample_table(db: &Database, table: &Table) -> anyhow::Result<TableS
         let mut found = ColumnSample::default();
         let day_text = |c: &str| dialect.rules().date_text(c);
         match column.kind {
+            ColumnKind::Number if name_words(&column.name).iter().any(|w| w == "discount") => {
+                let r = rows(db, &format!("SELECT MIN({c}), MAX({c}) FROM {t}")).await?;
+                let number = |v: Option<&Value>| v.and_then(|v| v.as_f64().or_else(|| v.as_str()?.parse().ok()));
+                found.bounds = r.first().and_then(|r| Some((number(r.first())?, number(r.get(1))?)));
+            }
             ColumnKind::Text => {
                 let values = rows(
                     db,
