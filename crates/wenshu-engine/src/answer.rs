@@ -655,6 +655,15 @@ impl Engine {
     ) -> AskOutcome {
         let request = asked.request;
         let started = Instant::now();
+        // What can be asked instead lists only the tools that can run here: another would be a dead end.
+        let message = if message.code == Code::QuestionOutsideTools {
+            let runnable: Vec<&wenshu_contract::Tool> = (self.planner.askable_tools().into_iter())
+                .filter(|t| self.can_execute(t.name()))
+                .collect();
+            Message::outside_tools(&runnable)
+        } else {
+            message
+        };
         let Some(tool) = self.planner.fallback_tool() else {
             trace.record(
                 "fallback",

@@ -655,3 +655,30 @@ async fn a_stop_says_how_a_metric_tool_the_question_speaks_of_could_be_asked() {
             .all(|m| m["en"].as_str().is_some_and(|en| !en.is_empty()))
     );
 }
+
+#[tokio::test]
+async fn a_question_outside_every_tool_lists_only_tools_that_can_run() {
+    let server = start(Options {
+        settings: keyed(&["u1"], &["a1"]),
+        ..Options::default()
+    })
+    .await;
+    let answer = ask(&server, "u1", "今天天气怎么样").await;
+    let messages = answer["outcome"]["messages"].as_array().cloned().unwrap_or_default();
+    let outside = messages
+        .iter()
+        .find(|m| m["code"] == "question.outside_tools")
+        .unwrap_or_else(|| panic!("no outside-tools message in {answer}"));
+    let engine = server.state.engine();
+    let listed: Vec<&str> = outside["params"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["tool"].as_str())
+        .collect();
+    assert!(!listed.is_empty(), "{outside}");
+    assert!(listed.iter().all(|t| engine.can_execute(t)), "{listed:?}");
+    // The demo's order tool has no executor here: neither it nor its example is offered.
+    assert!(!listed.contains(&"query_order"), "{listed:?}");
+    assert!(!outside["zh"].as_str().unwrap().contains("订单"), "{outside}");
+}
