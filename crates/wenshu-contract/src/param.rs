@@ -131,6 +131,8 @@ pub struct ParamSpec {
     pub properties: Vec<ParamSpec>,
     /// The item schema of an array parameter.
     pub items: Option<Box<ParamSpec>>,
+    /// `x-explode: false`: an array in a query is sent as one comma-separated value (`daily=a,b`), not repeated.
+    pub comma_joined: bool,
 }
 
 impl ParamSpec {
@@ -152,6 +154,7 @@ impl ParamSpec {
             principal: None,
             properties: Vec::new(),
             items: None,
+            comma_joined: false,
         }
     }
 

@@ -73,6 +73,22 @@ fn read_required<'a>(
         .collect()
 }
 
+/// `x-explode`: `false` sends an array in a query as one comma-separated value; only an array may say it.
+fn read_explode(object: &Map<String, Value>, spec: &ParamSpec, field: &str) -> Result<bool, FieldError> {
+    match object.get("x-explode") {
+        None => Ok(false),
+        Some(Value::Bool(explode)) if spec.ty == ParamType::Array => Ok(!explode),
+        Some(Value::Bool(_)) => Err(FieldError::new(
+            format!("{field}.x-explode"),
+            "only an array parameter is exploded or not",
+        )),
+        Some(other) => Err(FieldError::new(
+            format!("{field}.x-explode"),
+            format!("expected true or false, got {other}"),
+        )),
+    }
+}
+
 /// Reads one property schema into a spec.
 fn read_param(name: &str, schema: &Value, required: bool, field: &str) -> Result<ParamSpec, FieldError> {
     let object = expect_object(schema, field)?;
@@ -97,6 +113,7 @@ fn read_param(name: &str, schema: &Value, required: bool, field: &str) -> Result
         spec.items = Some(Box::new(read_param("items", items, false, &format!("{field}.items"))?));
     }
     spec.default = read_default(object, &spec, field)?;
+    spec.comma_joined = read_explode(object, &spec, field)?;
     Ok(spec)
 }
 

@@ -179,6 +179,7 @@ fn a_metric_query_is_checked_name_by_name() {
     bad.compare = Some(wenshu_contract::metric::Compare {
         kind: CompareKind::YearOverYear,
         range: None,
+        rank: None,
     });
     bad.time_range = None;
     assert_eq!(bad.resolve(&model).unwrap_err().field, "compare");

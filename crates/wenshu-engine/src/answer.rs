@@ -282,6 +282,38 @@ impl Engine {
         self.executors.get(tool).is_some()
     }
 
+    /// The first and last day a metric tool's data holds as `viewer` sees it (its row scope applied), read by its
+    /// first measure over no period as an answer reads it; `None` for a tool without a metric model, or when that
+    /// query is refused or fails. It aggregates every row the viewer sees: callers keep what it said.
+    pub async fn data_span(
+        &self,
+        tool_name: &str,
+        viewer: &crate::scope::Viewer,
+        today: jiff::civil::Date,
+    ) -> Option<(String, String)> {
+        let tool = self.planner.catalog().get(tool_name)?;
+        let model = tool.extensions().metrics.as_deref()?;
+        model.time.as_ref()?;
+        let measure = model.measures.first()?;
+        let arguments = json!({"measures": [{"name": measure.label}]}).as_object().cloned()?;
+        let call = BoundCall {
+            tool: tool_name.to_string(),
+            arguments,
+            defaulted: vec![],
+            coercions: vec![],
+        };
+        let ctx = ExecContext {
+            today,
+            timeout: self.timeout,
+            row_cap: self.row_cap,
+            bytes: self.bytes,
+            scope: Arc::new(self.scope.bind(viewer)),
+        };
+        let result = self.executors.execute(tool, &call, &ctx).await.ok()?;
+        let day = |key: &str| result.detail["span"][key].as_str().map(str::to_string);
+        Some((day("start")?, day("end")?))
+    }
+
     /// Answers one question (reading the metric values its viewer's row scope sees, when the engine has them).
     pub async fn ask(&self, request: &AskRequest) -> Answer {
         self.ask_rows(request, RowsWanted::Limit).await

@@ -195,6 +195,7 @@ fn query_of(pool: &Pool, d: &Draw) -> MetricQuery {
                 CompareKind::PreviousPeriod
             },
             range: None,
+            rank: None,
         });
     }
     if q.measures.iter().any(|m| m.per.is_some()) && q.time_range.is_none() {

@@ -37,6 +37,7 @@ pub fn build_request(tool: &Tool, call: &BoundCall, base_url: &str) -> Result<Ht
             location: Some(Location::Path),
         })?;
     let mut query = form_urlencoded::Serializer::new(String::new());
+    let mut comma_joined: Vec<String> = Vec::new();
     let mut body = Map::new();
     for spec in tool.params().iter() {
         let Some(value) = call.arguments.get(&spec.name) else {
@@ -45,6 +46,12 @@ pub fn build_request(tool: &Tool, call: &BoundCall, base_url: &str) -> Result<Ht
         match route.location_of(spec) {
             Location::Path => {}
             Location::Query => match value {
+                Value::Array(items) if spec.comma_joined => {
+                    // Each item encoded, the commas between them literal (`daily=a,b`), as OpenAPI writes it.
+                    let encode = |text: &str| form_urlencoded::byte_serialize(text.as_bytes()).collect::<String>();
+                    let joined: Vec<String> = items.iter().map(|item| encode(&scalar_text(item))).collect();
+                    comma_joined.push(format!("{}={}", encode(&spec.name), joined.join(",")));
+                }
                 Value::Array(items) => {
                     for item in items {
                         query.append_pair(&spec.name, &scalar_text(item));
@@ -59,7 +66,13 @@ pub fn build_request(tool: &Tool, call: &BoundCall, base_url: &str) -> Result<Ht
             }
         }
     }
-    let query = query.finish();
+    let mut query = query.finish();
+    for pair in comma_joined {
+        if !query.is_empty() {
+            query.push('&');
+        }
+        query.push_str(&pair);
+    }
     let mut url = format!("{}{path}", base_url.trim_end_matches('/'));
     if !query.is_empty() {
         url.push('?');

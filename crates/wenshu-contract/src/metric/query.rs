@@ -166,6 +166,32 @@ pub struct Compare {
     /// The other period, when the question names it (otherwise derived from `kind`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub range: Option<TimeRange>,
+    /// The rows ranked by the first measure's change or rate (哪个产品环比增长最快).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank: Option<ChangeRank>,
+}
+
+/// What a ranking of compared rows is by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChangeBy {
+    /// The difference (增长最多: this period's value less the other's).
+    Change,
+    /// The rate (增长最快, 涨幅最大: the difference over the other period's value).
+    Rate,
+}
+
+/// The compared rows ranked by the first measure's change or rate; rows without one (no value in a period) last.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChangeRank {
+    /// The change or the rate.
+    pub by: ChangeBy,
+    /// Largest first (`desc`) or smallest first.
+    pub direction: OrderDir,
+    /// How many rows to keep, when asked (前三).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
 }
 
 /// Each row's share of the total taken across these dimensions (their filters dropped from the total).
@@ -340,6 +366,8 @@ pub struct ResolvedQuery {
     pub cumulative: bool,
     /// `(position in measures, op, the dimension the mean is split by)`: rows compared with a mean.
     pub relative: Option<(usize, ThresholdOp, Option<usize>)>,
+    /// Compared rows ranked by the first measure's change or rate: `(by, direction, rows kept)`.
+    pub change_rank: Option<(ChangeBy, OrderDir, Option<u32>)>,
 }
 
 impl ResolvedMeasure {
@@ -536,6 +564,12 @@ impl MetricQuery {
         if self.cumulative {
             check_cumulative(model, self, &measures)?;
         }
+        let change_rank = self
+            .compare
+            .as_ref()
+            .and_then(|c| c.rank.as_ref())
+            .map(|rank| check_change_rank(self, rank, &group_by))
+            .transpose()?;
         let relative = match &self.relative {
             None => None,
             Some(r) => Some(check_relative(model, self, r, &mut measures, &group_by)?),
@@ -557,8 +591,38 @@ impl MetricQuery {
             sort,
             cumulative: self.cumulative,
             relative,
+            change_rank,
         })
     }
+}
+
+/// Checks a ranking of compared rows: there are rows to rank (a grouping), and no other order or limit.
+fn check_change_rank(
+    query: &MetricQuery,
+    rank: &ChangeRank,
+    group_by: &[usize],
+) -> Result<(ChangeBy, OrderDir, Option<u32>), QueryError> {
+    if group_by.is_empty() {
+        return Err(QueryError::new(
+            "compare.rank",
+            "ranking by the change needs rows to rank: group by a dimension",
+        ));
+    }
+    if query.order.is_some() || query.limit.is_some() || query.sort.is_some() {
+        return Err(QueryError::new(
+            "compare.rank",
+            "a ranking by the change takes its own limit; give neither order, sort nor limit beside it",
+        ));
+    }
+    if let Some(limit) = rank.limit
+        && !(1..=MAX_LIMIT).contains(&limit)
+    {
+        return Err(QueryError::new(
+            "compare.rank.limit",
+            format!("{limit} is out of range; allowed are 1 to {MAX_LIMIT}"),
+        ));
+    }
+    Ok((rank.by, rank.direction, rank.limit))
 }
 
 /// Checks a comparison with a mean: of a sum or a count, over rows grouped by something besides the dimension the

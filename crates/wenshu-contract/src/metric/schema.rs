@@ -69,7 +69,12 @@ pub fn input_schema(model: &MetricModel) -> Value {
             }, "required": ["measure", "op", "value"], "additionalProperties": false},
             "compare": {"type": "object", "properties": {
                 "kind": {"type": "string", "enum": ["previous_period", "year_over_year"]},
-                "range": range
+                "range": range,
+                "rank": {"type": "object", "description": "按变化排名（哪个X环比增长最快）：by 为 change（增长最多）或 rate（增长最快、涨幅最大）；需要 groupBy，不与 order、limit 同用", "properties": {
+                    "by": {"type": "string", "enum": ["change", "rate"]},
+                    "direction": {"type": "string", "enum": ["asc", "desc"]},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT}
+                }, "required": ["by", "direction"], "additionalProperties": false}
             }, "required": ["kind"], "additionalProperties": false},
             "share": {"type": "object", "properties": {
                 "across": {"type": "array", "items": {"type": "string", "enum": dimensions}}

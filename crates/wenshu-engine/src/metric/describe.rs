@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 use wenshu_contract::Tool;
-use wenshu_contract::metric::{CompareKind, MetricQuery, OrderDir, ResolvedQuery};
+use wenshu_contract::metric::{ChangeBy, CompareKind, MetricQuery, OrderDir, ResolvedQuery};
 
 use super::present::measure_label;
 
@@ -143,6 +143,23 @@ pub fn describe(tool: &Tool, arguments: &Map<String, Value>) -> Option<(String, 
         };
         zh.push(z);
         en.push(e);
+    }
+    if let Some((by, dir, limit)) = q.change_rank {
+        let label = &measures[0];
+        let (what_zh, what_en) = match by {
+            ChangeBy::Change => ("变化", "change"),
+            ChangeBy::Rate => ("变化率", "rate of change"),
+        };
+        let (z, e) = match dir {
+            OrderDir::Desc => ("从高到低", "highest first"),
+            OrderDir::Asc => ("从低到高", "lowest first"),
+        };
+        let n = limit.map(|n| format!("前 {n}")).unwrap_or_default();
+        zh.push(format!("按{label}{what_zh}{z}{n}"));
+        en.push(format!(
+            "by the {what_en} of {label}, {e}{}",
+            limit.map(|n| format!(", top {n}")).unwrap_or_default()
+        ));
     }
     if q.share.is_some() {
         zh.push("占比".into());

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::{Map, Value, json};
-use wenshu_contract::metric::{CompareKind, MetricModel, MetricQuery, ResolvedQuery};
+use wenshu_contract::metric::{ChangeBy, CompareKind, MetricModel, MetricQuery, OrderDir, ResolvedQuery};
 use wenshu_contract::{BoundCall, Catalog, Tool};
 
 use super::dates::{bucket_count, other_range};
@@ -243,7 +243,13 @@ impl MetricExecutor {
             results.push(rows);
         }
         let (columns, rows) = match results.as_slice() {
-            [current, previous] => compare_rows(model, &prepared, &current.rows, &previous.rows),
+            [current, previous] => {
+                let (columns, mut rows) = compare_rows(model, &prepared, &current.rows, &previous.rows);
+                if let Some(rank) = prepared.resolved.change_rank {
+                    rank_by_change(&columns, &mut rows, rank);
+                }
+                (columns, rows)
+            }
             [only] => (
                 present::plain_columns(model, &prepared.resolved, &prepared.statements[0].1.columns),
                 only.rows.clone(),
@@ -402,6 +408,35 @@ fn compare_rows(
         }
     }
     (columns, rows)
+}
+
+/// Compared rows ranked by the first measure's change or rate (a column of its own), rows without one last, and
+/// the first `limit` kept.
+fn rank_by_change(
+    columns: &[ColumnInfo],
+    rows: &mut Vec<Vec<Value>>,
+    (by, direction, limit): (ChangeBy, OrderDir, Option<u32>),
+) {
+    let kind = match by {
+        ChangeBy::Change => ColumnKind::Change,
+        ChangeBy::Rate => ColumnKind::Rate,
+    };
+    let Some(column) = columns.iter().position(|c| c.kind == kind) else {
+        return;
+    };
+    let key = |row: &Vec<Value>| row.get(column).and_then(Value::as_f64);
+    rows.sort_by(|a, b| match (key(a), key(b)) {
+        (Some(x), Some(y)) => match direction {
+            OrderDir::Desc => y.total_cmp(&x),
+            OrderDir::Asc => x.total_cmp(&y),
+        },
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => std::cmp::Ordering::Equal,
+    });
+    if let Some(limit) = limit {
+        rows.truncate(limit as usize);
+    }
 }
 
 /// The arguments of a metric call as a parameter map.

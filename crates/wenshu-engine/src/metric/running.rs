@@ -46,7 +46,10 @@ pub fn same_days(arguments: &mut Map<String, Value>, today: Date) -> Option<Same
     let (first, through) = (start.to_string(), today.to_string());
     let other = other_range(kind, &first, &through)?;
     arguments.insert("timeRange".into(), json!({"start": first, "end": through}));
-    let compare = json!({"kind": kind, "range": {"start": other.0, "end": other.1}});
+    // The comparison keeps what else it says (a ranking by the change).
+    let mut compare = arguments.get("compare").cloned().unwrap_or_else(|| json!({}));
+    compare["kind"] = json!(kind);
+    compare["range"] = json!({"start": other.0, "end": other.1});
     arguments.insert("compare".into(), compare);
     Some(SameDays { through: today })
 }

@@ -127,6 +127,14 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
         };
     }
     offer.cumulative = resolved.cumulative;
+    // 哪个产品环比增长最快: the compared rows ranked by the first measure's change, the way the builder read.
+    if resolved.change_rank.is_some() {
+        offer.shape = Some(Shape::Ranked);
+        offer.order = RankOrder::Both;
+        if let Some(first) = resolved.measures.first() {
+            offer.order_by = words(first);
+        }
+    }
     offer.relative = resolved.relative.map(|(_, _, parent)| {
         parent.map_or_else(Vec::new, |d| {
             let dim = &model.dimensions[d];

@@ -17,6 +17,9 @@ pub(super) enum Cue {
     Superlative(Order),
     /// 最大, 最小: a superlative when the question asks "which", else an aggregate.
     Extreme(Order),
+    /// 最快, 最慢: a superlative of a pace, a ranking only after a change (增长最快); alone it says nothing the
+    /// lexicon can read (最快的快递 is no ranking by any measure named).
+    Pace(Order),
     /// 排名, 排行: a ranking.
     Ranking,
     /// 排序, 升序, sorted: an order of the rows, by a dimension or a measure (read by `sort`), with its direction
@@ -99,6 +102,10 @@ pub(super) const CUES: &[(&str, Cue)] = &[
     // Superlatives and rankings.
     ("最高", Superlative(Order::Highest)),
     ("最多", Superlative(Order::Highest)),
+    ("最快", Pace(Order::Highest)),
+    ("最慢", Pace(Order::Lowest)),
+    ("fastest", Pace(Order::Highest)),
+    ("slowest", Pace(Order::Lowest)),
     ("最好", Superlative(Order::Highest)),
     ("最棒", Superlative(Order::Highest)),
     ("最佳", Superlative(Order::Highest)),
@@ -194,6 +201,9 @@ pub(super) const CUES: &[(&str, Cue)] = &[
     ("多了多少", Change),
     ("少了多少", Change),
     ("growth", Change),
+    ("grew", Change),
+    ("dropped", Change),
+    ("declined", Change),
     ("increase", Change),
     ("decrease", Change),
     ("change", Change),

@@ -164,6 +164,22 @@ impl Demand {
         matches!(self.kind, DemandKind::Rank { .. })
     }
 
+    /// Whether a change's words say a fall (下降, 减少, 跌幅, drop): the most of it is the smallest change.
+    pub fn declines(&self) -> bool {
+        const FALLS: &[&str] = &[
+            "下降", "下滑", "减少", "跌", "降", "drop", "fall", "decline", "decrease",
+        ];
+        let words = self.words.to_ascii_lowercase();
+        self.kind == DemandKind::Change && FALLS.iter().any(|w| words.contains(w))
+    }
+
+    /// Whether a change's or a ranking's words speak of a rate rather than an amount (增长率, 涨幅, 最快, fastest).
+    pub fn says_rate(&self) -> bool {
+        const RATES: &[&str] = &["率", "幅", "快", "慢", "百分", "rate", "percent", "fastest", "slowest"];
+        let words = self.words.to_ascii_lowercase();
+        RATES.iter().any(|w| words.contains(w))
+    }
+
     /// The grain of a grouping by time, if it is one.
     pub fn grain(&self) -> Option<Grain> {
         match self.kind {

@@ -425,6 +425,16 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                 let range = i..r.rank_end(end);
                 out.push(r.demand(kind, range, i..end, r.rank_target_after(end), r.measure_before(i)));
             }
+            Cue::Pace(order) if out.iter().any(|d| d.kind == DemandKind::Change) => {
+                from_top_n_only = false;
+                let kind = DemandKind::Rank {
+                    order,
+                    top: r.places_after(end),
+                };
+                let range = i..r.rank_end(end);
+                out.push(r.demand(kind, range, i..end, r.rank_target_after(end), r.measure_before(i)));
+            }
+            Cue::Pace(_) => {}
             Cue::Extreme(order) if r.asks_which => {
                 from_top_n_only = false;
                 let kind = DemandKind::Rank {

@@ -482,3 +482,11 @@ fn a_comparison_with_the_mean_names_the_rows_it_is_taken_over() {
     assert!(!kinds("投诉数高于平均的仓库").contains(&DemandKind::Aggregate { of: Aggregate::Average }));
     assert!(kinds("各仓库的平均投诉数").contains(&DemandKind::Aggregate { of: Aggregate::Average }));
 }
+
+#[test]
+fn a_pace_superlative_ranks_only_a_change() {
+    assert!(rank("本月哪个仓库的投诉数环比增长最快").is_some());
+    assert!(rank("哪个仓库的投诉数同比下降最慢").is_some());
+    // 最快 with no change before it ranks nothing the lexicon can name (a speed no measure spells).
+    assert!(rank("哪个快递员送得最快").is_none());
+}

@@ -1,6 +1,8 @@
 //! Rankings: top-N and bottom-N of the rows (前五, 最高的), and the first rows within each group (每个地区最高的).
 
-use wenshu_contract::metric::{DimensionValues, MeasureSel, MetricQuery, Order, OrderDir, Within};
+use wenshu_contract::metric::{
+    ChangeBy, ChangeRank, DimensionValues, MeasureSel, MetricQuery, Order, OrderDir, Within,
+};
 use wenshu_lexicon::canonical::canonical;
 use wenshu_lexicon::demand::{self, DemandKind};
 
@@ -15,6 +17,40 @@ impl Builder<'_> {
         let DemandKind::Rank { order, top } = d.kind else {
             return;
         };
+        if let Some(compare) = query.compare.as_mut() {
+            // 哪个产品环比增长最快, 同比下降最多的地区: the compared rows ranked by the change.
+            let Some(change) = self.demands.iter().find(|c| c.kind == DemandKind::Change) else {
+                self.reasons
+                    .push(format!("「{}」：对比时要说按增长还是下降排", d.words));
+                return;
+            };
+            let highest = order == demand::Order::Highest;
+            compare.rank = Some(ChangeRank {
+                by: if change.says_rate() || d.says_rate() {
+                    ChangeBy::Rate
+                } else {
+                    ChangeBy::Change
+                },
+                direction: if highest != change.declines() {
+                    OrderDir::Desc
+                } else {
+                    OrderDir::Asc
+                },
+                limit: Some(top.unwrap_or(1)),
+            });
+            if let Some(target) = d.target.as_deref() {
+                match self.grouping_dimension(target) {
+                    Some(dim) => {
+                        let label = self.model.dimensions[dim].label.clone();
+                        if !query.group_by.contains(&label) {
+                            query.group_by.push(label);
+                        }
+                    }
+                    None => self.reasons.push(format!("不能按「{target}」排")),
+                }
+            }
+            return;
+        }
         let measure = d.measure.as_deref().and_then(|w| self.measure_of(w));
         let measure = match measure.or_else(|| query.measures.first().and_then(|m| self.model.measure_index(&m.name))) {
             Some(m) => m,

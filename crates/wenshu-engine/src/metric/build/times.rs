@@ -51,10 +51,12 @@ impl Builder<'_> {
             Some((Baseline::Previous, _)) => Some(Compare {
                 kind: CompareKind::PreviousPeriod,
                 range: None,
+                rank: None,
             }),
             Some((Baseline::YearAgo, _)) => Some(Compare {
                 kind: CompareKind::YearOverYear,
                 range: None,
+                rank: None,
             }),
             Some((Baseline::Named, target)) => {
                 let named = target.as_deref().map(canonical).and_then(|t| {
@@ -66,6 +68,7 @@ impl Builder<'_> {
                     Some(i) => Some(Compare {
                         kind: CompareKind::PreviousPeriod,
                         range: Some(range(i)),
+                        rank: None,
                     }),
                     None => {
                         self.reasons.push("没有找到要对比的时间段".into());
@@ -76,6 +79,7 @@ impl Builder<'_> {
             None if sided && times.len() > 1 => Some(Compare {
                 kind: CompareKind::PreviousPeriod,
                 range: Some(range(1)),
+                rank: None,
             }),
             None => None,
         };
