@@ -187,3 +187,20 @@ fn a_metric_query_is_checked_name_by_name() {
         serde_json::from_value(json!({"measures": [{"name": "运费"}], "sql": "DROP TABLE x"}));
     assert!(sql_in_a_name.is_err(), "unknown fields are refused");
 }
+
+/// The metric query the README shows resolves against the demo's sales model, as written.
+#[test]
+fn the_readmes_metric_query_resolves_on_the_demo_model() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
+    let block = readme
+        .split("```json\n")
+        .skip(1)
+        .filter_map(|rest| rest.split("```").next())
+        .find(|b| b.contains("\"relative\""))
+        .expect("the README shows a metric query with `relative`");
+    let query: MetricQuery = serde_json::from_str(block).expect("the README's query parses");
+    let catalog = wenshu_contract::demo_catalog().unwrap();
+    let model = catalog.get("sales_metrics").unwrap().extensions().metrics.clone().unwrap();
+    let resolved = query.resolve(&model).expect("the README's query resolves");
+    assert!(resolved.relative.is_some_and(|(_, _, within)| within.is_some()));
+}
