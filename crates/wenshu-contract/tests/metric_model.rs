@@ -200,7 +200,13 @@ fn the_readmes_metric_query_resolves_on_the_demo_model() {
         .expect("the README shows a metric query with `relative`");
     let query: MetricQuery = serde_json::from_str(block).expect("the README's query parses");
     let catalog = wenshu_contract::demo_catalog().unwrap();
-    let model = catalog.get("sales_metrics").unwrap().extensions().metrics.clone().unwrap();
+    let model = catalog
+        .get("sales_metrics")
+        .unwrap()
+        .extensions()
+        .metrics
+        .clone()
+        .unwrap();
     let resolved = query.resolve(&model).expect("the README's query resolves");
     assert!(resolved.relative.is_some_and(|(_, _, within)| within.is_some()));
 }
