@@ -218,3 +218,29 @@ fn building_a_request_for_a_non_http_tool_is_an_error() {
     let call = wenshu_contract::bind(tool, json!({"movieId": 1}).as_object().unwrap()).unwrap();
     assert_eq!(build_request(tool, &call, "").unwrap_err().code(), "not_http_tool");
 }
+
+#[test]
+fn an_array_marked_x_explode_false_is_one_comma_separated_query_value() {
+    let tool = |explode: Value, ty: &str| {
+        Catalog::from_value(&json!({"tools": [{
+            "name": "forecast",
+            "x-http": {"method": "GET", "path": "/forecast"},
+            "inputSchema": {"type": "object", "properties": {
+                "daily": {"type": ty, "in": "query", "x-explode": explode, "items": {"type": "string"}},
+                "hourly": {"type": "array", "in": "query", "items": {"type": "string"}}
+            }},
+        }]}))
+    };
+    let catalog = tool(json!(false), "array").unwrap();
+    let forecast = catalog.get("forecast").unwrap();
+    let args = json!({"daily": ["rain sum", "wind,max"], "hourly": ["a", "b"]});
+    let call = wenshu_contract::bind::bind(forecast, args.as_object().unwrap()).unwrap();
+    let request = build_request(forecast, &call, "http://x").unwrap();
+    assert_eq!(
+        request.url, "http://x/forecast?hourly=a&hourly=b&daily=rain+sum,wind%2Cmax",
+        "each item encoded, the commas between them literal"
+    );
+    let refused = tool(json!(false), "string").map(|_| ()).unwrap_err().to_string();
+    assert!(refused.contains("x-explode"), "{refused}");
+    assert!(tool(json!("no"), "array").is_err(), "a boolean or nothing");
+}

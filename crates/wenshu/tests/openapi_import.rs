@@ -261,6 +261,30 @@ fn only_keeps_the_tags_asked_for_and_says_how_many_were_left_out() {
     assert!(report.contains("3 operations left out by --only admin"), "{report}");
 }
 
+#[tokio::test]
+async fn a_query_array_with_explode_false_is_sent_as_one_comma_separated_value() {
+    let (catalog, _, report) = import("path_servers.json", &[]);
+    let forecast = catalog.get("forecast").expect("the forecast tool");
+    assert!(forecast.params().get("daily").unwrap().comma_joined, "{report}");
+    assert!(
+        !forecast.params().get("hourly").unwrap().comma_joined,
+        "explode defaults to true"
+    );
+    let (base, log) = serve().await;
+    let http = HttpExecutor::new(base).unwrap();
+    let call = bind(
+        forecast,
+        &params(json!({"city": "Oslo", "daily": ["temperature_max", "rain_sum"], "hourly": ["a b", "c"]})),
+    )
+    .unwrap();
+    http.execute(forecast, &call, &ctx()).await.unwrap();
+    let seen = log.lock().unwrap().clone();
+    assert_eq!(
+        seen[0].uri, "/v1/forecast?city=Oslo&hourly=a+b&hourly=c&daily=temperature_max,rain_sum",
+        "{report}"
+    );
+}
+
 #[test]
 fn a_server_declared_under_a_path_is_the_base_url_and_another_one_is_named() {
     let (catalog, document, report) = import("path_servers.json", &[]);

@@ -221,6 +221,11 @@ fn operation_tool(
             property.insert("description".into(), json!(d));
         }
         property.insert("in".into(), json!(place));
+        // A form-style query array with `explode: false` is one comma-separated value (`daily=a,b`).
+        let form = p["style"].as_str().is_none_or(|s| s == "form");
+        if place == "query" && form && p["explode"] == json!(false) && property.get("type") == Some(&json!("array")) {
+            property.insert("x-explode".into(), json!(false));
+        }
         properties.insert(pname.to_string(), Value::Object(property));
         if is_required {
             required.push(pname.to_string());
