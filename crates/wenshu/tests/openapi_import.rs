@@ -262,8 +262,19 @@ fn only_keeps_the_tags_asked_for_and_says_how_many_were_left_out() {
 }
 
 #[tokio::test]
-async fn a_query_array_with_explode_false_is_sent_as_one_comma_separated_value() {
-    let (catalog, _, report) = import("path_servers.json", &[]);
+async fn a_path_server_is_the_base_url_and_an_unexploded_query_array_one_comma_separated_value() {
+    // One import of the file per test binary: imports of one spec write the same output file.
+    let (catalog, document, report) = import("path_servers.json", &[]);
+    assert_eq!(
+        document["x-openapi"]["baseUrl"], "https://api.weather.example",
+        "{report}"
+    );
+    assert_eq!(catalog.names(), vec!["forecast"], "{report}");
+    assert!(
+        report
+            .contains("GET /v1/archive: not imported — its server https://archive.weather.example is not the base URL"),
+        "{report}"
+    );
     let forecast = catalog.get("forecast").expect("the forecast tool");
     assert!(forecast.params().get("daily").unwrap().comma_joined, "{report}");
     assert!(
@@ -281,21 +292,6 @@ async fn a_query_array_with_explode_false_is_sent_as_one_comma_separated_value()
     let seen = log.lock().unwrap().clone();
     assert_eq!(
         seen[0].uri, "/v1/forecast?city=Oslo&hourly=a+b&hourly=c&daily=temperature_max,rain_sum",
-        "{report}"
-    );
-}
-
-#[test]
-fn a_server_declared_under_a_path_is_the_base_url_and_another_one_is_named() {
-    let (catalog, document, report) = import("path_servers.json", &[]);
-    assert_eq!(
-        document["x-openapi"]["baseUrl"], "https://api.weather.example",
-        "{report}"
-    );
-    assert_eq!(catalog.names(), vec!["forecast"], "{report}");
-    assert!(
-        report
-            .contains("GET /v1/archive: not imported — its server https://archive.weather.example is not the base URL"),
         "{report}"
     );
 }
