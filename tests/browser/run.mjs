@@ -218,6 +218,13 @@ async function main() {
     // The empty page says which day 本月 and 上周 are read from, and that a question naming no period reads all.
     const note = await text(page.getByTestId('today-note'));
     assert(/^\d{4}-\d{2}-\d{2}$/.test(catalog.today) && note.includes(catalog.today) && note.includes('全部数据'), `the today note says "${note}" (the server's today: ${catalog.today})`);
+    // And what data exists, from when: each metric tool's first and last day.
+    const spans = catalog.tools.filter((tool) => tool.dataSpan);
+    assert(spans.length >= 1, 'no tool of the catalog says the span of its data');
+    const said = await text(page.getByTestId('data-spans'));
+    for (const tool of spans) {
+      assert(said.includes(`${tool.title} ${tool.dataSpan.start} 至 ${tool.dataSpan.end}`), `the data line says "${said}", not ${tool.title}'s ${JSON.stringify(tool.dataSpan)}`);
+    }
   });
 
   await check(page, '华东区本月的销售额是多少 → a table, tool sales_query, 理解为', 'sales', async () => {

@@ -1321,6 +1321,10 @@ function renderExamples() {
   // The day 本月, 上周 and 最近7天 are read from: the server's, which need not be the reader's.
   els.todayNote.hidden = !state.today;
   els.todayNote.textContent = state.today ? t('todayNote', state.today) : '';
+  // What data exists, from when: each metric tool's first and last day as this reader sees it.
+  const spans = state.catalog.filter((tool) => tool.dataSpan && tool.dataSpan.start && tool.dataSpan.end);
+  els.dataSpans.hidden = spans.length === 0;
+  els.dataSpans.textContent = spans.length ? t('dataSpans', spans.map((tool) => t('dataSpan', tool.title || tool.name, tool.dataSpan.start, tool.dataSpan.end))) : '';
 }
 
 async function loadCatalog() {
@@ -1596,6 +1600,7 @@ function start() {
   els.empty = $('empty');
   els.examples = $('examples');
   els.todayNote = $('today-note');
+  els.dataSpans = $('data-spans');
   els.lang = $('language-toggle');
   els.conversation = $('conversation-id');
   els.counter = $('question-counter');

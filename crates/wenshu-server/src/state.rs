@@ -83,6 +83,38 @@ struct Inner {
     auth_failures: RateLimiter,
     auth_failures_by_address: RateLimiter,
     page_reads: InFlight,
+    /// Each metric tool's first and last day of data, per scope and day (`api::catalog`).
+    spans: SpanCache,
+}
+
+/// The metric tools' data spans (tool, first day, last day), kept by a key of scope and day; at most
+/// [`SpanCache::KEPT`] keys, all dropped when it is full.
+#[derive(Default)]
+pub struct SpanCache {
+    kept: std::sync::Mutex<std::collections::HashMap<String, Spans>>,
+}
+
+/// Each metric tool's name with its first and last day of data.
+pub type Spans = Arc<Vec<(String, String, String)>>;
+
+impl SpanCache {
+    /// The most keys kept.
+    pub const KEPT: usize = 64;
+
+    /// What was kept for `key`.
+    pub fn get(&self, key: &str) -> Option<Spans> {
+        self.kept.lock().ok()?.get(key).cloned()
+    }
+
+    /// Keeps `spans` for `key`.
+    pub fn insert(&self, key: String, spans: Spans) {
+        if let Ok(mut kept) = self.kept.lock() {
+            if kept.len() >= Self::KEPT {
+                kept.clear();
+            }
+            kept.insert(key, spans);
+        }
+    }
 }
 
 /// The shared state; cloning is cheap.
@@ -113,6 +145,7 @@ impl AppState {
                 auth_failures,
                 auth_failures_by_address,
                 page_reads,
+                spans: SpanCache::default(),
             }),
         }
     }
@@ -176,6 +209,11 @@ impl AppState {
     /// The request timeouts.
     pub fn timeouts(&self) -> crate::timeouts::Timeouts {
         self.inner.settings.timeouts
+    }
+
+    /// The metric tools' data spans (tool, first day, last day) kept for a scope and day.
+    pub fn spans(&self) -> &SpanCache {
+        &self.inner.spans
     }
 
     /// Today, fixed or in the time zone.

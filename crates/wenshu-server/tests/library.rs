@@ -438,6 +438,22 @@ async fn the_catalog_lists_examples_and_column_labels_of_enabled_tools() {
     assert_eq!(runnable("sales_query"), Some(json!(true)), "a SQL template runs");
     let selector = |name: &str| tools.iter().find(|t| t["name"] == name).map(|t| t["selector"].clone());
     assert_eq!(selector("sales_query"), Some(json!("queryType")));
+    // What data exists, from when: a metric tool's first and last day (the harness's data ends on its today); a
+    // template tool, or a metric model without a time column, says none.
+    for tool in tools {
+        let name = tool["name"].as_str().unwrap();
+        let metric = (planner.catalog().get(name).unwrap().extensions().metrics.as_deref())
+            .is_some_and(|model| model.time.is_some());
+        let span = &tool["dataSpan"];
+        assert_eq!(span.is_object(), metric, "{name}: {span}");
+        if metric {
+            let (start, end) = (span["start"].as_str().unwrap(), span["end"].as_str().unwrap());
+            assert!(
+                start.len() == 10 && start < end && end <= "2026-11-29",
+                "{name}: {span}"
+            );
+        }
+    }
     assert!(
         tools.iter().any(|t| !t["columns"].as_object().unwrap().is_empty()),
         "no tool declares x-columns"
