@@ -467,6 +467,8 @@ async function main() {
     assert(xs.length >= 2 && xs.join() === sorted.join(), `the points are not in time order: ${xs.join(', ')}`);
     const labels = await answer.locator('th').allInnerTexts();
     assert(labels.some((l) => l.includes('销售额')), `the columns are not labelled from the catalog: ${labels.join(' | ')}`);
+    // A column of months is labelled as months, not as days (日期).
+    assert(labels[0].includes('月') && !labels[0].includes('日期'), `the month column is labelled "${labels[0]}"`);
     // The running month is marked, and the values are reachable by keyboard.
     const today = new Date().toISOString().slice(0, 10);
     if (xs[xs.length - 1] === today.slice(0, 7) && !today.endsWith('-31')) {

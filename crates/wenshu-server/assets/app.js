@@ -678,6 +678,12 @@ function formatValue(info, value) {
   return info.unit ? `${text} ${info.unit}` : text;
 }
 
+/** A column of months (every value YYYY-MM) is labelled as months, whatever day-column label the catalog gives it. */
+function monthsNamed(info, rows, i) {
+  const months = rows.length > 0 && rows.every((r) => typeof r[i] === 'string' && /^\d{4}-\d{2}$/.test(r[i]));
+  return months && !/月|month/i.test(info.label) ? { ...info, label: t('monthColumn') } : info;
+}
+
 /** The period words of an answer: "2026-12-01 至 2026-12-31（截至 12-01）". */
 function periodText(trace) {
   const period = periodOf(trace);
@@ -698,7 +704,7 @@ function answeredBody(round, outcome, a) {
   const declaredDecimals = (i) => (presentation && presentation.columns && presentation.columns[i] ? presentation.columns[i].decimals : undefined);
   const fraction = (i) => isFractionColumn(presentation && presentation.columns ? presentation.columns[i] : null);
   const infos = columns.map((c, i) => ({
-    ...columnInfo(c, tool && tool.columns, carried, i),
+    ...monthsNamed(columnInfo(c, tool && tool.columns, carried, i), rows, i),
     decimals: shownDecimals(declaredDecimals(i), columnDecimals(rows, i)),
     percent: fraction(i),
   }));
