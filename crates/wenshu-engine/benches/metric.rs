@@ -46,7 +46,30 @@ fn bench_metric(c: &mut Criterion) {
         "compare": {"kind": "previous_period"}
     }))
     .expect("query");
+    // Issue 26's shapes: a comparison with each region's mean, sorted by region; running totals per region.
+    let relative: MetricQuery = serde_json::from_value(json!({
+        "measures": [{"name": "销售额"}],
+        "timeRange": {"start": "2026-01-01", "end": "2026-11-29"},
+        "groupBy": ["地区", "销售"],
+        "relative": {"measure": "销售额", "op": ">", "within": "地区"},
+        "sort": {"dimension": "地区", "direction": "asc"}
+    }))
+    .expect("query");
+    let running: MetricQuery = serde_json::from_value(json!({
+        "measures": [{"name": "销售额"}, {"name": "订单数"}],
+        "timeRange": {"start": "2026-01-01", "end": "2026-11-29"},
+        "groupBy": ["地区"],
+        "grain": "month",
+        "cumulative": true
+    }))
+    .expect("query");
     let mut group = c.benchmark_group("metric");
+    group.bench_function("compile_relative_sorted_sqlite", |b| {
+        b.iter(|| prepare(tool.name(), &model, &values, black_box(&relative), Dialect::Sqlite).expect("compiles"))
+    });
+    group.bench_function("compile_running_mysql", |b| {
+        b.iter(|| prepare(tool.name(), &model, &values, black_box(&running), Dialect::MySql).expect("compiles"))
+    });
     group.bench_function("compile_ranked_postgres", |b| {
         b.iter(|| prepare(tool.name(), &model, &values, black_box(&ranked), Dialect::Postgres).expect("compiles"))
     });

@@ -453,8 +453,18 @@ fn plain(w: &mut Writer, model: &MetricModel, sel: &ResolvedMeasure) {
     }
 }
 
-/// A selected measure: its expression, re-aggregated or divided by the number of buckets when asked.
+/// A selected measure: its expression, re-aggregated or divided by the number of buckets when asked, or per
+/// distinct value of a dimension (人均).
 fn measure(w: &mut Writer, model: &MetricModel, sel: &ResolvedMeasure, buckets: Option<u32>) {
+    if let (Measured::Measure(m), Some(over)) = (sel.of, sel.over) {
+        let dim = &model.dimensions[over];
+        w.push("(");
+        expr(w, &model.measures[m].expr, None);
+        w.push(") * 1.0 / NULLIF(COUNT(DISTINCT ");
+        w.column(dim.key.as_ref().unwrap_or(&dim.column));
+        w.push("), 0)");
+        return;
+    }
     let Measured::Measure(m) = sel.of else {
         plain(w, model, sel);
         return;

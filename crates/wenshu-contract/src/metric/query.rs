@@ -24,6 +24,10 @@ pub struct MeasureSel {
     /// `name` is a dimension: count its distinct values (by its key when it has one).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub distinct: bool,
+    /// The measure per distinct value of this dimension (人均销售额: the sales over the number of salespeople);
+    /// only a sum or a count is divided so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub over: Option<String>,
 }
 
 impl MeasureSel {
@@ -34,6 +38,7 @@ impl MeasureSel {
             aggregate: None,
             per: None,
             distinct: false,
+            over: None,
         }
     }
 
@@ -329,6 +334,8 @@ pub struct ResolvedMeasure {
     pub aggregate: Option<Reaggregate>,
     /// The per-bucket mean, if any.
     pub per: Option<Grain>,
+    /// The dimension (index) whose distinct values divide the measure (人均), if any.
+    pub over: Option<usize>,
 }
 
 /// A metric query checked against its model: every name an index, every range an ordered pair of ISO days.
@@ -640,6 +647,7 @@ fn check_relative(
         Measured::Measure(index) => {
             measures[position].aggregate.is_none()
                 && measures[position].per.is_none()
+                && measures[position].over.is_none()
                 && is_sum_or_count(&model.measures[index].expr)
         }
         Measured::Distinct(_) => true,
@@ -805,10 +813,17 @@ fn resolve_measure(model: &MetricModel, sel: &MeasureSel, field: &str) -> Result
                 "a distinct count takes neither `aggregate` nor `per`",
             ));
         }
+        if sel.over.is_some() {
+            return Err(QueryError::new(
+                format!("{field}.over"),
+                "a distinct count is not divided by another",
+            ));
+        }
         return Ok(ResolvedMeasure {
             of: Measured::Distinct(dim),
             aggregate: None,
             per: None,
+            over: None,
         });
     }
     let measure = measure_index(model, &sel.name, &format!("{field}.name"))?;
@@ -840,10 +855,27 @@ fn resolve_measure(model: &MetricModel, sel: &MeasureSel, field: &str) -> Result
         }
         check_grain(model, per, &format!("{field}.per"))?;
     }
+    let over = match &sel.over {
+        None => None,
+        Some(name) => {
+            let dim = dimension_index(model, name, &format!("{field}.over"))?;
+            if sel.aggregate.is_some() || sel.per.is_some() || !is_sum_or_count(&spec.expr) {
+                return Err(QueryError::new(
+                    format!("{field}.over"),
+                    format!(
+                        "`{}` per {name} needs the measure itself, a sum or a count (neither aggregate nor per)",
+                        spec.label
+                    ),
+                ));
+            }
+            Some(dim)
+        }
+    };
     Ok(ResolvedMeasure {
         of: Measured::Measure(measure),
         aggregate: sel.aggregate,
         per: sel.per,
+        over,
     })
 }
 
@@ -864,7 +896,7 @@ fn position_of(
     };
     if let Some(p) = measures
         .iter()
-        .position(|m| m.of == of && m.aggregate.is_none() && m.per.is_none())
+        .position(|m| m.of == of && m.aggregate.is_none() && m.per.is_none() && m.over.is_none())
     {
         return Ok(p);
     }
@@ -875,6 +907,7 @@ fn position_of(
         of,
         aggregate: None,
         per: None,
+        over: None,
     });
     Ok(measures.len() - 1)
 }

@@ -37,7 +37,8 @@ pub fn input_schema(model: &MetricModel) -> Value {
                     "name": {"type": "string", "enum": countable},
                     "aggregate": {"type": "string", "enum": aggregates},
                     "per": grain.clone(),
-                    "distinct": {"type": "boolean", "description": "name 是维度：数它有多少个不同的值（多少个、几位）"}
+                    "distinct": {"type": "boolean", "description": "name 是维度：数它有多少个不同的值（多少个、几位）"},
+                    "over": {"type": "string", "enum": dimensions, "description": "人均：度量除以该维度不同值的个数（人均销售额 = 销售额 / 销售人数）"}
                 }, "required": ["name"], "additionalProperties": false}
             },
             "filters": {

@@ -133,10 +133,11 @@ pub fn measure_label(model: &MetricModel, query: &ResolvedQuery, position: usize
         Measured::Measure(m) => &model.measures[m].label,
         Measured::Distinct(d) => return format!("{}个数", model.dimensions[d].label),
     };
-    match (sel.aggregate, sel.per) {
-        (Some(a), _) => format!("{}{label}", a.label()),
-        (None, Some(g)) => format!("{}均{label}", g.label()),
-        (None, None) => label.clone(),
+    match (sel.aggregate, sel.per, sel.over) {
+        (Some(a), _, _) => format!("{}{label}", a.label()),
+        (None, Some(g), _) => format!("{}均{label}", g.label()),
+        (None, None, Some(d)) => format!("{label}（每{}）", model.dimensions[d].label),
+        (None, None, None) => label.clone(),
     }
 }
 

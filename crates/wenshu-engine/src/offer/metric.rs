@@ -76,6 +76,8 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
         let Measured::Measure(i) = m.of else { continue };
         let own = model.measures[i].expr.single_aggregate().map(|(name, _)| name);
         let aggregate = match (m.aggregate, m.per) {
+            // 人均: the measure per person is a mean.
+            _ if m.over.is_some() => Some(Aggregate::Average),
             (Some(Reaggregate::Avg), _) | (None, Some(_)) => Some(Aggregate::Average),
             (Some(Reaggregate::Max), _) => Some(Aggregate::Max),
             (Some(Reaggregate::Min), _) => Some(Aggregate::Min),

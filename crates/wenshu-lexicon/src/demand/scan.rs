@@ -126,6 +126,7 @@ impl<'a> Reader<'a> {
             && self.at(end).is_some_and(|c| is_han(c) && !TARGET_STOPS.contains(&c))
             && self.time_at(end).is_none()
             && !self.sort_from(end)
+            && self.cue_at(end).is_none_or(|(_, len)| len < 2)
         {
             end += 1;
         }

@@ -490,3 +490,11 @@ fn a_pace_superlative_ranks_only_a_change() {
     // 最快 with no change before it ranks nothing the lexicon can name (a speed no measure spells).
     assert!(rank("哪个快递员送得最快").is_none());
 }
+
+#[test]
+fn a_grouping_word_ends_where_a_cue_word_begins() {
+    // 人均 after the grouping's word is a demand of its own, never part of the word (产品人).
+    assert_eq!(group_targets("今年各仓库人均投诉数"), vec![(None, Some("仓库".into()))]);
+    assert!(kinds("今年各仓库人均投诉数").contains(&DemandKind::Aggregate { of: Aggregate::Average }));
+    assert_eq!(group_targets("各门店数量"), vec![(None, Some("门店".into()))]);
+}

@@ -3,11 +3,55 @@
 use wenshu_contract::metric::{Grain, MetricQuery, Order, OrderDir, Reaggregate, Share};
 use wenshu_lexicon::demand::{Aggregate, Demand, DemandKind};
 
-use super::measures::is_count;
+use super::measures::{is_count, is_people, is_sum};
 use super::times::grain_of_char;
 use super::{Builder, Mention, overlaps};
 
 impl Builder<'_> {
+    /// 人均 right after a dimension of people (销售人均销售额, 医生人均门诊量): each sum or count per distinct value of
+    /// it. Whose heads 人均 counts is not general knowledge (customers, staff, patients…): without the people named
+    /// right before it, it is refused, never divided by a guess.
+    pub(super) fn per_person(&mut self, query: &mut MetricQuery, d: &Demand) {
+        let q = &self.facts.question;
+        let named = self.mentions.iter().find_map(|(r, m)| match m {
+            Mention::Dimension(dim)
+                if is_people(&self.model.dimensions[*dim])
+                    && r.end <= d.range.start
+                    && q.get(r.end..d.range.start)
+                        .is_some_and(|between| matches!(between.trim(), "" | "的")) =>
+            {
+                Some(*dim)
+            }
+            _ => None,
+        });
+        let Some(person) = named else {
+            let people: Vec<&str> = self
+                .model
+                .dimensions
+                .iter()
+                .filter(|dim| is_people(dim))
+                .map(|dim| dim.label.as_str())
+                .collect();
+            self.reasons.push(match people.first() {
+                Some(first) => format!("「人均」：不知道按哪种人平均（可以说「{first}人均…」）"),
+                None => "「人均」：不能按人数求平均".into(),
+            });
+            return;
+        };
+        let label = self.model.dimensions[person].label.clone();
+        for m in &mut query.measures {
+            let adds_up = self
+                .model
+                .measure_index(&m.name)
+                .is_some_and(|i| is_sum(&self.model.measures[i].expr) || is_count(&self.model.measures[i].expr));
+            if m.distinct || m.aggregate.is_some() || m.per.is_some() || !adds_up {
+                self.reasons.push(format!("「人均」：{}不能按人数平均", m.name));
+                return;
+            }
+            m.over = Some(label.clone());
+        }
+    }
+
     /// Averages, shares, max and min; counts and totals are met by the measures.
     pub(super) fn aggregates(&mut self, query: &mut MetricQuery) {
         let asked: Vec<(Aggregate, Demand)> = self
@@ -41,7 +85,7 @@ impl Builder<'_> {
                         continue;
                     }
                     if d.words == "人均" {
-                        self.reasons.push("「人均」：不能按人数求平均".into());
+                        self.per_person(query, &d);
                         continue;
                     }
                     for m in &mut query.measures {

@@ -195,7 +195,7 @@ fn people_count(q: &str) -> Option<Range<usize>> {
 
 /// Whether a dimension's things are people: a word of it ends in a general word for a person (销售员, 客户, 司机
 /// — 员, 户, 人, 者, 师, 客, 工, 手, 机 are general Chinese), or its code names people (sales_person, customer_id).
-fn is_people(dim: &wenshu_contract::metric::Dimension) -> bool {
+pub(super) fn is_people(dim: &wenshu_contract::metric::Dimension) -> bool {
     const PEOPLE_ENDS: &[char] = &['人', '员', '者', '师', '客', '户', '工', '手', '生', '友'];
     const PEOPLE_EN: &[&str] = &[
         "person", "people", "staff", "employee", "customer", "client", "user", "member", "agent", "rep", "driver",
