@@ -104,32 +104,23 @@ fn demo_cases() -> Vec<(&'static str, String)> {
     ]
 }
 
-async fn run(db: wenshu_engine::db::Database, truth: &wenshu_engine::db::Database) {
+async fn run(env: Option<&str>) {
     let cases = demo_cases();
     let cases: Vec<(&str, &str)> = cases.iter().map(|(q, t)| (*q, t.as_str())).collect();
-    demo_truth::answers_equal_truth(db, truth, &cases).await;
+    demo_truth::cases_equal_truth("change-rank", env, &cases).await;
 }
 
 #[tokio::test]
 async fn rankings_by_the_change_on_the_demo_equal_the_truth_on_sqlite() {
-    let (db, dir) = demo_truth::demo_sqlite("change-rank", "sqlite").await;
-    run(db.clone(), &db).await;
-    let _ = std::fs::remove_dir_all(dir);
-}
-
-async fn on_server(env: &str) {
-    if let Some((db, truth, dir)) = demo_truth::demo_on_server("change-rank", env).await {
-        run(db, &truth).await;
-        let _ = std::fs::remove_dir_all(dir);
-    }
+    run(None).await;
 }
 
 #[tokio::test]
 async fn rankings_by_the_change_on_postgres_equal_the_truth() {
-    on_server("WENSHU_TEST_POSTGRES_URL").await;
+    run(Some("WENSHU_TEST_POSTGRES_URL")).await;
 }
 
 #[tokio::test]
 async fn rankings_by_the_change_on_mysql_equal_the_truth() {
-    on_server("WENSHU_TEST_MYSQL_URL").await;
+    run(Some("WENSHU_TEST_MYSQL_URL")).await;
 }

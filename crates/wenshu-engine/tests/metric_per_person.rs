@@ -97,24 +97,15 @@ const DEMO_CASES: &[(&str, &str)] = &[
 
 #[tokio::test]
 async fn per_person_on_the_demo_equals_the_truth_on_sqlite() {
-    let (db, dir) = demo_truth::demo_sqlite("per-person", "sqlite").await;
-    demo_truth::answers_equal_truth(db.clone(), &db, DEMO_CASES).await;
-    let _ = std::fs::remove_dir_all(dir);
-}
-
-async fn on_server(env: &str) {
-    if let Some((db, truth, dir)) = demo_truth::demo_on_server("per-person", env).await {
-        demo_truth::answers_equal_truth(db, &truth, DEMO_CASES).await;
-        let _ = std::fs::remove_dir_all(dir);
-    }
+    demo_truth::cases_equal_truth("per-person", None, DEMO_CASES).await;
 }
 
 #[tokio::test]
 async fn per_person_on_postgres_equals_the_truth() {
-    on_server("WENSHU_TEST_POSTGRES_URL").await;
+    demo_truth::cases_equal_truth("per-person", Some("WENSHU_TEST_POSTGRES_URL"), DEMO_CASES).await;
 }
 
 #[tokio::test]
 async fn per_person_on_mysql_equals_the_truth() {
-    on_server("WENSHU_TEST_MYSQL_URL").await;
+    demo_truth::cases_equal_truth("per-person", Some("WENSHU_TEST_MYSQL_URL"), DEMO_CASES).await;
 }

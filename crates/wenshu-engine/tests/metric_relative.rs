@@ -155,24 +155,15 @@ const DEMO_CASES: &[(&str, &str)] = &[
 
 #[tokio::test]
 async fn comparisons_with_the_mean_on_the_demo_equal_the_truth_on_sqlite() {
-    let (db, dir) = demo_truth::demo_sqlite("relative", "sqlite").await;
-    demo_truth::answers_equal_truth(db.clone(), &db, DEMO_CASES).await;
-    let _ = std::fs::remove_dir_all(dir);
-}
-
-async fn on_server(env: &str) {
-    if let Some((db, truth, dir)) = demo_truth::demo_on_server("relative", env).await {
-        demo_truth::answers_equal_truth(db, &truth, DEMO_CASES).await;
-        let _ = std::fs::remove_dir_all(dir);
-    }
+    demo_truth::cases_equal_truth("relative", None, DEMO_CASES).await;
 }
 
 #[tokio::test]
 async fn comparisons_with_the_mean_on_postgres_equal_the_truth() {
-    on_server("WENSHU_TEST_POSTGRES_URL").await;
+    demo_truth::cases_equal_truth("relative", Some("WENSHU_TEST_POSTGRES_URL"), DEMO_CASES).await;
 }
 
 #[tokio::test]
 async fn comparisons_with_the_mean_on_mysql_equal_the_truth() {
-    on_server("WENSHU_TEST_MYSQL_URL").await;
+    demo_truth::cases_equal_truth("relative", Some("WENSHU_TEST_MYSQL_URL"), DEMO_CASES).await;
 }

@@ -9,7 +9,7 @@ mod demo_truth;
 use serde_json::{Value, json};
 use wenshu_contract::Catalog;
 use wenshu_contract::metric::{Grain, MetricQuery, OrderDir};
-use wenshu_engine::db::{Database, Dialect};
+use wenshu_engine::db::Dialect;
 use wenshu_engine::metric::build::build_query;
 use wenshu_engine::metric::{MetricBuild, MetricValues};
 use wenshu_sql::metric::compile;
@@ -179,30 +179,17 @@ fn demo_cases() -> Vec<(&'static str, &'static str)> {
     ]
 }
 
-async fn run_demo(db: Database, truth_db: &Database) {
-    demo_truth::answers_equal_truth(db, truth_db, &demo_cases()).await;
-}
-
 #[tokio::test]
 async fn sorts_and_running_totals_on_the_demo_equal_the_truth_on_sqlite() {
-    let (db, dir) = demo_truth::demo_sqlite("sort-running", "sqlite").await;
-    run_demo(db.clone(), &db).await;
-    let _ = std::fs::remove_dir_all(dir);
-}
-
-async fn on_server(env: &str) {
-    if let Some((db, truth, dir)) = demo_truth::demo_on_server("sort-running", env).await {
-        run_demo(db, &truth).await;
-        let _ = std::fs::remove_dir_all(dir);
-    }
+    demo_truth::cases_equal_truth("sort-running", None, &demo_cases()).await;
 }
 
 #[tokio::test]
 async fn sorts_and_running_totals_on_postgres_equal_the_truth() {
-    on_server("WENSHU_TEST_POSTGRES_URL").await;
+    demo_truth::cases_equal_truth("sort-running", Some("WENSHU_TEST_POSTGRES_URL"), &demo_cases()).await;
 }
 
 #[tokio::test]
 async fn sorts_and_running_totals_on_mysql_equal_the_truth() {
-    on_server("WENSHU_TEST_MYSQL_URL").await;
+    demo_truth::cases_equal_truth("sort-running", Some("WENSHU_TEST_MYSQL_URL"), &demo_cases()).await;
 }

@@ -172,19 +172,9 @@ pub fn compile_scoped(
     let grouped = !query.group_by.is_empty() || query.grain.is_some();
     if grouped {
         w.push(" GROUP BY ");
-        let mut first = true;
-        for dim in &query.group_by {
-            if !std::mem::take(&mut first) {
-                w.push(", ");
-            }
-            if let Some(key) = &model.dimensions[*dim].key {
-                w.column(key);
-                w.push(", ");
-            }
-            w.column(&model.dimensions[*dim].column);
-        }
+        dimension_columns(&mut w, model, &query.group_by);
         if let Some(grain) = query.grain {
-            if !first {
+            if !query.group_by.is_empty() {
                 w.push(", ");
             }
             bucket(&mut w, model, grain);
@@ -261,6 +251,39 @@ pub fn compile_span(
         sql: w.sql,
         binds: w.binds,
     })
+}
+
+/// The columns of `dims`, comma-separated, each dimension's key before its column when it has one (what a GROUP BY
+/// or a window's PARTITION BY lists).
+fn dimension_columns(w: &mut Writer, model: &MetricModel, dims: &[usize]) {
+    for (i, dim) in dims.iter().enumerate() {
+        if i > 0 {
+            w.push(", ");
+        }
+        if let Some(key) = &model.dimensions[*dim].key {
+            w.column(key);
+            w.push(", ");
+        }
+        w.column(&model.dimensions[*dim].column);
+    }
+}
+
+/// Wraps the grouped statement written so far as `SELECT its columns FROM (it) AS name WHERE `, for the caller to
+/// write the condition that keeps rows (the first N of each group, the rows past a mean).
+fn wrap_where(w: &mut Writer, query: &ResolvedQuery, columns: &[OutputColumn], name: &str) {
+    let inner = std::mem::take(&mut w.sql);
+    w.push("SELECT ");
+    for (i, column) in columns.iter().enumerate() {
+        if i > 0 {
+            w.push(", ");
+        }
+        w.ident(&alias(query, *column));
+    }
+    w.push(" FROM (");
+    w.push(&inner);
+    w.push(") AS ");
+    w.ident(name);
+    w.push(" WHERE ");
 }
 
 /// The final ORDER BY: a dimension sorted by, else the measure ranked by (or, for kept groups and shares, the

@@ -93,3 +93,21 @@ pub async fn answers_equal_truth(db: Database, truth_db: &Database, cases: &[(&s
         }
     }
 }
+
+/// [`answers_equal_truth`] on the demo: on an SQLite file of its own (its own truth) when `env` is none, else on
+/// the server `env` names against the SQLite truth (skipped, said on stderr, when `env` is not set).
+#[allow(dead_code, reason = "used by some of the suites that include this module")]
+pub async fn cases_equal_truth(test: &str, env: Option<&str>, cases: &[(&str, &str)]) {
+    let (db, truth, dir) = match env {
+        None => {
+            let (db, dir) = demo_sqlite(test, "sqlite").await;
+            (db.clone(), db, dir)
+        }
+        Some(env) => match demo_on_server(test, env).await {
+            Some(found) => found,
+            None => return,
+        },
+    };
+    answers_equal_truth(db, &truth, cases).await;
+    let _ = std::fs::remove_dir_all(dir);
+}

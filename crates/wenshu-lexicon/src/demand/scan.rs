@@ -412,12 +412,13 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                 let kind = DemandKind::Group { grain: Some(grain) };
                 out.push(r.demand(kind, i..end, i..end, Some(i..end), None));
             }
-            Cue::Superlative(_) | Cue::Ranking => {
+            // 最快 ranks only a change (增长最快); alone it names no measure.
+            Cue::Pace(_) if !out.iter().any(|d| d.kind == DemandKind::Change) => {}
+            Cue::Superlative(_) | Cue::Ranking | Cue::Pace(_) => {
                 from_top_n_only = false;
-                let order = if let Cue::Superlative(o) = cue {
-                    o
-                } else {
-                    Order::Highest
+                let order = match cue {
+                    Cue::Superlative(o) | Cue::Pace(o) => o,
+                    _ => Order::Highest,
                 };
                 let kind = DemandKind::Rank {
                     order,
@@ -426,16 +427,6 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                 let range = i..r.rank_end(end);
                 out.push(r.demand(kind, range, i..end, r.rank_target_after(end), r.measure_before(i)));
             }
-            Cue::Pace(order) if out.iter().any(|d| d.kind == DemandKind::Change) => {
-                from_top_n_only = false;
-                let kind = DemandKind::Rank {
-                    order,
-                    top: r.places_after(end),
-                };
-                let range = i..r.rank_end(end);
-                out.push(r.demand(kind, range, i..end, r.rank_target_after(end), r.measure_before(i)));
-            }
-            Cue::Pace(_) => {}
             Cue::Extreme(order) if r.asks_which => {
                 from_top_n_only = false;
                 let kind = DemandKind::Rank {

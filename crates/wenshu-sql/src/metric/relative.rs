@@ -3,7 +3,7 @@
 
 use wenshu_contract::metric::{MetricModel, ResolvedQuery};
 
-use super::{OutputColumn, Writer, alias, measure};
+use super::{OutputColumn, Writer, dimension_columns, measure, wrap_where};
 
 /// The alias of the mean beside each row.
 const MEAN: &str = "mean";
@@ -22,11 +22,7 @@ pub(super) fn mean(w: &mut Writer, model: &MetricModel, query: &ResolvedQuery) {
     w.push(") OVER (");
     if let Some(dim) = parent {
         w.push("PARTITION BY ");
-        if let Some(key) = &model.dimensions[dim].key {
-            w.column(key);
-            w.push(", ");
-        }
-        w.column(&model.dimensions[dim].column);
+        dimension_columns(w, model, &[dim]);
     }
     w.push(") AS ");
     w.ident(MEAN);
@@ -37,19 +33,7 @@ pub(super) fn wrap(w: &mut Writer, query: &ResolvedQuery, columns: &[OutputColum
     let Some((position, op, _)) = query.relative else {
         return;
     };
-    let inner = std::mem::take(&mut w.sql);
-    w.push("SELECT ");
-    for (i, column) in columns.iter().enumerate() {
-        if i > 0 {
-            w.push(", ");
-        }
-        w.ident(&alias(query, *column));
-    }
-    w.push(" FROM (");
-    w.push(&inner);
-    w.push(") AS ");
-    w.ident(COMPARED);
-    w.push(" WHERE ");
+    wrap_where(w, query, columns, COMPARED);
     w.ident(&format!("m{position}"));
     w.push(" ");
     w.push(op.sql());

@@ -3,7 +3,7 @@
 
 use wenshu_contract::metric::{MetricModel, ResolvedQuery};
 
-use super::{OutputColumn, Writer, alias, bucket, direction, measure};
+use super::{OutputColumn, Writer, alias, bucket, dimension_columns, direction, measure, wrap_where};
 
 /// The alias of the row number inside each group.
 const RANK: &str = "rn";
@@ -22,13 +22,7 @@ pub(super) fn row_number(
 ) {
     w.push("ROW_NUMBER() OVER (PARTITION BY ");
     match groups {
-        Some(dim) => {
-            if let Some(key) = &model.dimensions[dim].key {
-                w.column(key);
-                w.push(", ");
-            }
-            w.column(&model.dimensions[dim].column);
-        }
+        Some(dim) => dimension_columns(w, model, &[dim]),
         None => {
             if let Some(grain) = query.grain {
                 bucket(w, model, grain);
@@ -64,19 +58,7 @@ pub(super) fn row_number(
 /// Wraps the grouped statement written so far: `SELECT its columns FROM (it) AS ranked WHERE rn <= keep`, ordered
 /// by the group, then the measure, then the rest.
 pub(super) fn wrap(w: &mut Writer, query: &ResolvedQuery, columns: &[OutputColumn], groups: Option<usize>, keep: u32) {
-    let inner = std::mem::take(&mut w.sql);
-    w.push("SELECT ");
-    for (i, column) in columns.iter().enumerate() {
-        if i > 0 {
-            w.push(", ");
-        }
-        w.ident(&alias(query, *column));
-    }
-    w.push(" FROM (");
-    w.push(&inner);
-    w.push(") AS ");
-    w.ident(RANKED);
-    w.push(" WHERE ");
+    wrap_where(w, query, columns, RANKED);
     w.ident(RANK);
     w.push(&format!(" <= {keep}"));
     w.push(" ORDER BY ");
