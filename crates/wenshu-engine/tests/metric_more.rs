@@ -163,18 +163,22 @@ fn kinds_of_day_and_periods_read_apart_are_unmet() {
     use wenshu_engine::facts::QuestionFacts;
     use wenshu_engine::offer::Offer;
     let facts = |q: &str| QuestionFacts::new(q, today());
-    assert_eq!(day_kinds(&facts("上个月工作日的门诊量")).len(), 1);
-    assert_eq!(day_kinds(&facts("visits on weekdays last month")).len(), 1);
-    assert!(day_kinds(&facts("上个月的门诊量")).is_empty());
+    assert_eq!(day_kinds(&facts("上个月工作日的门诊量"), &[]).len(), 1);
+    assert_eq!(day_kinds(&facts("visits on weekdays last month"), &[]).len(), 1);
+    assert!(day_kinds(&facts("上个月的门诊量"), &[]).is_empty());
     // A period holding the word is read as a period.
-    assert!(day_kinds(&facts("上周末的门诊量")).is_empty());
+    assert!(day_kinds(&facts("上周末的门诊量"), &[]).is_empty());
     let one = Offer::unknown("x-answers");
     let mut compared = Offer::unknown("x-metrics");
     compared.periods = vec![wenshu_lexicon::demand::Baseline::Named];
     assert!(two_periods(&facts("今年周一的门诊量"), &compared).is_some());
     // A bare 周末 is no period: over one it is a kind of day.
-    assert_eq!(day_kinds(&facts("今年周末的门诊量")).len(), 1);
-    assert_eq!(day_kinds(&facts("周末的门诊量")).len(), 1);
+    assert_eq!(day_kinds(&facts("今年周末的门诊量"), &[]).len(), 1);
+    assert_eq!(day_kinds(&facts("周末的门诊量"), &[]).len(), 1);
+    // A call that keeps weekends reads 周末, and only 周末.
+    use wenshu_lexicon::words::days::KindOfDay;
+    assert!(day_kinds(&facts("今年周末的门诊量"), &[KindOfDay::Weekend]).is_empty());
+    assert_eq!(day_kinds(&facts("今年工作日的门诊量"), &[KindOfDay::Weekend]).len(), 1);
     // Periods compared or joined are meant together, by a call that compares periods.
     assert!(two_periods(&facts("上个月和本月的门诊量"), &compared).is_none());
     assert!(two_periods(&facts("上个月和本月的门诊量"), &one).is_some());

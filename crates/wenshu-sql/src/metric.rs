@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 use wenshu_contract::metric::query::{Measured, ResolvedMeasure};
-use wenshu_contract::metric::{ColumnRef, Grain, MetricExpr, MetricModel, ResolvedQuery, TimeType};
+use wenshu_contract::metric::{ColumnRef, DayKind, DayPart, Grain, MetricExpr, MetricModel, ResolvedQuery, TimeType};
 
 use crate::dialect::Dialect;
 use crate::scope::BoundCondition;
@@ -36,6 +36,8 @@ pub enum OutputColumn {
     Measure(usize),
     /// The share of the total of a selected measure.
     Share(usize),
+    /// The day of the week (1 Monday to 7 Sunday), or the kind of day (0 a working day, 1 a weekend).
+    Day(DayPart),
 }
 
 /// The statement of a metric query over one range, and what its columns hold.
@@ -131,6 +133,13 @@ pub fn compile_scoped(
         w.ident(&format!("d{i}"));
         columns.push(OutputColumn::Dimension(*dim));
     }
+    if let Some(part) = query.by_day {
+        sep(&mut w);
+        day_part(&mut w, model, part);
+        w.push(" AS ");
+        w.ident("w");
+        columns.push(OutputColumn::Day(part));
+    }
     if let Some(grain) = query.grain {
         sep(&mut w);
         bucket(&mut w, model, grain);
@@ -169,12 +178,19 @@ pub fn compile_scoped(
     from(&mut w, model);
     let has_where = where_clause(&mut w, model, filters, range, scope);
     each(&mut w, model, query, has_where);
-    let grouped = !query.group_by.is_empty() || query.grain.is_some();
+    let grouped = !query.group_by.is_empty() || query.grain.is_some() || query.by_day.is_some();
     if grouped {
         w.push(" GROUP BY ");
         dimension_columns(&mut w, model, &query.group_by);
+        let mut listed = !query.group_by.is_empty();
+        if let Some(part) = query.by_day {
+            if std::mem::replace(&mut listed, true) {
+                w.push(", ");
+            }
+            day_part(&mut w, model, part);
+        }
         if let Some(grain) = query.grain {
-            if !query.group_by.is_empty() {
+            if listed {
                 w.push(", ");
             }
             bucket(&mut w, model, grain);
@@ -303,6 +319,9 @@ fn order(w: &mut Writer, query: &ResolvedQuery) {
             .unwrap_or(0);
         keys.push((format!("m{position}"), "DESC"));
     }
+    if query.by_day.is_some() {
+        keys.push(("w".into(), "ASC"));
+    }
     if query.grain.is_some() {
         keys.push(("t".into(), "ASC"));
     }
@@ -389,6 +408,19 @@ fn where_clause(
 
 /// The threshold on each record (`amount > ?` for `SUM(amount)`), after the WHERE [`where_clause`] wrote.
 fn each(w: &mut Writer, model: &MetricModel, query: &ResolvedQuery, has_where: bool) {
+    let has_where = match query.days {
+        None => has_where,
+        // Only the days of a kind: of every record, like a threshold on each.
+        Some(kind) => {
+            w.push(if has_where { " AND " } else { " WHERE " });
+            w.push(&day_of_week(w, model));
+            w.push(match kind {
+                DayKind::Weekend => " >= 6",
+                DayKind::Workday => " <= 5",
+            });
+            true
+        }
+    };
     let Some((measure, op, value)) = query.each else {
         return;
     };
@@ -582,6 +614,22 @@ fn day_text(w: &mut Writer, model: &MetricModel) {
     }
 }
 
+/// The ISO day of the week of the model's day, per dialect (1 Monday to 7 Sunday).
+fn day_of_week(w: &Writer, model: &MetricModel) -> String {
+    let mut inner = w.fresh();
+    day_text(&mut inner, model);
+    w.dialect.rules().day_of_week(&inner.sql)
+}
+
+/// The day of the week, or the kind of day (`CASE WHEN … >= 6 THEN 1 ELSE 0 END`: a weekend).
+fn day_part(w: &mut Writer, model: &MetricModel, part: DayPart) {
+    let day = day_of_week(w, model);
+    match part {
+        DayPart::Weekday => w.push(&day),
+        DayPart::Weekend => w.push(&format!("CASE WHEN {day} >= 6 THEN 1 ELSE 0 END")),
+    }
+}
+
 /// The label of a time bucket, per dialect: `2026-11-29`, the Monday of a week, `2026-11`, `2026-Q4`, `2026`.
 fn bucket(w: &mut Writer, model: &MetricModel, grain: Grain) {
     let day = {
@@ -637,5 +685,6 @@ fn alias(query: &ResolvedQuery, column: OutputColumn) -> String {
         OutputColumn::Bucket(_) => "t".into(),
         OutputColumn::Measure(i) => format!("m{i}"),
         OutputColumn::Share(i) => format!("s{i}"),
+        OutputColumn::Day(_) => "w".into(),
     }
 }

@@ -235,6 +235,26 @@ pub struct Relative {
     pub within: Option<String>,
 }
 
+/// Rows by the kind of each day of the range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DayPart {
+    /// One row per day of the week, Monday first (按星期几).
+    Weekday,
+    /// Two rows: working days (Monday to Friday), then weekends (周末和工作日对比).
+    Weekend,
+}
+
+/// The days of the range kept by their kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DayKind {
+    /// Saturdays and Sundays (周末).
+    Weekend,
+    /// Monday to Friday (工作日; public holidays and swapped working days are not known).
+    Workday,
+}
+
 /// Order the rows by a dimension's values (按地区排序, sorted by region): a dimension grouped by.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -288,6 +308,12 @@ pub struct MetricQuery {
     /// The rows ordered by a dimension's values instead of a measure (never with `order`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort: Option<SortBy>,
+    /// One row per day of the week, or per kind of day (working days and weekends).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by_day: Option<DayPart>,
+    /// Only the days of this kind (周末的销售额, 工作日的订单数).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<DayKind>,
     /// Keep the rows above (or below) the mean of a measure.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relative: Option<Relative>,
@@ -375,6 +401,10 @@ pub struct ResolvedQuery {
     pub relative: Option<(usize, ThresholdOp, Option<usize>)>,
     /// Compared rows ranked by the first measure's change or rate: `(by, direction, rows kept)`.
     pub change_rank: Option<(ChangeBy, OrderDir, Option<u32>)>,
+    /// Rows per day of the week or per kind of day.
+    pub by_day: Option<DayPart>,
+    /// Only the days of this kind.
+    pub days: Option<DayKind>,
 }
 
 impl ResolvedMeasure {
@@ -577,6 +607,20 @@ impl MetricQuery {
             .and_then(|c| c.rank.as_ref())
             .map(|rank| check_change_rank(self, rank, &group_by))
             .transpose()?;
+        if (self.by_day.is_some() || self.days.is_some()) && model.time.is_none() {
+            return Err(QueryError::new(
+                if self.by_day.is_some() { "byDay" } else { "days" },
+                "kinds of day need the model's time column",
+            ));
+        }
+        if self.by_day.is_some()
+            && (self.grain.is_some() || self.compare.is_some() || self.within.is_some() || self.cumulative)
+        {
+            return Err(QueryError::new(
+                "byDay",
+                "rows per kind of day cannot be combined with grain, compare, within or cumulative",
+            ));
+        }
         let relative = match &self.relative {
             None => None,
             Some(r) => Some(check_relative(model, self, r, &mut measures, &group_by)?),
@@ -599,6 +643,8 @@ impl MetricQuery {
             cumulative: self.cumulative,
             relative,
             change_rank,
+            by_day: self.by_day,
+            days: self.days,
         })
     }
 }

@@ -93,6 +93,8 @@ pub fn input_schema(model: &MetricModel) -> Value {
                 "op": {"type": "string", "enum": [">", ">=", "<", "<="]},
                 "within": {"type": "string", "enum": dimensions}
             }, "required": ["measure", "op"], "additionalProperties": false},
+            "byDay": {"type": "string", "enum": ["weekday", "weekend"], "description": "按日子类型分行：weekday 按星期几（周一至周日），weekend 分工作日和周末两行"},
+            "days": {"type": "string", "enum": ["weekend", "workday"], "description": "只算周末（周六、周日）或工作日（周一至周五）"},
             "cumulative": {"type": "boolean", "description": "累计：每个时间段（grain）的值加上之前各段之和；只用于求和或计数的度量"}
         },
         "required": ["measures"],

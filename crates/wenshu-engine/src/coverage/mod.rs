@@ -146,7 +146,7 @@ pub fn check_with(
     unmet.extend(unknown::unknown_in(tool, &reading));
     unmet.extend(exclusion::excluded_named(arguments, &facts.question, &named));
     unmet.extend(time_words::unread_times(facts));
-    unmet.extend(time_words::day_kinds(facts));
+    unmet.extend(time_words::day_kinds(facts, &offer.days));
     unmet.extend(time_words::two_periods(facts, &offer));
     unmet.extend(time_words::later_baseline(arguments));
     for demand in &demands {

@@ -8,7 +8,7 @@ use wenshu_lexicon::{SpanKind, scan};
 use super::Unmet;
 use super::message::unmet;
 use crate::facts::QuestionFacts;
-use wenshu_lexicon::words::days::DAY_KINDS;
+use wenshu_lexicon::words::days::{DAY_KINDS, KindOfDay, kind_of_day};
 
 /// Characters that may start a word glued after a date (之后, 以前, 前后, 左右, 第二天, 头三天, 最后一周, 寒假, 期间).
 const GLUE_STARTS: &str = "之以前后左第头首末最假档暑寒节期";
@@ -55,8 +55,8 @@ pub fn unread_times(facts: &QuestionFacts) -> Vec<Unmet> {
 }
 
 /// Kinds of day no time expression reads (今年周末的销售额, 上个月工作日的订单): a call over the whole period would
-/// count every day, so each is unmet; a period that holds the word (上周末) is read and not judged here.
-pub fn day_kinds(facts: &QuestionFacts) -> Vec<Unmet> {
+/// count every day, so each is unmet unless the call keeps or splits by that kind (`read`); a period that holds the word (上周末) is read and not judged here.
+pub fn day_kinds(facts: &QuestionFacts, read: &[KindOfDay]) -> Vec<Unmet> {
     let q = facts.question.to_ascii_lowercase();
     let mut taken: Vec<std::ops::Range<usize>> = Vec::new();
     let mut out: Vec<Unmet> = Vec::new();
@@ -74,6 +74,10 @@ pub fn day_kinds(facts: &QuestionFacts) -> Vec<Unmet> {
                 continue;
             }
             taken.push(range);
+            // A call that keeps or splits by this kind of day reads it (a metric's `days`, `byDay`).
+            if kind_of_day(word).is_some_and(|k| read.contains(&k)) {
+                continue;
+            }
             out.push(unmet(
                 word,
                 format!("不能只算{word}（只能按连续的时间段查）"),

@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 use wenshu_contract::Tool;
-use wenshu_contract::metric::{ChangeBy, CompareKind, MetricQuery, OrderDir, ResolvedQuery};
+use wenshu_contract::metric::{ChangeBy, CompareKind, DayKind, DayPart, MetricQuery, OrderDir, ResolvedQuery};
 
 use super::present::measure_label;
 
@@ -47,6 +47,28 @@ pub fn describe(tool: &Tool, arguments: &Map<String, Value>) -> Option<(String, 
         let label = &model.measures[measure].label;
         zh.push(format!("单条记录的{label} {} {value}", op.sql()));
         en.push(format!("records with {label} {} {value}", op.sql()));
+    }
+    match q.days {
+        Some(DayKind::Weekend) => {
+            zh.push("只算周末（周六、周日）".into());
+            en.push("weekends only (Saturday, Sunday)".into());
+        }
+        Some(DayKind::Workday) => {
+            zh.push("只算工作日（周一至周五）".into());
+            en.push("working days only (Monday to Friday)".into());
+        }
+        None => {}
+    }
+    match q.by_day {
+        Some(DayPart::Weekday) => {
+            zh.push("按星期几".into());
+            en.push("by day of the week".into());
+        }
+        Some(DayPart::Weekend) => {
+            zh.push("分工作日（周一至周五）和周末".into());
+            en.push("working days (Monday to Friday) and weekends".into());
+        }
+        None => {}
     }
     if !q.group_by.is_empty() {
         let labels: Vec<&str> = q.group_by.iter().map(|d| model.dimensions[*d].label.as_str()).collect();

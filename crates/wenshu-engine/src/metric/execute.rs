@@ -250,10 +250,12 @@ impl MetricExecutor {
                 }
                 (columns, rows)
             }
-            [only] => (
-                present::plain_columns(model, &prepared.resolved, &prepared.statements[0].1.columns),
-                only.rows.clone(),
-            ),
+            [only] => {
+                let compiled = &prepared.statements[0].1.columns;
+                let mut rows = only.rows.clone();
+                present::name_days(compiled, &mut rows);
+                (present::plain_columns(model, &prepared.resolved, compiled), rows)
+            }
             _ => (Vec::new(), Vec::new()),
         };
         let truncated = results.iter().any(|r| r.truncated);

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use wenshu_contract::metric::{Measured, MetricModel, ResolvedQuery};
+use wenshu_contract::metric::{DayPart, Measured, MetricModel, ResolvedQuery};
 
 use wenshu_sql::metric::OutputColumn;
 
@@ -105,8 +105,34 @@ pub fn plain_columns(model: &MetricModel, query: &ResolvedQuery, columns: &[Outp
                 None,
                 Some(4),
             ),
+            OutputColumn::Day(DayPart::Weekday) => info("星期".into(), ColumnKind::Dimension, None, None),
+            OutputColumn::Day(DayPart::Weekend) => info("工作日/周末".into(), ColumnKind::Dimension, None, None),
         })
         .collect()
+}
+
+/// The names of the days a statement numbers (1 → 周一 … 7 → 周日; 0 → 工作日, 1 → 周末), in place.
+pub fn name_days(columns: &[OutputColumn], rows: &mut [Vec<Value>]) {
+    const WEEKDAYS: [&str; 7] = ["周一", "周二", "周三", "周四", "周五", "周六", "周日"];
+    for (i, column) in columns.iter().enumerate() {
+        let OutputColumn::Day(part) = column else { continue };
+        for row in rows.iter_mut() {
+            let Some(cell) = row.get_mut(i) else { continue };
+            // PostgreSQL and MariaDB may send the number as text or a decimal.
+            let n = cell.as_i64().or_else(|| {
+                cell.as_str()
+                    .and_then(|t| t.trim().parse::<f64>().ok())
+                    .map(|f| f as i64)
+            });
+            let name = match (part, n) {
+                (DayPart::Weekday, Some(d @ 1..=7)) => WEEKDAYS[(d - 1) as usize],
+                (DayPart::Weekend, Some(0)) => "工作日",
+                (DayPart::Weekend, Some(1)) => "周末",
+                _ => continue,
+            };
+            *cell = Value::String(name.into());
+        }
+    }
 }
 
 /// A measure's column, its label marked with a period when given.

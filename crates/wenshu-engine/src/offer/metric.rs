@@ -4,8 +4,11 @@
 use serde_json::{Map, Value};
 use wenshu_contract::Tool;
 use wenshu_contract::answers::{RankOrder, Shape};
-use wenshu_contract::metric::{CompareKind, Grain, Measure, Measured, MetricExpr, MetricQuery, OrderDir, Reaggregate};
+use wenshu_contract::metric::{
+    CompareKind, DayKind, DayPart, Grain, Measure, Measured, MetricExpr, MetricQuery, OrderDir, Reaggregate,
+};
 use wenshu_lexicon::demand::{Aggregate, Baseline};
+use wenshu_lexicon::words::days::{KindOfDay, WEEKDAY_WORDS};
 
 use super::Offer;
 use wenshu_lexicon::identifiers;
@@ -21,7 +24,7 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
         Shape::Ranked
     } else if resolved.grain.is_some() {
         Shape::Series
-    } else if !resolved.group_by.is_empty() {
+    } else if !resolved.group_by.is_empty() || resolved.by_day.is_some() {
         Shape::Grouped
     } else {
         Shape::Totals
@@ -129,6 +132,16 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
         };
     }
     offer.cumulative = resolved.cumulative;
+    match resolved.by_day {
+        Some(DayPart::Weekday) => offer.dimension.extend(WEEKDAY_WORDS.iter().map(|w| w.to_string())),
+        Some(DayPart::Weekend) => offer.days = vec![KindOfDay::Weekend, KindOfDay::Workday],
+        None => {}
+    }
+    match resolved.days {
+        Some(DayKind::Weekend) => offer.days.push(KindOfDay::Weekend),
+        Some(DayKind::Workday) => offer.days.push(KindOfDay::Workday),
+        None => {}
+    }
     // 哪个产品环比增长最快: the compared rows ranked by the first measure's change, the way the builder read.
     if resolved.change_rank.is_some() {
         offer.shape = Some(Shape::Ranked);

@@ -65,6 +65,9 @@ pub struct Offer {
     /// all the rows); none when no mean is compared.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relative: Option<Vec<String>>,
+    /// The kinds of day the call keeps or splits by (周末, 工作日): the words of them it reads.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub days: Vec<wenshu_lexicon::words::days::KindOfDay>,
     /// Whether each time bucket shows a running total.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub cumulative: bool,
@@ -94,6 +97,7 @@ impl Offer {
             sorted: RankOrder::Asc,
             cumulative: false,
             relative: None,
+            days: Vec::new(),
             source,
         }
     }

@@ -20,3 +20,35 @@ pub const DAY_KINDS: &[&str] = &[
     "workday",
     "holidays",
 ];
+
+/// Words asking for the day of the week (按星期几, by day of the week): a grouping by it, never by week.
+pub const WEEKDAY_WORDS: &[&str] = &["星期几", "周几", "礼拜几", "day of the week", "day of week"];
+
+/// A kind of day a metric can keep: weekends (Saturday, Sunday) or working days (Monday to Friday).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KindOfDay {
+    /// 周末, 双休日, 休息日, weekend.
+    Weekend,
+    /// 工作日, 平日, weekday, workday, business day.
+    Workday,
+}
+
+/// The kind of day a word of [`DAY_KINDS`] names, when it is one of the two the calendar alone tells (holidays are
+/// not: they need a holiday calendar).
+pub fn kind_of_day(word: &str) -> Option<KindOfDay> {
+    let w = word.to_ascii_lowercase();
+    match w.as_str() {
+        "周末" | "双休日" | "休息日" | "weekend" | "weekends" => Some(KindOfDay::Weekend),
+        "工作日" | "平日" | "weekday" | "weekdays" | "workday" | "workdays" | "business day" | "business days" => {
+            Some(KindOfDay::Workday)
+        }
+        _ => None,
+    }
+}
+
+/// Whether a grouping's word asks for the day of the week (星期几, 周几).
+pub fn asks_weekday(word: &str) -> bool {
+    let w = word.trim().to_ascii_lowercase();
+    WEEKDAY_WORDS.iter().any(|d| w == *d)
+}

@@ -147,6 +147,11 @@ pub trait DialectRules: Send + Sync + 'static {
 
     /// The Monday of the week of a day (ISO text, an SQL expression), as ISO text.
     fn week_start(&self, day: &str) -> String;
+
+    /// The ISO day of the week of a day (ISO text, an SQL expression): 1 for Monday to 7 for Sunday.
+    fn day_of_week(&self, day: &str) -> String {
+        format!("CAST(EXTRACT(ISODOW FROM CAST({day} AS DATE)) AS INTEGER)")
+    }
 }
 
 /// A SQL dialect: one of the three wenshu connects to, or one defined elsewhere for checking and compiling only.

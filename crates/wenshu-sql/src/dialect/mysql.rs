@@ -112,6 +112,10 @@ impl DialectRules for MySql {
         format!("CONCAT({year}, '-Q', FLOOR(({month} + 2) / 3))")
     }
 
+    fn day_of_week(&self, day: &str) -> String {
+        format!("(WEEKDAY(CAST({day} AS DATE)) + 1)")
+    }
+
     fn week_start(&self, day: &str) -> String {
         format!("DATE_FORMAT(DATE_SUB(CAST({day} AS DATE), INTERVAL WEEKDAY(CAST({day} AS DATE)) DAY), '%Y-%m-%d')")
     }

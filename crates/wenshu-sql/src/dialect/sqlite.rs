@@ -47,4 +47,8 @@ impl DialectRules for Sqlite {
     fn week_start(&self, day: &str) -> String {
         format!("DATE({day}, '-' || ((CAST(STRFTIME('%w', {day}) AS INTEGER) + 6) % 7) || ' days')")
     }
+
+    fn day_of_week(&self, day: &str) -> String {
+        format!("((CAST(STRFTIME('%w', {day}) AS INTEGER) + 6) % 7 + 1)")
+    }
 }

@@ -7,6 +7,7 @@ use wenshu_lexicon::demand::{Aggregate, Demand, DemandKind};
 use wenshu_lexicon::identifiers as english;
 
 use super::{Builder, Mention, overlaps};
+use wenshu_lexicon::words::days;
 
 impl Builder<'_> {
     /// Values named become filters; two or more values of one dimension are shown side by side.
@@ -69,6 +70,10 @@ impl Builder<'_> {
                 continue;
             }
             let Some(target) = d.target.as_deref() else { continue };
+            // 按星期几: the days step groups by the day of the week.
+            if days::asks_weekday(target) {
+                continue;
+            }
             match self.grouping_dimension(target) {
                 Some(dim) => {
                     let label = self.model.dimensions[dim].label.clone();

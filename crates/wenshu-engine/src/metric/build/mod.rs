@@ -3,6 +3,7 @@
 //! express is reported, never dropped: a question is answered as asked or not at all.
 
 mod aggregates;
+mod days;
 mod dimensions;
 mod folded;
 mod measures;
@@ -90,6 +91,8 @@ struct Builder<'a> {
     about: Vec<Range<usize>>,
     /// Dimensions whose distinct values the question counts (几位销售, 多少人), with the words that ask it.
     distinct: Vec<(usize, Range<usize>)>,
+    /// Other words a step read (周末, 工作日): accounted for, not leftovers.
+    read: Vec<Range<usize>>,
     reasons: Vec<String>,
 }
 
@@ -161,6 +164,7 @@ impl<'a> Builder<'a> {
             mentions,
             about,
             distinct: Vec::new(),
+            read: Vec::new(),
             reasons: Vec::new(),
         }
     }
@@ -172,6 +176,7 @@ impl<'a> Builder<'a> {
         self.filters(&mut query);
         self.times(&mut query);
         self.groups(&mut query);
+        self.days(&mut query);
         self.listed(&mut query);
         self.sort(&mut query);
         self.rank(&mut query);
@@ -230,6 +235,7 @@ impl<'a> Builder<'a> {
         self.facts.times.iter().for_each(|t| cover(&t.range));
         self.mentions.iter().for_each(|(r, _)| cover(r));
         self.about.iter().for_each(&mut cover);
+        self.read.iter().for_each(&mut cover);
         for d in &self.demands {
             d.word_ranges(q).iter().for_each(&mut cover);
         }

@@ -1,0 +1,61 @@
+//! Kinds of day (issue 26, shape 8): 按星期几 groups by the day of the week; 周末 / 工作日 keep the days of that
+//! kind; both named (周末和工作日对比) split the rows into working days and weekends. Holidays need a holiday
+//! calendar and stay refused.
+
+use wenshu_contract::metric::{DayKind, DayPart, MetricQuery};
+use wenshu_lexicon::SpanKind;
+use wenshu_lexicon::demand::DemandKind;
+use wenshu_lexicon::words::days::{DAY_KINDS, KindOfDay, asks_weekday, kind_of_day};
+
+use super::{Builder, overlaps};
+
+impl Builder<'_> {
+    /// The day of the week grouped by, and the kinds of day named kept or split.
+    pub(super) fn days(&mut self, query: &mut MetricQuery) {
+        let weekday = self.demands.iter().any(|d| {
+            matches!(d.kind, DemandKind::Group { grain: None }) && d.target.as_deref().is_some_and(asks_weekday)
+        });
+        if weekday {
+            query.by_day = Some(DayPart::Weekday);
+        }
+        let mut kinds: Vec<KindOfDay> = Vec::new();
+        let q = self.facts.question.to_ascii_lowercase();
+        for word in DAY_KINDS {
+            for (at, _) in q.match_indices(word) {
+                let range = at..at + word.len();
+                let in_time = self
+                    .facts
+                    .spans
+                    .iter()
+                    .any(|s| matches!(s.kind, SpanKind::Time(_)) && overlaps(&s.range, &range));
+                if in_time || self.read.iter().any(|r| overlaps(r, &range)) {
+                    continue;
+                }
+                match kind_of_day(word) {
+                    Some(kind) => {
+                        self.read.push(range);
+                        if !kinds.contains(&kind) {
+                            kinds.push(kind);
+                        }
+                    }
+                    None => {
+                        self.reasons
+                            .push(format!("不能只算{word}（没有节假日日历，只能分工作日和周末）"));
+                        return;
+                    }
+                }
+            }
+        }
+        match kinds.as_slice() {
+            [] => {}
+            [kind] => {
+                query.days = Some(match kind {
+                    KindOfDay::Weekend => DayKind::Weekend,
+                    KindOfDay::Workday => DayKind::Workday,
+                })
+            }
+            _ if query.by_day.is_none() => query.by_day = Some(DayPart::Weekend),
+            _ => self.reasons.push("不能同时按星期几和工作日/周末分".into()),
+        }
+    }
+}
