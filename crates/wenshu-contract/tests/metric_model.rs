@@ -210,3 +210,38 @@ fn the_readmes_metric_query_resolves_on_the_demo_model() {
     let resolved = query.resolve(&model).expect("the README's query resolves");
     assert!(resolved.relative.is_some_and(|(_, _, within)| within.is_some()));
 }
+
+/// A table whose name is no identifier (`Order Details`) is held quoted, under an alias the model gives it; without
+/// an alias, or with a quote in its name, it is refused naming the field.
+#[test]
+fn a_table_named_with_a_space_is_read_under_its_alias() {
+    let lines = |table: &str, alias: Option<&str>| {
+        let mut from = json!({"table": table, "columns": ["id", "price", "qty"]});
+        if let Some(alias) = alias {
+            from["alias"] = json!(alias);
+        }
+        json!({"tools": [{"name": "line_metrics", "description": "明细",
+            "x-metrics": {"from": [from], "measures": [{"name": "revenue", "label": "收入",
+                "expr": "SUM(od.price * od.qty)"}], "dimensions": []}}]})
+    };
+    let catalog = Catalog::from_value(&lines("Order Details", Some("od"))).expect("loads");
+    let model = catalog
+        .get("line_metrics")
+        .unwrap()
+        .extensions()
+        .metrics
+        .clone()
+        .unwrap();
+    assert_eq!(
+        (model.tables[0].name.as_str(), model.tables[0].alias.as_str()),
+        ("Order Details", "od")
+    );
+    let err = Catalog::from_value(&lines("Order Details", None))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("alias") && err.contains("Order Details"), "{err}");
+    let err = Catalog::from_value(&lines("Order\"Details", Some("od")))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains(".table"), "{err}");
+}

@@ -53,9 +53,14 @@ fn read_tables(value: Option<&Value>) -> Result<Vec<MetricTable>, FieldError> {
         let f = format!("{field}[{i}]");
         let object = expect_object(item, &f)?;
         allow_keys(object, &f, &["table", "alias", "columns", "on"])?;
-        let name = identifier(object.get("table"), &format!("{f}.table"))?;
+        let name = table_name(object.get("table"), &format!("{f}.table"))?;
         let alias = match object.get("alias") {
-            None => name.clone(),
+            None => identifier(Some(&Value::String(name.clone())), &format!("{f}.alias")).map_err(|_| {
+                FieldError::new(
+                    format!("{f}.alias"),
+                    format!("table `{name}` is no identifier: give it an `alias` (ASCII letters, digits and `_`)"),
+                )
+            })?,
             Some(v) => identifier(Some(v), &format!("{f}.alias"))?,
         };
         if tables.iter().any(|t| t.alias == alias) {
@@ -344,6 +349,28 @@ fn resolve_parts(parts: &[String], tables: &[MetricTable]) -> Result<ColumnRef, 
         [] => Err(format!("unknown column `{}`", parts.join("."))),
         _ => Err(format!("column `{column}` is in several tables; write alias.{column}")),
     }
+}
+
+/// A table's name, written quoted in every statement (`Order Details`, 订单): any text but quotes, dots,
+/// brackets, semicolons and control characters, which no quoting here escapes.
+fn table_name(value: Option<&Value>, field: &str) -> Result<String, FieldError> {
+    let text = value
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| FieldError::new(field, "expected a non-empty string"))?;
+    let bad = text
+        .chars()
+        .find(|c| c.is_control() || matches!(c, '"' | '`' | '\'' | '\\' | '.' | '[' | ']' | ';'));
+    if let Some(c) = bad.or_else(|| (text.chars().count() > 128).then_some('…')) {
+        return Err(FieldError::new(
+            field,
+            format!(
+                "`{text}` is not a table name: `{c}` (quotes, dots, brackets, `;`, control characters and names over 128 characters are refused)"
+            ),
+        ));
+    }
+    Ok(text.to_string())
 }
 
 fn identifier(value: Option<&Value>, field: &str) -> Result<String, FieldError> {

@@ -5,8 +5,51 @@ use serde_json::{Value, json};
 use super::query::MAX_LIMIT;
 use super::{Grain, MetricModel, Reaggregate};
 
-/// The JSON Schema of a metric query over `model` (used when the tool declares no `inputSchema`).
+/// The JSON Schema of a metric query over `model` (used when the tool declares no `inputSchema`); a part naming
+/// what the model lacks (a model without dimensions has no `groupBy`, `sort`, `over`…) is left out.
 pub fn input_schema(model: &MetricModel) -> Value {
+    let mut schema = full_schema(model);
+    prune(&mut schema);
+    schema
+}
+
+/// Removes every optional property no value could satisfy (an empty `enum`, or a required part that is one);
+/// returns whether `schema` itself is such.
+fn prune(schema: &mut Value) -> bool {
+    let Some(object) = schema.as_object_mut() else {
+        return false;
+    };
+    if object
+        .get("enum")
+        .is_some_and(|e| e.as_array().is_some_and(Vec::is_empty))
+    {
+        return true;
+    }
+    // An array whose items nothing satisfies holds nothing worth naming.
+    if object.get_mut("items").is_some_and(prune) {
+        return true;
+    }
+    let required: Vec<String> = object
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).map(str::to_string).collect())
+        .unwrap_or_default();
+    let mut unsatisfiable = false;
+    if let Some(properties) = object.get_mut("properties").and_then(Value::as_object_mut) {
+        let dead: Vec<String> = properties
+            .iter_mut()
+            .filter_map(|(name, part)| prune(part).then(|| name.clone()))
+            .collect();
+        for name in dead {
+            unsatisfiable |= required.contains(&name);
+            properties.remove(&name);
+        }
+    }
+    unsatisfiable
+}
+
+/// The schema before pruning.
+fn full_schema(model: &MetricModel) -> Value {
     let measures: Vec<&str> = model.measures.iter().map(|m| m.label.as_str()).collect();
     let dimensions: Vec<&str> = model.dimensions.iter().map(|d| d.label.as_str()).collect();
     let grains: Vec<&str> = model
