@@ -4,6 +4,7 @@
 //! truth queries on SQLite, and on PostgreSQL / MariaDB when `WENSHU_TEST_POSTGRES_URL` / `WENSHU_TEST_MYSQL_URL`
 //! are set.
 
+#[macro_use]
 mod demo_truth;
 
 use serde_json::json;
@@ -114,17 +115,4 @@ const DEMO_CASES: &[(&str, &str)] = &[
     ),
 ];
 
-#[tokio::test]
-async fn kinds_of_day_on_the_demo_equal_the_truth_on_sqlite() {
-    demo_truth::cases_equal_truth("days", None, DEMO_CASES).await;
-}
-
-#[tokio::test]
-async fn kinds_of_day_on_postgres_equal_the_truth() {
-    demo_truth::cases_equal_truth("days", Some("WENSHU_TEST_POSTGRES_URL"), DEMO_CASES).await;
-}
-
-#[tokio::test]
-async fn kinds_of_day_on_mysql_equal_the_truth() {
-    demo_truth::cases_equal_truth("days", Some("WENSHU_TEST_MYSQL_URL"), DEMO_CASES).await;
-}
+demo_cases_on_every_dialect!("days", DEMO_CASES);

@@ -3,6 +3,7 @@
 //! bare 人均 (whose heads: customers, staff, patients?) is refused, and so is a measure that does not add up. On the demo data against truth
 //! queries on SQLite, and on PostgreSQL / MariaDB when `WENSHU_TEST_POSTGRES_URL` / `WENSHU_TEST_MYSQL_URL` are set.
 
+#[macro_use]
 mod demo_truth;
 
 use serde_json::json;
@@ -95,17 +96,4 @@ const DEMO_CASES: &[(&str, &str)] = &[
     ),
 ];
 
-#[tokio::test]
-async fn per_person_on_the_demo_equals_the_truth_on_sqlite() {
-    demo_truth::cases_equal_truth("per-person", None, DEMO_CASES).await;
-}
-
-#[tokio::test]
-async fn per_person_on_postgres_equals_the_truth() {
-    demo_truth::cases_equal_truth("per-person", Some("WENSHU_TEST_POSTGRES_URL"), DEMO_CASES).await;
-}
-
-#[tokio::test]
-async fn per_person_on_mysql_equals_the_truth() {
-    demo_truth::cases_equal_truth("per-person", Some("WENSHU_TEST_MYSQL_URL"), DEMO_CASES).await;
-}
+demo_cases_on_every_dialect!("per-person", DEMO_CASES);

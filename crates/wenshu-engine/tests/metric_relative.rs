@@ -4,6 +4,7 @@
 //! refused. On a model of its own (a library's loans), then on the demo data against truth queries on SQLite, and
 //! on PostgreSQL / MariaDB when `WENSHU_TEST_POSTGRES_URL` / `WENSHU_TEST_MYSQL_URL` are set.
 
+#[macro_use]
 mod demo_truth;
 
 use serde_json::{Value, json};
@@ -153,17 +154,4 @@ const DEMO_CASES: &[(&str, &str)] = &[
     ),
 ];
 
-#[tokio::test]
-async fn comparisons_with_the_mean_on_the_demo_equal_the_truth_on_sqlite() {
-    demo_truth::cases_equal_truth("relative", None, DEMO_CASES).await;
-}
-
-#[tokio::test]
-async fn comparisons_with_the_mean_on_postgres_equal_the_truth() {
-    demo_truth::cases_equal_truth("relative", Some("WENSHU_TEST_POSTGRES_URL"), DEMO_CASES).await;
-}
-
-#[tokio::test]
-async fn comparisons_with_the_mean_on_mysql_equal_the_truth() {
-    demo_truth::cases_equal_truth("relative", Some("WENSHU_TEST_MYSQL_URL"), DEMO_CASES).await;
-}
+demo_cases_on_every_dialect!("relative", DEMO_CASES);

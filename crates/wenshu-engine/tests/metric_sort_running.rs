@@ -4,6 +4,7 @@
 //! (a library's loans), then on the demo data against truth queries on SQLite, and on PostgreSQL / MariaDB when
 //! `WENSHU_TEST_POSTGRES_URL` / `WENSHU_TEST_MYSQL_URL` are set.
 
+#[macro_use]
 mod demo_truth;
 
 use serde_json::{Value, json};
@@ -179,17 +180,4 @@ fn demo_cases() -> Vec<(&'static str, &'static str)> {
     ]
 }
 
-#[tokio::test]
-async fn sorts_and_running_totals_on_the_demo_equal_the_truth_on_sqlite() {
-    demo_truth::cases_equal_truth("sort-running", None, &demo_cases()).await;
-}
-
-#[tokio::test]
-async fn sorts_and_running_totals_on_postgres_equal_the_truth() {
-    demo_truth::cases_equal_truth("sort-running", Some("WENSHU_TEST_POSTGRES_URL"), &demo_cases()).await;
-}
-
-#[tokio::test]
-async fn sorts_and_running_totals_on_mysql_equal_the_truth() {
-    demo_truth::cases_equal_truth("sort-running", Some("WENSHU_TEST_MYSQL_URL"), &demo_cases()).await;
-}
+demo_cases_on_every_dialect!("sort-running", &demo_cases());

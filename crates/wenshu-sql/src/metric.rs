@@ -197,7 +197,9 @@ pub fn compile_scoped(
         }
     }
     if let Some((position, op, value)) = query.having {
-        w.push(" HAVING ");
+        // Several thresholds are each parenthesised (… OR …); one is written alone, as it always was.
+        let several = !query.having_also.is_empty();
+        w.push(if several { " HAVING (" } else { " HAVING " });
         match &query.share {
             Some(across) if query.having_share => share(
                 &mut w,
@@ -216,10 +218,17 @@ pub fn compile_scoped(
                 per_buckets.get(position).copied().flatten(),
             ),
         }
-        w.push(" ");
-        w.push(op.sql());
-        w.push(" ");
-        w.bind(number(value));
+        compared_with(&mut w, op, value);
+        if several {
+            w.push(")");
+        }
+        for &(position, op, value) in &query.having_also {
+            w.push(if query.having_any { " OR (" } else { " AND (" });
+            let per = per_buckets.get(position).copied().flatten();
+            measure(&mut w, model, &query.measures[position], per);
+            compared_with(&mut w, op, value);
+            w.push(")");
+        }
     }
     if let Some((groups, keep)) = query.within {
         within::wrap(&mut w, query, &columns, groups, keep);
@@ -430,6 +439,14 @@ fn each(w: &mut Writer, model: &MetricModel, query: &ResolvedQuery, has_where: b
     w.push(if has_where { " AND (" } else { " WHERE (" });
     expr(w, arg, None);
     w.push(") ");
+    w.push(op.sql());
+    w.push(" ");
+    w.bind(number(value));
+}
+
+/// ` > ?`: a threshold's comparison, its bound a bind.
+fn compared_with(w: &mut Writer, op: wenshu_contract::metric::ThresholdOp, value: f64) {
+    w.push(" ");
     w.push(op.sql());
     w.push(" ");
     w.bind(number(value));

@@ -292,6 +292,12 @@ pub struct MetricQuery {
     /// A threshold on a measure.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub having: Option<Threshold>,
+    /// More thresholds on the groups beside `having` (销售额超过100万且订单数超过300): each on a measure itself.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_having: Vec<Threshold>,
+    /// Keep a group when any of `having` and `alsoHaving` holds (或), not only when all do.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub having_any: bool,
     /// A threshold on each record's value of a measure (单笔金额超过10万): the records kept before aggregating;
     /// only for a measure that aggregates one column (`SUM(amount)` → `amount`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -385,6 +391,10 @@ pub struct ResolvedQuery {
     pub having: Option<(usize, ThresholdOp, f64)>,
     /// Whether `having` compares the measure's share of the total (its value a fraction).
     pub having_share: bool,
+    /// `(position in measures, op, value)`: more thresholds on the groups.
+    pub having_also: Vec<(usize, ThresholdOp, f64)>,
+    /// Whether a group is kept when any threshold holds (else all must).
+    pub having_any: bool,
     /// `(measure index in the model, op, value)`: a threshold on each record's value of the measure.
     pub each: Option<(usize, ThresholdOp, f64)>,
     /// The comparison kind and the other range, when given.
@@ -530,6 +540,30 @@ impl MetricQuery {
                 Some((position, t.op, t.value))
             }
         };
+        if !self.also_having.is_empty() && having.is_none() {
+            return Err(QueryError::new(
+                "alsoHaving",
+                "more thresholds need `having`, the first",
+            ));
+        }
+        let mut having_also = Vec::new();
+        for (i, t) in self.also_having.iter().enumerate() {
+            let field = format!("alsoHaving[{i}]");
+            if !t.value.is_finite() {
+                return Err(QueryError::new(
+                    format!("{field}.value"),
+                    format!("{} is not a finite number", t.value),
+                ));
+            }
+            if t.aggregate.is_some() || t.share {
+                return Err(QueryError::new(
+                    &field,
+                    "a further threshold takes neither `aggregate` nor `share`",
+                ));
+            }
+            let position = position_of(model, &mut measures, &t.measure, &format!("{field}.measure"))?;
+            having_also.push((position, t.op, t.value));
+        }
         let each = match &self.each {
             None => None,
             Some(t) if !t.value.is_finite() => {
@@ -634,6 +668,8 @@ impl MetricQuery {
             order,
             limit: self.limit,
             having_share: self.having.as_ref().is_some_and(|t| t.share),
+            having_also,
+            having_any: self.having_any,
             having,
             each,
             compare,

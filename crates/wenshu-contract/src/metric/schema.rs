@@ -106,6 +106,12 @@ fn full_schema(model: &MetricModel) -> Value {
                 "aggregate": {"type": "string", "enum": aggregates, "description": "比较的是该度量的平均值等"},
                 "share": {"type": "boolean", "description": "比较的是占比（value 是小数，10% 为 0.1），需要 share"}
             }, "required": ["measure", "op", "value"], "additionalProperties": false},
+            "alsoHaving": {"type": "array", "description": "更多分组门槛（销售额超过100万且订单数超过300）", "items": {"type": "object", "properties": {
+                "measure": {"type": "string", "enum": countable},
+                "op": {"type": "string", "enum": [">", ">=", "<", "<="]},
+                "value": {"type": "number"}
+            }, "required": ["measure", "op", "value"], "additionalProperties": false}},
+            "havingAny": {"type": "boolean", "description": "having 与 alsoHaving 满足其一即可（或）；默认须全部满足（且）"},
             "each": {"type": "object", "description": "单条记录的门槛", "properties": {
                 "measure": {"type": "string", "enum": measures},
                 "op": {"type": "string", "enum": [">", ">=", "<", "<="]},

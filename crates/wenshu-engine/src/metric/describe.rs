@@ -138,6 +138,11 @@ pub fn describe(tool: &Tool, arguments: &Map<String, Value>) -> Option<(String, 
             zh.push(format!("{} {} {value}", measures[position], op.sql()));
             en.push(format!("{} {} {value}", measures[position], op.sql()));
         }
+        let (and_zh, and_en) = if q.having_any { ("或", "or") } else { ("且", "and") };
+        for &(position, op, value) in &q.having_also {
+            zh.push(format!("{and_zh} {} {} {value}", measures[position], op.sql()));
+            en.push(format!("{and_en} {} {} {value}", measures[position], op.sql()));
+        }
     }
     if let Some((position, op, parent)) = q.relative {
         let (z, e) = match op.sql() {

@@ -112,6 +112,7 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
     offer.thresholds = resolved
         .having
         .iter()
+        .chain(&resolved.having_also)
         .chain(resolved.each.iter())
         .map(|(_, _, v)| *v)
         .collect();

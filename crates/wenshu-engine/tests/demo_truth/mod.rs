@@ -111,3 +111,40 @@ pub async fn cases_equal_truth(test: &str, env: Option<&str>, cases: &[(&str, &s
     answers_equal_truth(db, &truth, cases).await;
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The three suites of a file's demo cases, against the truth: on SQLite, PostgreSQL and MariaDB (the servers'
+/// suites skip, said on stderr, when their variable is not set).
+#[allow(unused_macros, reason = "used by some of the suites that include this module")]
+macro_rules! demo_cases_on_every_dialect {
+    ($tag:literal, $cases:expr) => {
+        #[tokio::test]
+        async fn demo_cases_on_sqlite_equal_the_truth() {
+            demo_truth::cases_equal_truth($tag, None, $cases).await;
+        }
+
+        #[tokio::test]
+        async fn demo_cases_on_postgres_equal_the_truth() {
+            demo_truth::cases_equal_truth($tag, Some("WENSHU_TEST_POSTGRES_URL"), $cases).await;
+        }
+
+        #[tokio::test]
+        async fn demo_cases_on_mysql_equal_the_truth() {
+            demo_truth::cases_equal_truth($tag, Some("WENSHU_TEST_MYSQL_URL"), $cases).await;
+        }
+    };
+}
+
+/// Why the demo sales model refuses a metric query written as JSON: the field at fault.
+#[allow(dead_code, reason = "used by some of the suites that include this module")]
+pub fn refused_field(query: serde_json::Value) -> String {
+    let catalog = wenshu_contract::demo_catalog().unwrap();
+    let model = catalog
+        .get("sales_metrics")
+        .unwrap()
+        .extensions()
+        .metrics
+        .clone()
+        .unwrap();
+    let query: wenshu_contract::metric::MetricQuery = serde_json::from_value(query).expect("a metric query");
+    query.resolve(&model).expect_err("refused").field
+}

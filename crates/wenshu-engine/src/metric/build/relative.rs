@@ -2,10 +2,11 @@
 //! the rows grouped as asked, kept where their measure passes the mean of that measure over all the rows, or over
 //! the rows sharing a dimension's value.
 
-use wenshu_contract::metric::{MeasureSel, MetricQuery, Relative, ThresholdOp};
+use wenshu_contract::metric::{MeasureSel, MetricQuery, Relative};
 use wenshu_lexicon::demand::{self, DemandKind};
 
 use super::measures::{is_count, is_sum};
+use super::threshold::ops;
 use super::{Builder, Mention};
 
 impl Builder<'_> {
@@ -89,12 +90,7 @@ impl Builder<'_> {
         }
         query.relative = Some(Relative {
             measure: label,
-            op: match op {
-                demand::ThresholdOp::Above => ThresholdOp::Gt,
-                demand::ThresholdOp::AtLeast => ThresholdOp::Ge,
-                demand::ThresholdOp::Below => ThresholdOp::Lt,
-                demand::ThresholdOp::AtMost => ThresholdOp::Le,
-            },
+            op: ops(op),
             within,
         });
     }

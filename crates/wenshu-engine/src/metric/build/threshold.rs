@@ -16,28 +16,27 @@ impl Builder<'_> {
     /// 金额低于1万的订单有多少笔: records counted or called single); any other threshold on an ungrouped total is
     /// refused.
     pub(super) fn threshold(&mut self, query: &mut MetricQuery) {
-        let Some(d) = self
+        let all: Vec<Demand> = self
             .demands
             .iter()
-            .find(|d| matches!(d.kind, DemandKind::Threshold { .. }))
+            .filter(|d| matches!(d.kind, DemandKind::Threshold { .. }))
             .cloned()
-        else {
+            .collect();
+        let Some(d) = all.first().cloned() else {
             return;
         };
+        let rest = &all[1..];
+        // 销售额超过100万且订单数超过300的销售: the things named after the last threshold are grouped by.
+        let anchor = all.last().map_or(d.range.end, |last| last.range.end);
         let DemandKind::Threshold { op, value } = d.kind else {
             return;
         };
         let words = d.measure.clone().unwrap_or_else(|| d.words.clone());
-        let op = match op {
-            demand::ThresholdOp::Above => ThresholdOp::Gt,
-            demand::ThresholdOp::AtLeast => ThresholdOp::Ge,
-            demand::ThresholdOp::Below => ThresholdOp::Lt,
-            demand::ThresholdOp::AtMost => ThresholdOp::Le,
-        };
+        let op = ops(op);
         // 销量超过500套的产品: the threshold qualifies the dimension named right after it — a grouping by it.
         if query.group_by.is_empty()
             && query.grain.is_none()
-            && let Some((dim, end)) = self.dimension_after(d.range.end)
+            && let Some((dim, end)) = self.dimension_after(anchor)
         {
             // …超过200万的电影有几部: how many of them, which a grouping does not count.
             let rest = self.facts.question.get(end..).unwrap_or_default();
@@ -51,6 +50,12 @@ impl Builder<'_> {
             query.group_by.push(self.model.dimensions[dim].label.clone());
         }
         let percent = self.percent_in(&d.range);
+        let first_on_groups = !(percent || self.share_before(&d).is_some() || self.record_measure(&d, query).is_some());
+        if !rest.is_empty() && !first_on_groups {
+            self.reasons
+                .push(format!("「{}」：几个门槛同时用时，只能都是分组合计的门槛", d.words));
+            return;
+        }
         if percent || self.share_before(&d).is_some() {
             self.share_threshold(query, &d, op, value, percent);
             return;
@@ -130,6 +135,47 @@ impl Builder<'_> {
             query.measures.push(MeasureSel::named(label.clone()));
         }
         query.having = Some(threshold);
+        self.more_thresholds(query, &d, rest);
+    }
+
+    /// Thresholds after the first (且订单数超过300, 或销量低于10): each on a measure named right before it, all
+    /// joined by 且 / and or all by 或 / or.
+    fn more_thresholds(&mut self, query: &mut MetricQuery, first: &Demand, rest: &[Demand]) {
+        const ANY: &[&str] = &["或者", "或是", "或", "or"];
+        let q = self.facts.question.clone();
+        let mut previous_end = first.range.end;
+        let mut joins: Vec<bool> = Vec::new();
+        for d in rest {
+            let DemandKind::Threshold { op, value } = d.kind else {
+                continue;
+            };
+            let Some((measure, named)) = self.threshold_measure(d) else {
+                self.reasons.push(format!("「{}」不知道按什么指标筛选", d.words));
+                return;
+            };
+            let between = q
+                .get(previous_end..named.start)
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            joins.push(ANY.iter().any(|w| between.contains(w)));
+            if !matches!(self.prefix_of(named.start), Prefix::None) || self.percent_in(&d.range) {
+                self.reasons
+                    .push(format!("「{}」：几个门槛同时用时，只能是指标合计的门槛", d.words));
+                return;
+            }
+            let label = self.measure_label(measure);
+            if !query.measures.iter().any(|m| m.name == label) {
+                query.measures.push(MeasureSel::named(label.clone()));
+            }
+            query.also_having.push(Threshold::new(label, ops(op), value));
+            previous_end = d.range.end;
+        }
+        if joins.iter().any(|a| *a) && !joins.iter().all(|a| *a) {
+            self.reasons
+                .push("「且」和「或」混在一起，不知道怎么组合这几个门槛".into());
+            return;
+        }
+        query.having_any = joins.first().copied().unwrap_or(false);
     }
 
     /// A threshold in percent, or on a share (占比超过10%, 比例超过0.1): each group's share of the total, never
@@ -339,4 +385,14 @@ pub(super) enum Prefix {
 pub(super) fn is_glue(text: &str) -> bool {
     let t = text.trim();
     t.is_empty() || ["的", "是", "得", "is", "was", "are", "of"].contains(&t.to_ascii_lowercase().as_str())
+}
+
+/// The query's comparison of a threshold the question states.
+pub(super) fn ops(op: demand::ThresholdOp) -> ThresholdOp {
+    match op {
+        demand::ThresholdOp::Above => ThresholdOp::Gt,
+        demand::ThresholdOp::AtLeast => ThresholdOp::Ge,
+        demand::ThresholdOp::Below => ThresholdOp::Lt,
+        demand::ThresholdOp::AtMost => ThresholdOp::Le,
+    }
 }
