@@ -68,6 +68,10 @@ fn per_person_divides_by_the_people_counted() {
     assert_eq!(err.field, "measures[0].aggregate");
     let err = bad(json!({"measures": [{"name": "罚款", "over": "书名"}]})).unwrap_err();
     assert_eq!(err.field, "measures[0].over");
+    // A mean per person does not add up over time: no running total of it.
+    let err =
+        bad(json!({"measures": [{"name": "罚款", "over": "读者"}], "grain": "month", "cumulative": true})).unwrap_err();
+    assert_eq!(err.field, "measures[0]");
 }
 
 #[test]

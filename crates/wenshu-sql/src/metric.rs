@@ -177,7 +177,7 @@ pub fn compile_scoped(
     }
     from(&mut w, model);
     let has_where = where_clause(&mut w, model, filters, range, scope);
-    each(&mut w, model, query, has_where);
+    record_conditions(&mut w, model, query, has_where);
     let grouped = !query.group_by.is_empty() || query.grain.is_some() || query.by_day.is_some();
     if grouped {
         w.push(" GROUP BY ");
@@ -415,8 +415,9 @@ fn where_clause(
     !first
 }
 
-/// The threshold on each record (`amount > ?` for `SUM(amount)`), after the WHERE [`where_clause`] wrote.
-fn each(w: &mut Writer, model: &MetricModel, query: &ResolvedQuery, has_where: bool) {
+/// The conditions on every record, after the WHERE [`where_clause`] wrote: the kind of day kept (周末) and the
+/// threshold on each record (`amount > ?` for `SUM(amount)`).
+fn record_conditions(w: &mut Writer, model: &MetricModel, query: &ResolvedQuery, has_where: bool) {
     let has_where = match query.days {
         None => has_where,
         // Only the days of a kind: of every record, like a threshold on each.
@@ -507,7 +508,7 @@ fn share(
     from(w, model);
     let kept: Vec<(usize, Vec<Value>)> = filters.iter().filter(|(d, _)| !across.contains(d)).cloned().collect();
     let has_where = where_clause(w, model, &kept, range, scope);
-    each(w, model, query, has_where);
+    record_conditions(w, model, query, has_where);
     w.push("), 0)");
 }
 

@@ -63,6 +63,12 @@ pub enum MetricExpr {
 }
 
 impl MetricExpr {
+    /// Whether the expression adds up over rows: a plain `SUM(…)` or `COUNT(…)` (not `COUNT(DISTINCT …)`), whose
+    /// values over parts sum to its value over the whole (running totals, means of group values, per person).
+    pub fn adds_up(&self) -> bool {
+        matches!(self, Self::Call { name, distinct: false, .. } if name == "sum" || name == "count")
+    }
+
     /// The one aggregate call this expression is, with its single argument (`SUM(amount)` → `sum`, `amount`).
     pub fn single_aggregate(&self) -> Option<(&str, &MetricExpr)> {
         match self {

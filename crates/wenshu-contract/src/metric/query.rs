@@ -425,6 +425,20 @@ impl ResolvedMeasure {
             Measured::Distinct(_) => None,
         }
     }
+
+    /// Whether it is a model's measure taken as it is (neither re-aggregated, per bucket nor per person) that adds
+    /// up over rows ([`super::MetricExpr::adds_up`]).
+    pub fn adds_up(&self, model: &MetricModel) -> bool {
+        match self.of {
+            Measured::Measure(m) => {
+                self.aggregate.is_none()
+                    && self.per.is_none()
+                    && self.over.is_none()
+                    && model.measures[m].expr.adds_up()
+            }
+            Measured::Distinct(_) => false,
+        }
+    }
 }
 
 impl MetricQuery {
@@ -725,15 +739,8 @@ fn check_relative(
     group_by: &[usize],
 ) -> Result<(usize, ThresholdOp, Option<usize>), QueryError> {
     let position = position_of(model, measures, &relative.measure, "relative.measure")?;
-    let adds_up = match measures[position].of {
-        Measured::Measure(index) => {
-            measures[position].aggregate.is_none()
-                && measures[position].per.is_none()
-                && measures[position].over.is_none()
-                && is_sum_or_count(&model.measures[index].expr)
-        }
-        Measured::Distinct(_) => true,
-    };
+    // A distinct count per group adds up over the groups' values as well.
+    let adds_up = measures[position].adds_up(model) || matches!(measures[position].of, Measured::Distinct(_));
     if !adds_up {
         return Err(QueryError::new(
             "relative.measure",
@@ -770,11 +777,6 @@ fn check_relative(
         ));
     }
     Ok((position, relative.op, within))
-}
-
-/// Whether a measure adds up over rows: a sum or a count.
-fn is_sum_or_count(expr: &super::MetricExpr) -> bool {
-    matches!(expr, super::MetricExpr::Call { name, distinct: false, .. } if name == "sum" || name == "count")
 }
 
 /// Checks an order by a dimension: the dimension is grouped by, and no measure orders the rows too.
@@ -819,13 +821,7 @@ fn check_cumulative(model: &MetricModel, query: &MetricQuery, measures: &[Resolv
         ));
     }
     for (i, m) in measures.iter().enumerate() {
-        let additive = match m.of {
-            Measured::Measure(index) => {
-                m.aggregate.is_none() && m.per.is_none() && is_sum_or_count(&model.measures[index].expr)
-            }
-            Measured::Distinct(_) => false,
-        };
-        if !additive {
+        if !m.adds_up(model) {
             return Err(QueryError::new(
                 format!("measures[{i}]"),
                 format!(
@@ -941,7 +937,7 @@ fn resolve_measure(model: &MetricModel, sel: &MeasureSel, field: &str) -> Result
         None => None,
         Some(name) => {
             let dim = dimension_index(model, name, &format!("{field}.over"))?;
-            if sel.aggregate.is_some() || sel.per.is_some() || !is_sum_or_count(&spec.expr) {
+            if sel.aggregate.is_some() || sel.per.is_some() || !spec.expr.adds_up() {
                 return Err(QueryError::new(
                     format!("{field}.over"),
                     format!(

@@ -8,7 +8,7 @@ use wenshu_lexicon::{SpanKind, scan};
 use super::Unmet;
 use super::message::unmet;
 use crate::facts::QuestionFacts;
-use wenshu_lexicon::words::days::{DAY_KINDS, KindOfDay, kind_of_day};
+use wenshu_lexicon::words::days::{KindOfDay, day_kind_words, kind_of_day};
 
 /// Characters that may start a word glued after a date (之后, 以前, 前后, 左右, 第二天, 头三天, 最后一周, 寒假, 期间).
 const GLUE_STARTS: &str = "之以前后左第头首末最假档暑寒节期";
@@ -57,33 +57,17 @@ pub fn unread_times(facts: &QuestionFacts) -> Vec<Unmet> {
 /// Kinds of day no time expression reads (今年周末的销售额, 上个月工作日的订单): a call over the whole period would
 /// count every day, so each is unmet unless the call keeps or splits by that kind (`read`); a period that holds the word (上周末) is read and not judged here.
 pub fn day_kinds(facts: &QuestionFacts, read: &[KindOfDay]) -> Vec<Unmet> {
-    let q = facts.question.to_ascii_lowercase();
-    let mut taken: Vec<std::ops::Range<usize>> = Vec::new();
     let mut out: Vec<Unmet> = Vec::new();
-    for word in DAY_KINDS {
-        for (at, _) in q.match_indices(word) {
-            let range = at..at + word.len();
-            let in_time = facts
-                .spans
-                .iter()
-                .any(|s| matches!(s.kind, SpanKind::Time(_)) && s.range.start < range.end && range.start < s.range.end);
-            let whole = !word.is_ascii()
-                || (!q[..at].ends_with(|c: char| c.is_ascii_alphanumeric())
-                    && !q[range.end..].starts_with(|c: char| c.is_ascii_alphanumeric()));
-            if in_time || !whole || taken.iter().any(|t| t.start < range.end && range.start < t.end) {
-                continue;
-            }
-            taken.push(range);
-            // A call that keeps or splits by this kind of day reads it (a metric's `days`, `byDay`).
-            if kind_of_day(word).is_some_and(|k| read.contains(&k)) {
-                continue;
-            }
-            out.push(unmet(
-                word,
-                format!("不能只算{word}（只能按连续的时间段查）"),
-                format!("cannot count only {word} (only a continuous period)"),
-            ));
+    for (_, word) in day_kind_words(&facts.question, &facts.spans) {
+        // A call that keeps or splits by this kind of day reads it (a metric's `days`, `byDay`).
+        if kind_of_day(word).is_some_and(|k| read.contains(&k)) {
+            continue;
         }
+        out.push(unmet(
+            word,
+            format!("不能只算{word}（只能按连续的时间段查）"),
+            format!("cannot count only {word} (only a continuous period)"),
+        ));
     }
     out
 }

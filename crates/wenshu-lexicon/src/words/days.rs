@@ -52,3 +52,26 @@ pub fn asks_weekday(word: &str) -> bool {
     let w = word.trim().to_ascii_lowercase();
     WEEKDAY_WORDS.iter().any(|d| w == *d)
 }
+
+/// Every word of [`DAY_KINDS`] in `question` that no time span covers (上周末 is a period, not a kind of day), with
+/// its byte range: the longest at each place, ASCII words whole.
+pub fn day_kind_words(question: &str, spans: &[crate::Span]) -> Vec<(std::ops::Range<usize>, &'static str)> {
+    let q = question.to_ascii_lowercase();
+    let mut out: Vec<(std::ops::Range<usize>, &'static str)> = Vec::new();
+    for word in DAY_KINDS {
+        for (at, _) in q.match_indices(word) {
+            let range = at..at + word.len();
+            let overlaps = |r: &std::ops::Range<usize>| r.start < range.end && range.start < r.end;
+            let in_time = spans
+                .iter()
+                .any(|s| matches!(s.kind, crate::SpanKind::Time(_)) && overlaps(&s.range));
+            let whole = !word.is_ascii()
+                || (!q[..at].ends_with(|c: char| c.is_ascii_alphanumeric())
+                    && !q[range.end..].starts_with(|c: char| c.is_ascii_alphanumeric()));
+            if !in_time && whole && !out.iter().any(|(r, _)| overlaps(r)) {
+                out.push((range, word));
+            }
+        }
+    }
+    out
+}

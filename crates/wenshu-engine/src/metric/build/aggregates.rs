@@ -3,7 +3,7 @@
 use wenshu_contract::metric::{Grain, MetricQuery, Order, OrderDir, Reaggregate, Share};
 use wenshu_lexicon::demand::{Aggregate, Demand, DemandKind};
 
-use super::measures::{is_count, is_people, is_sum};
+use super::measures::{is_count, is_people};
 use super::times::grain_of_char;
 use super::{Builder, Mention, overlaps};
 
@@ -39,15 +39,11 @@ impl Builder<'_> {
             return;
         };
         let label = self.model.dimensions[person].label.clone();
+        if let Some(m) = query.measures.iter().find(|m| !self.adds_up(m)) {
+            self.reasons.push(format!("「人均」：{}不能按人数平均", m.name));
+            return;
+        }
         for m in &mut query.measures {
-            let adds_up = self
-                .model
-                .measure_index(&m.name)
-                .is_some_and(|i| is_sum(&self.model.measures[i].expr) || is_count(&self.model.measures[i].expr));
-            if m.distinct || m.aggregate.is_some() || m.per.is_some() || !adds_up {
-                self.reasons.push(format!("「人均」：{}不能按人数平均", m.name));
-                return;
-            }
             m.over = Some(label.clone());
         }
     }

@@ -3,11 +3,10 @@
 //! calendar and stay refused.
 
 use wenshu_contract::metric::{DayKind, DayPart, MetricQuery};
-use wenshu_lexicon::SpanKind;
 use wenshu_lexicon::demand::DemandKind;
-use wenshu_lexicon::words::days::{DAY_KINDS, KindOfDay, asks_weekday, kind_of_day};
+use wenshu_lexicon::words::days::{KindOfDay, asks_weekday, day_kind_words, kind_of_day};
 
-use super::{Builder, overlaps};
+use super::Builder;
 
 impl Builder<'_> {
     /// The day of the week grouped by, and the kinds of day named kept or split.
@@ -19,30 +18,18 @@ impl Builder<'_> {
             query.by_day = Some(DayPart::Weekday);
         }
         let mut kinds: Vec<KindOfDay> = Vec::new();
-        let q = self.facts.question.to_ascii_lowercase();
-        for word in DAY_KINDS {
-            for (at, _) in q.match_indices(word) {
-                let range = at..at + word.len();
-                let in_time = self
-                    .facts
-                    .spans
-                    .iter()
-                    .any(|s| matches!(s.kind, SpanKind::Time(_)) && overlaps(&s.range, &range));
-                if in_time || self.read.iter().any(|r| overlaps(r, &range)) {
-                    continue;
+        for (range, word) in day_kind_words(&self.facts.question, &self.facts.spans) {
+            match kind_of_day(word) {
+                Some(kind) => {
+                    self.read.push(range);
+                    if !kinds.contains(&kind) {
+                        kinds.push(kind);
+                    }
                 }
-                match kind_of_day(word) {
-                    Some(kind) => {
-                        self.read.push(range);
-                        if !kinds.contains(&kind) {
-                            kinds.push(kind);
-                        }
-                    }
-                    None => {
-                        self.reasons
-                            .push(format!("不能只算{word}（没有节假日日历，只能分工作日和周末）"));
-                        return;
-                    }
+                None => {
+                    self.reasons
+                        .push(format!("不能只算{word}（没有节假日日历，只能分工作日和周末）"));
+                    return;
                 }
             }
         }

@@ -76,15 +76,25 @@ impl Builder<'_> {
             }
             match self.grouping_dimension(target) {
                 Some(dim) => {
-                    let label = self.model.dimensions[dim].label.clone();
-                    if !query.group_by.contains(&label) {
-                        query.group_by.push(label);
-                    }
+                    self.group_by(query, dim);
                 }
                 None if self.is_measure_word(target) => {}
                 None => self.reasons.push(format!("不能按「{target}」分组")),
             }
         }
+    }
+
+    /// Groups `query` by the dimension `dim` unless it is grouped by it already; the dimension's label.
+    pub(super) fn group_by(&self, query: &mut MetricQuery, dim: usize) -> String {
+        let label = self.model.dimensions[dim].label.clone();
+        if !query
+            .group_by
+            .iter()
+            .any(|g| self.model.dimension_index(g) == Some(dim))
+        {
+            query.group_by.push(label.clone());
+        }
+        label
     }
 
     /// The dimension a grouping's or an order's target names; a measure's word that only starts like a dimension
@@ -127,10 +137,7 @@ impl Builder<'_> {
         for d in lists {
             match d.measure.as_deref().and_then(|t| self.dimension_of(t)) {
                 Some(dim) => {
-                    let label = self.model.dimensions[dim].label.clone();
-                    if !query.group_by.contains(&label) {
-                        query.group_by.push(label);
-                    }
+                    self.group_by(query, dim);
                 }
                 None => {
                     self.reasons.push("指标只给汇总，不列明细".into());

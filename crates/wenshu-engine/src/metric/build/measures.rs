@@ -129,6 +129,19 @@ impl Builder<'_> {
     }
 
     /// The measure a demand's measure words name (销量 of 销量最高, 日销售额 ⊇ 销售额, 单 = a unit).
+    /// Whether a selected measure is taken as it is and adds up over rows (a plain sum or count): what running
+    /// totals and a mean per person may take.
+    pub(super) fn adds_up(&self, m: &MeasureSel) -> bool {
+        !m.distinct
+            && m.aggregate.is_none()
+            && m.per.is_none()
+            && m.over.is_none()
+            && self
+                .model
+                .measure_index(&m.name)
+                .is_some_and(|i| self.model.measures[i].expr.adds_up())
+    }
+
     pub(super) fn measure_of(&self, words: &str) -> Option<usize> {
         let words = canonical(words);
         let named = self.model.measures.iter().position(|m| {
@@ -241,7 +254,7 @@ pub(super) fn is_avg(expr: &wenshu_contract::metric::MetricExpr) -> bool {
 }
 
 /// Whether a measure is a sum (`SUM(amount)`).
-pub(super) fn is_sum(expr: &wenshu_contract::metric::MetricExpr) -> bool {
+fn is_sum(expr: &wenshu_contract::metric::MetricExpr) -> bool {
     matches!(expr, wenshu_contract::metric::MetricExpr::Call { name, .. } if name == "sum")
 }
 

@@ -41,10 +41,7 @@ impl Builder<'_> {
             if let Some(target) = d.target.as_deref() {
                 match self.grouping_dimension(target) {
                     Some(dim) => {
-                        let label = self.model.dimensions[dim].label.clone();
-                        if !query.group_by.contains(&label) {
-                            query.group_by.push(label);
-                        }
+                        self.group_by(query, dim);
                     }
                     None => self.reasons.push(format!("不能按「{target}」排")),
                 }
@@ -81,10 +78,7 @@ impl Builder<'_> {
                         ));
                         return;
                     }
-                    let l = self.model.dimensions[dim].label.clone();
-                    if !query.group_by.contains(&l) {
-                        query.group_by.push(l);
-                    }
+                    self.group_by(query, dim);
                 }
                 None => {
                     let target = canonical(target);

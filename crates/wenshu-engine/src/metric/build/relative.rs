@@ -5,7 +5,6 @@
 use wenshu_contract::metric::{MeasureSel, MetricQuery, Relative};
 use wenshu_lexicon::demand::{self, DemandKind};
 
-use super::measures::{is_count, is_sum};
 use super::threshold::ops;
 use super::{Builder, Mention};
 
@@ -35,7 +34,7 @@ impl Builder<'_> {
         };
         let spec = &self.model.measures[measure];
         let label = spec.label.clone();
-        if !is_sum(&spec.expr) && !is_count(&spec.expr) {
+        if !spec.expr.adds_up() {
             self.reasons.push(format!(
                 "「{}」：{label}不是合计或计数，各行的平均不是它的平均水平",
                 d.words
@@ -45,13 +44,7 @@ impl Builder<'_> {
         let within = match d.target.as_deref() {
             None => None,
             Some(words) => match self.grouping_dimension(words) {
-                Some(dim) => {
-                    let parent = self.model.dimensions[dim].label.clone();
-                    if !query.group_by.contains(&parent) {
-                        query.group_by.push(parent.clone());
-                    }
-                    Some(parent)
-                }
+                Some(dim) => Some(self.group_by(query, dim)),
                 None => {
                     self.reasons.push(format!("不能按「{words}」分组求平均"));
                     return;
@@ -64,10 +57,7 @@ impl Builder<'_> {
             .map(|(dim, _)| dim)
             .or_else(|| self.dimension_with());
         if let Some(dim) = rows_after {
-            let rows = self.model.dimensions[dim].label.clone();
-            if !query.group_by.contains(&rows) {
-                query.group_by.push(rows);
-            }
+            self.group_by(query, dim);
         }
         // 各地区销售额高于平均的产品: the products of each region, against their region's mean.
         let within = within.or_else(|| {

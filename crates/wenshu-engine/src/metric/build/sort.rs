@@ -1,11 +1,10 @@
 //! Orders asked in words (按地区排序, sorted by region, 按销售额降序): by a dimension, the rows sorted by its values;
 //! by a measure or by nothing named, a ranking (read by `rank`); running totals (每月的累计销售额).
 
-use wenshu_contract::metric::{MeasureSel, MetricQuery, OrderDir, SortBy};
+use wenshu_contract::metric::{MetricQuery, OrderDir, SortBy};
 use wenshu_lexicon::demand::{DemandKind, Order};
 
 use super::Builder;
-use super::measures::{is_count, is_sum};
 
 impl Builder<'_> {
     /// An order by a dimension sorts the rows by its values (grouped by it); any other order is a ranking by the
@@ -36,14 +35,7 @@ impl Builder<'_> {
             }
             return;
         };
-        let label = self.model.dimensions[dim].label.clone();
-        if !query
-            .group_by
-            .iter()
-            .any(|g| self.model.dimension_index(g) == Some(dim))
-        {
-            query.group_by.push(label.clone());
-        }
+        let label = self.group_by(query, dim);
         query.sort = Some(SortBy {
             dimension: label,
             direction: match order {
@@ -63,16 +55,7 @@ impl Builder<'_> {
                 .push(format!("「{}」：累计要按时间分组（每天、每月…）", d.words));
             return;
         }
-        let model = self.model;
-        let adds_up = |m: &MeasureSel| {
-            !m.distinct
-                && m.aggregate.is_none()
-                && m.per.is_none()
-                && model
-                    .measure_index(&m.name)
-                    .is_some_and(|i| is_sum(&model.measures[i].expr) || is_count(&model.measures[i].expr))
-        };
-        if let Some(m) = query.measures.iter().find(|m| !adds_up(m)) {
+        if let Some(m) = query.measures.iter().find(|m| !self.adds_up(m)) {
             self.reasons
                 .push(format!("「{}」：{}不能累加（只有合计或计数能累计）", d.words, m.name));
             return;
