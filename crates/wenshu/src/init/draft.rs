@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Value, json};
 use wenshu_lexicon::column_words::{NameKind, name_kind, name_words};
+use wenshu_lexicon::identifiers::singular;
 use wenshu_sql::db::Dialect;
 
 use super::naming::{Naming, is_chinese, is_identifier, naming};
@@ -55,7 +56,22 @@ pub fn draft(tables: &[Table], samples: &HashMap<String, TableSample>, dialect: 
         .collect();
     // Views over the tables repeat their rows: drafted only when no table is a fact table.
     let table_facts = tables.iter().zip(&shapes).any(|(t, s)| s.is_ok() && !t.view);
-    for (table, shape) in tables.iter().zip(shapes) {
+    let facts: HashSet<&str> = tables
+        .iter()
+        .zip(&shapes)
+        .filter(|(t, s)| s.is_ok() && !(t.view && table_facts))
+        .map(|(t, _)| t.name.as_str())
+        .collect();
+    // A table of lines (it references another fact table: an order's lines) after the tables it details: where
+    // several tools answer, the first in the catalog does, and a header counts its own rows (how many orders).
+    let lines = |t: &Table| {
+        t.foreign_keys
+            .iter()
+            .any(|k| k.table != t.name && facts.contains(k.table.as_str()))
+    };
+    let mut order: Vec<(&Table, Result<(), String>)> = tables.iter().zip(shapes).collect();
+    order.sort_by_key(|(t, _)| lines(t));
+    for (table, shape) in order {
         match shape {
             Err(reason) => out.decisions.push(format!("{}: no metric tool — {reason}", table.name)),
             Ok(()) if table.view && table_facts => out.decisions.push(format!(
@@ -72,8 +88,8 @@ pub fn draft(tables: &[Table], samples: &HashMap<String, TableSample>, dialect: 
 
 /// Whether `table` looks like a fact table: measures, and a day column or a foreign key.
 fn fact_shape(table: &Table, sample: &TableSample, dialect: Dialect) -> Result<(), String> {
-    if !is_identifier(&table.name) {
-        return Err("its name is not an ASCII identifier, which metric models require".into());
+    if table_alias(&table.name).is_none() {
+        return Err("its name has no English words to alias it by, which metric models require".into());
     }
     if sample.rows == 0 {
         return Err("it has no rows to sample".into());
@@ -87,6 +103,16 @@ fn fact_shape(table: &Table, sample: &TableSample, dialect: Dialect) -> Result<(
         return Err("neither a day column nor a foreign key: nothing to slice its numbers by".into());
     }
     Ok(())
+}
+
+/// The name a model reads a table by: its own when an identifier, else its words joined (`Order Details` →
+/// order_details), which the model gives it as an alias.
+fn table_alias(name: &str) -> Option<String> {
+    if is_identifier(name) {
+        return Some(name.to_string());
+    }
+    let alias = name_words(name).join("_");
+    is_identifier(&alias).then_some(alias)
 }
 
 /// Whether a column is a key or names one (`id`, `…_id`, `OrderID`, `code`).
@@ -187,12 +213,16 @@ fn draft_tool(
 ) {
     let empty = TableSample::default();
     let sample = samples.get(&table.name).unwrap_or(&empty);
-    let tool_name = format!("{}_metrics", table.name);
+    let tool_name = format!(
+        "{}_metrics",
+        table_alias(&table.name).unwrap_or_else(|| table.name.clone())
+    );
     let table_naming = naming(&table.name, table.comment.as_deref());
     let mut names = Names::default();
     let mut notes: Vec<String> = Vec::new();
     let mut joins: Vec<Joined> = Vec::new();
-    let mut aliases: HashSet<String> = HashSet::from([table.name.clone()]);
+    let own = table_alias(&table.name).unwrap_or_else(|| table.name.clone());
+    let mut aliases: HashSet<String> = HashSet::from([own.clone()]);
     for key in &table.foreign_keys {
         let Some(target) = tables.iter().find(|t| t.name == key.table) else {
             notes.push(format!(
@@ -240,7 +270,7 @@ fn draft_tool(
             alias,
             table: target,
             via: key.column.clone(),
-            from_alias: table.name.clone(),
+            from_alias: own.clone(),
             from_table: table,
         });
     }
@@ -282,13 +312,14 @@ fn draft_tool(
         }
     }
     // A column of the fact table whose name a joined table also has is written with the table's name (Track and
-    // InvoiceLine both have UnitPrice): unqualified it names either, and the model refuses it.
+    // InvoiceLine both have UnitPrice): unqualified it names either, and the model refuses it. A table read under
+    // an alias has every column written with it.
     let column_ref = |column: &str| -> String {
         let shared = joins
             .iter()
             .any(|j| j.table.columns.iter().any(|c| c.name.eq_ignore_ascii_case(column)));
-        if shared && is_identifier(&table.name) {
-            format!("{}.{column}", table.name)
+        if shared || own != table.name {
+            format!("{own}.{column}")
         } else {
             column.to_string()
         }
@@ -373,22 +404,28 @@ fn draft_tool(
             ));
         }
     }
-    let t = &table_naming.label;
-    let (count_label, count_synonyms) = if is_chinese(t) {
-        let mut synonyms = vec![format!("{t}数量"), format!("{t}总数"), format!("{t}量"), t.clone()];
-        // The table's English words too (orders → number of orders).
-        let english = name_words(&table.name).join(" ");
-        if !english.is_empty() && !is_chinese(&english) {
-            synonyms.extend([
-                format!("number of {english}"),
-                format!("{english} count"),
-                english.clone(),
-            ]);
+    // The rows of an event table each line belongs to (the orders of order lines), counted by their key, when
+    // every one of them has lines (else the count would leave some out).
+    for join in joins.iter().filter(|j| j.from_alias == own) {
+        let joined_sample = samples.get(&join.table.name).unwrap_or(&empty);
+        let header = facts_of_events(join.table, joined_sample, dialect);
+        if !header || sample.distinct.get(&join.via) != Some(&joined_sample.rows) {
+            continue;
         }
-        (format!("{t}数"), synonyms)
-    } else {
-        (format!("number of {t}"), vec![format!("{t} count"), t.clone()])
-    };
+        let header_naming = naming(&join.table.name, join.table.comment.as_deref());
+        let (label, mut synonyms) = count_naming(&header_naming.label, &join.table.name);
+        // A word that starts the lines' own count (订单 of 订单明细数) would name either.
+        let own_count = count_naming(&table_naming.label, &table.name).0;
+        synonyms.retain(|s| !own_count.starts_with(s.as_str()));
+        let rest = json!({"expr": format!("COUNT(DISTINCT {})", column_ref(&join.via)), "decimals": 0});
+        let code = format!("{}_count", join.alias);
+        measures.push(named(&mut names, &code, &label, &table_naming.label, &synonyms, rest));
+        notes.push(format!(
+            "{label}: COUNT(DISTINCT {}), every row of {} having lines",
+            join.via, join.table.name
+        ));
+    }
+    let (count_label, count_synonyms) = count_naming(&table_naming.label, &table.name);
     let rest = json!({"expr": "COUNT(*)", "decimals": 0});
     measures.push(named(
         &mut names,
@@ -423,6 +460,9 @@ fn draft_tool(
         }
     }
     let mut from = vec![json!({"table": table.name, "columns": identifiers(table)})];
+    if own != table.name {
+        from[0]["alias"] = json!(own);
+    }
     for join in &joins {
         from.push(json!({
             "table": join.table.name,
@@ -436,16 +476,28 @@ fn draft_tool(
         out.fallback_tables.push(join.table.name.clone());
         let joined_sample = samples.get(&join.table.name).unwrap_or(&empty);
         let joined_naming = naming(&join.alias, join.table.comment.as_deref());
-        let Some(name_column) = name_column(join.table, joined_sample) else {
-            notes.push(format!(
-                "{} (via {}): no name column, so no dimension of it (its rows are not told apart by name)",
+        let events = facts_of_events(join.table, joined_sample, dialect);
+        let name_column = name_column(join.table, joined_sample, events);
+        match name_column {
+            None if !events => {
+                notes.push(format!(
+                    "{} (via {}): no name column, so no dimension of it (its rows are not told apart by name)",
+                    join.alias, join.via
+                ));
+                continue;
+            }
+            None => notes.push(format!(
+                "{} (via {}): records of events without a name of their own: no entity of them, their columns \
+                 grouped by",
                 join.alias, join.via
-            ));
-            continue;
-        };
+            )),
+            Some(_) => {}
+        }
         // The name column first: a question naming the table (各客户) finds it before the table's other columns.
-        let columns =
-            std::iter::once(name_column).chain(join.table.columns.iter().filter(|c| c.name != name_column.name));
+        let is_name = |c: &Column| name_column.is_some_and(|n| n.name == c.name);
+        let columns = name_column
+            .into_iter()
+            .chain(join.table.columns.iter().filter(|c| !is_name(c)));
         for column in columns {
             if column.kind != ColumnKind::Text || !is_identifier(&column.name) {
                 continue;
@@ -453,7 +505,7 @@ fn draft_tool(
             let code = format!("{}_{}", join.alias, column.name);
             let col_ref = format!("{}.{}", join.alias, column.name);
             let n = naming(&column.name, column.comment.as_deref());
-            if column.name == name_column.name {
+            if is_name(column) {
                 let pk = join
                     .table
                     .columns
@@ -644,6 +696,31 @@ fn draft_tool(
     }));
 }
 
+/// The label and synonyms of the count of a table's rows, from its label `t` and its name (订单数, number of
+/// orders).
+fn count_naming(t: &str, name: &str) -> (String, Vec<String>) {
+    if is_chinese(t) {
+        let mut synonyms = vec![format!("{t}数量"), format!("{t}总数"), format!("{t}量"), t.to_string()];
+        // The table's English words too (orders → number of orders).
+        let english = name_words(name).join(" ");
+        if !english.is_empty() && !is_chinese(&english) {
+            synonyms.extend([
+                format!("number of {english}"),
+                format!("{english} count"),
+                english.clone(),
+            ]);
+        }
+        (format!("{t}数"), synonyms)
+    } else {
+        (format!("number of {t}"), vec![format!("{t} count"), t.to_string()])
+    }
+}
+
+/// Whether `table` is a fact table whose rows carry a day (events: orders, invoices).
+fn facts_of_events(table: &Table, sample: &TableSample, dialect: Dialect) -> bool {
+    !table.view && fact_shape(table, sample, dialect).is_ok() && time_column(table, sample, dialect).is_some()
+}
+
 /// Removes English synonyms a one-word English target would read as the wrong dimension. A question's English
 /// target is read one word at a time (`by ship country` → ship) and names a dimension whose spelling starts with
 /// it: for each such first word of a dimension's spellings or code, the synonyms of other dimensions it starts
@@ -733,8 +810,10 @@ fn identifiers(table: &Table) -> Vec<String> {
 }
 
 /// A dimension table's name column: `name`, `…_name`, `CompanyName` or `title`, else its first text column with
-/// many values.
-fn name_column<'a>(table: &'a Table, sample: &TableSample) -> Option<&'a Column> {
+/// many values. A table of `events` (its rows carry a day: an order, an invoice) is named only by its own name
+/// (`name`, `title`, `order_name` of orders): another name in it (a ship-to name) or a column of many values (a
+/// customer's code) names something else, and a question naming the table would read it as that.
+fn name_column<'a>(table: &'a Table, sample: &TableSample, events: bool) -> Option<&'a Column> {
     let text = table
         .columns
         .iter()
@@ -742,6 +821,19 @@ fn name_column<'a>(table: &'a Table, sample: &TableSample) -> Option<&'a Column>
     // People named in parts (first and last name) have no one name column; their `title` is a job's.
     if text.clone().any(|c| name_kind(&c.name) == NameKind::NamePart) {
         return None;
+    }
+    let own: Vec<String> = name_words(&table.name).iter().map(|w| singular(w)).collect();
+    let own_name = |c: &&Column| {
+        let words = name_words(&c.name);
+        match words.split_last() {
+            Some((last, head)) if last == "name" || last == "title" => {
+                head.is_empty() || own.ends_with(&head.iter().map(|w| singular(w)).collect::<Vec<_>>())
+            }
+            _ => false,
+        }
+    };
+    if events {
+        return text.clone().find(own_name);
     }
     let named = text.clone().find(|c| {
         let words = name_words(&c.name);

@@ -39,6 +39,8 @@ pub struct TableSample {
     /// Per foreign-key column, the rows of the table inner-joined along it (equal to `rows` when the join keeps
     /// every row once); per `first>second`, the rows after a second hop from the joined table.
     pub joined: HashMap<String, u64>,
+    /// Per foreign-key column, its distinct values (how many rows of the referenced table its rows reach).
+    pub distinct: HashMap<String, u64>,
 }
 
 async fn rows(db: &Database, sql: &str) -> anyhow::Result<Vec<Vec<Value>>> {
@@ -68,6 +70,7 @@ pub async fn sample_table(db: &Database, table: &Table) -> anyhow::Result<TableS
         rows: rows_n,
         columns: HashMap::new(),
         joined: HashMap::new(),
+        distinct: HashMap::new(),
     };
     for column in &table.columns {
         let c = dialect.quote_identifier(&column.name);
@@ -160,6 +163,14 @@ pub async fn count_joins(
         if let Some(n) = n {
             sample.joined.insert(key.column.clone(), n);
         }
+        let sql = format!(
+            "SELECT COUNT(DISTINCT {c}) FROM {t}",
+            t = q(&table.name),
+            c = q(&key.column)
+        );
+        if let Some(n) = first_count(&rows(db, &sql).await?) {
+            sample.distinct.insert(key.column.clone(), n);
+        }
         // A second hop from the joined table, keyed `first>second`.
         let Some(joined) = tables.iter().find(|t| t.name == key.table) else {
             continue;
@@ -192,6 +203,13 @@ pub async fn count_joins(
         }
     }
     Ok(())
+}
+
+/// The count in the first cell of a `SELECT COUNT(…)`.
+fn first_count(rows: &[Vec<Value>]) -> Option<u64> {
+    rows.first()
+        .and_then(|r| r.first())
+        .and_then(|v| v.as_u64().or_else(|| v.as_str().and_then(|s| s.parse().ok())))
 }
 
 /// The range of a SQLite text column when every value is an ISO day.
