@@ -111,7 +111,7 @@ async fn review(catalog_path: &Path, config_path: &Path) -> anyhow::Result<Vec<c
     let today = crate::extract_cmd::resolve_today(None, "UTC")?;
     let entities = std::sync::Arc::new(EntityCatalogs::new());
     let mut findings = crate::tools_check::check(&catalog, entities, today).await;
-    findings.extend(crate::tools_check::data_findings(Some(catalog_path), &catalog, config_path, today).await?);
+    findings.extend(crate::tools_check::data_findings(Some(catalog_path), None, &catalog, config_path, today).await?);
     Ok(findings)
 }
 

@@ -19,6 +19,7 @@ use crate::engine_setup::{EngineChoice, PipelineArgs, engine};
 /// The findings that need the data: misrouted examples and joins that change row counts.
 pub async fn data_findings(
     catalog_path: Option<&Path>,
+    entities_path: Option<&Path>,
     catalog: &Catalog,
     config: &Path,
     today: jiff::civil::Date,
@@ -27,14 +28,19 @@ pub async fn data_findings(
         catalog: CatalogArg {
             catalog: catalog_path.map(Path::to_path_buf),
         },
-        entities: None,
+        entities: entities_path.map(Path::to_path_buf),
         engine: EngineChoice::Lexicon,
         model: ModelFlags {
             config: Some(config.to_path_buf()),
             ..ModelFlags::default()
         },
     };
+    let mut args = args;
     let loaded = crate::config::Config::load(&args.model)?;
+    // The names the examples may use: the flag's file, else the config's (as `wenshu ask` reads them).
+    if args.entities.is_none() {
+        args.entities = loaded.entities.clone();
+    }
     let url = loaded
         .database_url
         .clone()

@@ -60,7 +60,19 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         catalog: args.catalog.clone(),
     }
     .load()?;
-    let entities = match (&args.entities, &args.catalog) {
+    // The entity file: the flag's, else the one the config names.
+    let entities_path = match (&args.entities, &args.config) {
+        (Some(path), _) => Some(path.clone()),
+        (None, Some(config)) => {
+            crate::config::Config::load(&crate::config::ModelFlags {
+                config: Some(config.clone()),
+                ..crate::config::ModelFlags::default()
+            })?
+            .entities
+        }
+        (None, None) => None,
+    };
+    let entities = match (&entities_path, &args.catalog) {
         (Some(path), _) => EntityCatalogs::from_json_str(&std::fs::read_to_string(path)?)?,
         (None, None) => EntityCatalogs::from_json_str(wenshu_demo::ENTITIES_JSON)?,
         (None, Some(_)) => EntityCatalogs::new(),
@@ -69,7 +81,13 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
     let mut findings = runtime.block_on(check(&catalog, Arc::new(entities), today));
     if let Some(config) = &args.config {
-        findings.extend(runtime.block_on(data::data_findings(args.catalog.as_deref(), &catalog, config, today))?);
+        findings.extend(runtime.block_on(data::data_findings(
+            args.catalog.as_deref(),
+            entities_path.as_deref(),
+            &catalog,
+            config,
+            today,
+        ))?);
     }
     for f in &findings {
         println!("{:<12} {}: {}", f.kind, f.subject, f.message);
