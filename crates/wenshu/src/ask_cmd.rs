@@ -3,6 +3,8 @@
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
+use wenshu_contract::Catalog;
+use wenshu_contract::columns::{ColumnLabel, read_columns};
 use wenshu_engine::AskRequest;
 use wenshu_engine::{Answer, AskOutcome};
 
@@ -49,6 +51,7 @@ async fn ask(mut args: AskArgs) -> anyhow::Result<ExitCode> {
     let place = placement(&config, args.today.as_deref(), args.db.as_deref()).await?;
     let today = place.today;
     let parts = args.pipeline.parts(&place.database_url).await?;
+    let catalog = parts.catalog.clone();
     let engine = engine(parts, &place.database_url).await?;
     let history = match &args.conversation {
         Some(id) => load_history(id)?,
@@ -66,10 +69,15 @@ async fn ask(mut args: AskArgs) -> anyhow::Result<ExitCode> {
     if let Some(id) = &args.conversation {
         append_history(id, answer.turn(&args.question))?;
     }
+    let headers = headers_of(&catalog, &answer);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&json_of(&answer))?);
+        let mut out = json_of(&answer);
+        if let Some(headers) = &headers {
+            out["headers"] = json!(headers);
+        }
+        println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        print!("{}", human(&args.question, &answer));
+        print!("{}", human(&args.question, &answer, headers.as_deref()));
     }
     Ok(match answer.outcome {
         AskOutcome::Stopped { .. } => ExitCode::from(1),
@@ -97,7 +105,32 @@ pub fn json_of(answer: &Answer) -> Value {
     })
 }
 
-fn human(question: &str, answer: &Answer) -> String {
+/// The headers an answer's columns are shown under: each column's `x-columns` label of the answering tool, with
+/// its unit (`评分（分）`), else the column's name; `None` when nothing was answered.
+fn headers_of(catalog: &Catalog, answer: &Answer) -> Option<Vec<String>> {
+    let AskOutcome::Answered { tool, columns, .. } = &answer.outcome else {
+        return None;
+    };
+    let declared = catalog
+        .get(tool)
+        .and_then(|t| read_columns(t.definition().get("x-columns")).ok())
+        .unwrap_or_default();
+    Some(
+        columns
+            .iter()
+            .map(|c| match declared.get(c) {
+                Some(ColumnLabel {
+                    label,
+                    unit: Some(unit),
+                }) => format!("{label}（{unit}）"),
+                Some(ColumnLabel { label, unit: None }) => label.clone(),
+                None => c.clone(),
+            })
+            .collect(),
+    )
+}
+
+fn human(question: &str, answer: &Answer, headers: Option<&[String]>) -> String {
     let mut out = format!("问题：{question}\n");
     if answer.rewritten_question != question {
         out.push_str(&format!("改写为：{}\n", answer.rewritten_question));
@@ -124,7 +157,7 @@ fn human(question: &str, answer: &Answer) -> String {
                 out.push_str(&format!("SQL：{sql}\n"));
             }
             out.push_str(&format!("回答：{summary}\n"));
-            out.push_str(&table(columns, rows, *truncated));
+            out.push_str(&table(headers.unwrap_or(columns), rows, *truncated));
         }
         AskOutcome::Choose { name, candidates, .. } => {
             out.push_str(&format!("「{name}」有多个候选，请用 --subject-id 选一个再问：\n"));
