@@ -69,7 +69,8 @@ impl Builder<'_> {
                 }
                 continue;
             }
-            let Some(target) = d.target.as_deref() else { continue };
+            let Some(target) = self.demand_target(&d) else { continue };
+            let target = target.as_str();
             // 按星期几: the days step groups by the day of the week.
             if days::asks_weekday(target) {
                 continue;
@@ -107,6 +108,48 @@ impl Builder<'_> {
                 .chain(&d.synonyms)
                 .any(|w| canonical(w) == canonical(target));
         (exact || !self.is_measure_word(target)).then_some(dim)
+    }
+
+    /// A demand's target, with the English words after it while they and it name one dimension whole: `by ship
+    /// country` reads `ship`, which starts several names (ship region, shipper); `ship country` names one.
+    pub(super) fn demand_target(&self, d: &Demand) -> Option<String> {
+        let target = d.target.clone()?;
+        if !target.is_ascii() {
+            return Some(target);
+        }
+        let question = &self.facts.question;
+        // Where the target ends: its words as written, from where the demand starts.
+        let from = d.range.start.min(question.len());
+        let Some(at) = question.get(from..).and_then(|q| q.find(target.as_str())) else {
+            return Some(target);
+        };
+        let rest = question.get(from + at + target.len()..).unwrap_or_default();
+        let mut longest = None;
+        let mut words = target.clone();
+        for word in rest.split_whitespace().take(3) {
+            let word = word.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+            if word.is_empty() || !word.chars().all(|c| c.is_ascii_alphanumeric()) {
+                break;
+            }
+            words = format!("{words} {word}");
+            if self.names_one_dimension(&words) {
+                longest = Some(words.clone());
+            }
+        }
+        Some(longest.unwrap_or(target))
+    }
+
+    /// Whether `words` name exactly one dimension whole: its identifier's words (any plural) or one of its
+    /// spellings.
+    fn names_one_dimension(&self, words: &str) -> bool {
+        let folded = canonical(words);
+        let named = self.model.dimensions.iter().filter(|d| {
+            english::names(&folded, &d.name)
+                || std::iter::once(&d.label)
+                    .chain(&d.synonyms)
+                    .any(|w| canonical(w) == folded)
+        });
+        named.count() == 1
     }
 
     /// The dimension a demand's target names (by prefix either way, as the demands advise).

@@ -60,7 +60,8 @@ impl Builder<'_> {
         if !query.measures.iter().any(|m| m.name == label) {
             query.measures.push(MeasureSel::named(label.clone()));
         }
-        if let Some(target) = d.target.as_deref() {
+        if let Some(target) = self.demand_target(&d) {
+            let target = target.as_str();
             match self.dimension_of(target) {
                 Some(dim) => {
                     // 按地区看销售额最高的产品: a grouping that does not distribute beside a ranking of other
