@@ -227,9 +227,12 @@ fn what_the_query_would_leave_out_is_refused() {
     // A dimension named beside the one grouped by.
     let reasons = build("上个月诊费前三的科室和医生").unwrap_err();
     assert!(reasons.iter().any(|r| r.contains("医生")), "{reasons:?}");
-    // A mean over a dimension's values is not a mean over records.
-    let reasons = build("上个月平均每个医生的诊费").unwrap_err();
-    assert!(reasons.iter().any(|r| r.contains("平均")), "{reasons:?}");
+    // A mean per each value of a dimension is the total over their number (平均每个医生: per doctor), never a mean
+    // over records; per each of something the model does not know is refused.
+    let query = build("上个月平均每个医生的诊费").unwrap();
+    assert_eq!(query.measures[0].over.as_deref(), Some("医生"), "{query:?}");
+    assert!(query.group_by.is_empty(), "{query:?}");
+    assert!(build("上个月平均每个病房的诊费").is_err());
     // 去年同期 alone names no period of its own.
     assert!(build("去年同期的诊费").is_err());
     // A dimension naming the population is no grouping left out.

@@ -4,7 +4,9 @@
 
 use serde_json::Value;
 use wenshu_contract::metric::query::{Measured, ResolvedMeasure};
-use wenshu_contract::metric::{ColumnRef, DayKind, DayPart, Grain, MetricExpr, MetricModel, ResolvedQuery, TimeType};
+use wenshu_contract::metric::{
+    ColumnRef, Combine, DayKind, DayPart, Grain, MetricExpr, MetricModel, ResolvedQuery, TimeType,
+};
 
 use crate::dialect::Dialect;
 use crate::scope::BoundCondition;
@@ -542,6 +544,21 @@ fn measure(w: &mut Writer, model: &MetricModel, sel: &ResolvedMeasure, buckets: 
         plain(w, model, sel);
         return;
     };
+    if let Some((how, other)) = sel.combined {
+        // A ratio or a difference of the two totals over the same rows.
+        w.push("(");
+        expr(w, &model.measures[m].expr, None);
+        match how {
+            Combine::Ratio => w.push(") * 1.0 / NULLIF("),
+            Combine::Difference => w.push(") - ("),
+        }
+        expr(w, &model.measures[other].expr, None);
+        w.push(match how {
+            Combine::Ratio => ", 0)",
+            Combine::Difference => ")",
+        });
+        return;
+    }
     let spec = &model.measures[m];
     let reaggregate = sel.aggregate.map(|r| r.name());
     if sel.per.is_some() {

@@ -28,6 +28,13 @@ pub struct MeasureSel {
     /// only a sum or a count is divided so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub over: Option<String>,
+    /// The measure divided by this other measure (每单销量 = 销量 / 订单数, 平均每套的金额 = 销售额 / 销量): a
+    /// ratio of the two totals, never a mean of ratios; both a sum or a count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub divided_by: Option<String>,
+    /// The measure less this other measure of the same unit (销售额减去成本); both a sum or a count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minus: Option<String>,
 }
 
 impl MeasureSel {
@@ -39,6 +46,8 @@ impl MeasureSel {
             per: None,
             distinct: false,
             over: None,
+            divided_by: None,
+            minus: None,
         }
     }
 
@@ -368,6 +377,17 @@ pub struct ResolvedMeasure {
     pub per: Option<Grain>,
     /// The dimension (index) whose distinct values divide the measure (人均), if any.
     pub over: Option<usize>,
+    /// Another measure (index) the measure is divided by or less, if any.
+    pub combined: Option<(Combine, usize)>,
+}
+
+/// How a measure is combined with another at query time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Combine {
+    /// The ratio of the two totals.
+    Ratio,
+    /// The difference of the two totals.
+    Difference,
 }
 
 /// A metric query checked against its model: every name an index, every range an ordered pair of ISO days.
@@ -434,6 +454,7 @@ impl ResolvedMeasure {
                 self.aggregate.is_none()
                     && self.per.is_none()
                     && self.over.is_none()
+                    && self.combined.is_none()
                     && model.measures[m].expr.adds_up()
             }
             Measured::Distinct(_) => false,
@@ -632,6 +653,13 @@ impl MetricQuery {
                 let mut across = Vec::new();
                 for (i, name) in s.across.iter().enumerate() {
                     across.push(dimension_index(model, name, &format!("share.across[{i}]"))?);
+                }
+                // A share is of a total: a mean per person, a ratio or a difference has none.
+                if let Some(i) = measures.iter().position(|m| m.over.is_some() || m.combined.is_some()) {
+                    return Err(QueryError::new(
+                        format!("measures[{i}]"),
+                        "a share is taken of a total; a measure per person, divided or less another has none",
+                    ));
                 }
                 Some(across)
             }
@@ -891,10 +919,10 @@ fn resolve_measure(model: &MetricModel, sel: &MeasureSel, field: &str) -> Result
                 "a distinct count takes neither `aggregate` nor `per`",
             ));
         }
-        if sel.over.is_some() {
+        if sel.over.is_some() || sel.divided_by.is_some() || sel.minus.is_some() {
             return Err(QueryError::new(
-                format!("{field}.over"),
-                "a distinct count is not divided by another",
+                field,
+                "a distinct count is neither divided by nor less another (`over`, `dividedBy`, `minus`)",
             ));
         }
         return Ok(ResolvedMeasure {
@@ -902,6 +930,7 @@ fn resolve_measure(model: &MetricModel, sel: &MeasureSel, field: &str) -> Result
             aggregate: None,
             per: None,
             over: None,
+            combined: None,
         });
     }
     let measure = measure_index(model, &sel.name, &format!("{field}.name"))?;
@@ -949,12 +978,66 @@ fn resolve_measure(model: &MetricModel, sel: &MeasureSel, field: &str) -> Result
             Some(dim)
         }
     };
+    let combined = combined_with(model, sel, measure, over.is_some(), field)?;
     Ok(ResolvedMeasure {
         of: Measured::Measure(measure),
         aggregate: sel.aggregate,
         per: sel.per,
         over,
+        combined,
     })
+}
+
+/// The other measure a selected one is divided by or less (`dividedBy`, `minus`): both the measures themselves,
+/// sums or counts, and for a difference in the same unit.
+fn combined_with(
+    model: &MetricModel,
+    sel: &MeasureSel,
+    measure: usize,
+    per_person: bool,
+    field: &str,
+) -> Result<Option<(Combine, usize)>, QueryError> {
+    let (how, name, part) = match (&sel.divided_by, &sel.minus) {
+        (None, None) => return Ok(None),
+        (Some(_), Some(_)) => {
+            return Err(QueryError::new(field, "give `dividedBy` or `minus`, not both"));
+        }
+        (Some(name), None) => (Combine::Ratio, name, "dividedBy"),
+        (None, Some(name)) => (Combine::Difference, name, "minus"),
+    };
+    let field = format!("{field}.{part}");
+    let other = measure_index(model, name, &field)?;
+    let (spec, with) = (&model.measures[measure], &model.measures[other]);
+    if sel.aggregate.is_some() || sel.per.is_some() || per_person {
+        return Err(QueryError::new(
+            field,
+            "takes the measure itself (neither `aggregate`, `per` nor `over`)",
+        ));
+    }
+    if other == measure {
+        return Err(QueryError::new(field, format!("`{name}` is the measure itself")));
+    }
+    for m in [spec, with] {
+        if !m.expr.adds_up() {
+            return Err(QueryError::new(
+                &field,
+                format!("`{}` is no sum or count; only totals are combined", m.label),
+            ));
+        }
+    }
+    if how == Combine::Difference && spec.unit != with.unit {
+        return Err(QueryError::new(
+            field,
+            format!(
+                "`{}` ({}) and `{}` ({}) are in different units",
+                spec.label,
+                spec.unit.as_deref().unwrap_or("no unit"),
+                with.label,
+                with.unit.as_deref().unwrap_or("no unit")
+            ),
+        ));
+    }
+    Ok(Some((how, other)))
 }
 
 /// The position of a measure (or of a dimension's distinct count) among the selected ones, appending it when it
@@ -972,10 +1055,9 @@ fn position_of(
             None => return Err(not_a_measure(model, name, field)),
         },
     };
-    if let Some(p) = measures
-        .iter()
-        .position(|m| m.of == of && m.aggregate.is_none() && m.per.is_none() && m.over.is_none())
-    {
+    if let Some(p) = measures.iter().position(|m| {
+        m.of == of && m.aggregate.is_none() && m.per.is_none() && m.over.is_none() && m.combined.is_none()
+    }) {
         return Ok(p);
     }
     if let Some(p) = measures.iter().position(|m| m.of == of) {
@@ -986,6 +1068,7 @@ fn position_of(
         aggregate: None,
         per: None,
         over: None,
+        combined: None,
     });
     Ok(measures.len() - 1)
 }

@@ -60,6 +60,8 @@ fn full_schema(model: &MetricModel) -> Value {
     // A measure item or a threshold may also name a dimension whose distinct values are counted.
     let countable: Vec<&str> = measures.iter().chain(&dimensions).copied().collect();
     let aggregates: Vec<&str> = Reaggregate::ALL.iter().map(|r| r.name()).collect();
+    // A measure is divided by or less another: with one measure there is none (left out).
+    let others: &[&str] = if measures.len() > 1 { &measures } else { &[] };
     let range = json!({
         "type": "object",
         "properties": {"start": {"type": "string", "format": "date"}, "end": {"type": "string", "format": "date"}},
@@ -81,7 +83,9 @@ fn full_schema(model: &MetricModel) -> Value {
                     "aggregate": {"type": "string", "enum": aggregates},
                     "per": grain.clone(),
                     "distinct": {"type": "boolean", "description": "name 是维度：数它有多少个不同的值（多少个、几位）"},
-                    "over": {"type": "string", "enum": dimensions, "description": "人均：度量除以该维度不同值的个数（人均销售额 = 销售额 / 销售人数）"}
+                    "over": {"type": "string", "enum": dimensions, "description": "人均：度量除以该维度不同值的个数（人均销售额 = 销售额 / 销售人数）"},
+                    "dividedBy": {"type": "string", "enum": others, "description": "度量除以另一个度量（每单销量 = 销量 / 订单数）；两者都是合计或计数"},
+                    "minus": {"type": "string", "enum": others, "description": "度量减去同单位的另一个度量（两者之差）"}
                 }, "required": ["name"], "additionalProperties": false}
             },
             "filters": {

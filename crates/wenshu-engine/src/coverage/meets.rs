@@ -37,6 +37,13 @@ fn same_dimension(target: &str, words: &[String]) -> bool {
     })
 }
 
+/// Whether a measure's word starts with `phrase`'s first two characters (每单 of 每单运费 when a measure is called
+/// 每单运费): the phrase is that word, not a grouping.
+fn word_of_measure(phrase: &str, offer: &Offer) -> bool {
+    let head: String = canonical(phrase).chars().take(2).collect();
+    head.chars().count() == 2 && offer.measures.iter().any(|m| canonical(m).starts_with(&head))
+}
+
 /// Whether `demand` is met by `offer`; `all` are every demand of the question.
 pub fn meets(
     demand: &Demand,
@@ -70,6 +77,10 @@ pub fn meets(
                 || (offer.shape == Some(Shape::Series) && offer.source == "x-metrics" && target.is_some());
             match target {
                 Some(t) if grouped && same_dimension(t, &offer.dimension) => Ok(()),
+                // 每个订单的销售额: a ratio per order, no grouping by orders.
+                Some(t) if names(t, &offer.ratio_per) => Ok(()),
+                // 每单运费 where that is a measure's own word.
+                Some(t) if word_of_measure(&format!("{words}{t}"), offer) => Ok(()),
                 // A和B哪个票房高: 哪个 before a measure asks which of the rows shown is higher.
                 Some(t) if grouped && offer.source == "x-metrics" && names(t, &offer.measures) => Ok(()),
                 // 哪个X…最高: the ranking decides, by the same dimension.
@@ -106,6 +117,12 @@ pub fn meets(
                 format!("cannot compare with the mean: {words}"),
             )),
         },
+        DemandKind::Combine if offer.combined => Ok(()),
+        DemandKind::Combine => Err(unmet(
+            words,
+            format!("不能把两个指标相除或相减：{words}"),
+            format!("cannot divide or subtract two measures: {words}"),
+        )),
         DemandKind::Cumulative if offer.cumulative => Ok(()),
         DemandKind::Cumulative => Err(unmet(
             words,
@@ -306,7 +323,9 @@ fn rank(
     }
     // 每个地区销售额最高的产品: only a ranking inside each of those groups meets it, never one ranked list; and
     // a ranking inside groups meets only a question that asks for one.
-    match (demand.within.as_deref(), offer.within_top) {
+    // 每单销售额最高的销售: 每单 is a ratio per order, not a grouping to rank within.
+    let within = demand.within.as_deref().filter(|g| !names(g, &offer.ratio_per));
+    match (within, offer.within_top) {
         (Some(groups), Some(keep)) if same_dimension(groups, &offer.within) || grain_named(groups, &offer.within) => {
             if let Some(n) = top.filter(|n| *n != keep) {
                 return Err(unmet(

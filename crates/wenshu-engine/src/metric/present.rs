@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use wenshu_contract::metric::{DayPart, Measured, MetricModel, ResolvedQuery};
+use wenshu_contract::metric::{Combine, DayPart, Measured, MetricModel, ResolvedQuery};
 
 use wenshu_sql::metric::OutputColumn;
 
@@ -145,11 +145,21 @@ pub fn measure_info(model: &MetricModel, query: &ResolvedQuery, position: usize,
         return info(label, ColumnKind::Measure, None, Some(0));
     };
     let spec = &model.measures[m];
-    let unit = match query.measures[position].aggregate {
-        Some(wenshu_contract::metric::Reaggregate::Count) => None,
+    let sel = &query.measures[position];
+    let unit = match (sel.aggregate, sel.combined) {
+        (Some(wenshu_contract::metric::Reaggregate::Count), _) => None,
+        // 元 per 单: the numerator's unit over the denominator's.
+        (_, Some((Combine::Ratio, other))) => match (&spec.unit, &model.measures[other].unit) {
+            (Some(top), Some(bottom)) => Some(format!("{top}/{bottom}")),
+            _ => None,
+        },
         _ => spec.unit.clone(),
     };
-    info(label, ColumnKind::Measure, unit, spec.decimals)
+    let decimals = match sel.combined {
+        Some((Combine::Ratio, _)) => Some(spec.decimals.unwrap_or(0).max(2)),
+        _ => spec.decimals,
+    };
+    info(label, ColumnKind::Measure, unit, decimals)
 }
 
 /// A selected measure's label: `销售额`, `平均销售额`, `月均销售额`; a distinct count's `销售个数`.
@@ -159,6 +169,14 @@ pub fn measure_label(model: &MetricModel, query: &ResolvedQuery, position: usize
         Measured::Measure(m) => &model.measures[m].label,
         Measured::Distinct(d) => return format!("{}个数", model.dimensions[d].label),
     };
+    if let Some((how, other)) = sel.combined {
+        let with = &model.measures[other];
+        return match (how, with.unit.as_deref()) {
+            (Combine::Ratio, Some(unit)) => format!("每{unit}{label}"),
+            (Combine::Ratio, None) => format!("{label} / {}", with.label),
+            (Combine::Difference, _) => format!("{label} − {}", with.label),
+        };
+    }
     match (sel.aggregate, sel.per, sel.over) {
         (Some(a), _, _) => format!("{}{label}", a.label()),
         (None, Some(g), _) => format!("{}均{label}", g.label()),

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 use wenshu_contract::Tool;
 use wenshu_contract::answers::{RankOrder, Shape};
 use wenshu_contract::metric::{
-    CompareKind, DayKind, DayPart, Grain, Measure, Measured, MetricExpr, MetricQuery, OrderDir, Reaggregate,
+    Combine, CompareKind, DayKind, DayPart, Grain, Measure, Measured, MetricExpr, MetricQuery, OrderDir, Reaggregate,
 };
 use wenshu_lexicon::demand::{Aggregate, Baseline};
 use wenshu_lexicon::words::days::{KindOfDay, WEEKDAY_WORDS};
@@ -51,8 +51,15 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
     offer.grain = resolved.grain.or_else(|| resolved.measures.iter().find_map(|m| m.per));
 
     // A distinct count's words: the counted dimension's (几位销售: a count of 销售).
+    // A ratio or a difference names the other measure too (销售额与订单数之比).
     let words = |m: &wenshu_contract::metric::ResolvedMeasure| match m.of {
-        Measured::Measure(i) => measure_names(&model.measures[i]),
+        Measured::Measure(i) => {
+            let mut words = measure_names(&model.measures[i]);
+            if let Some((_, other)) = m.combined {
+                words.extend(measure_names(&model.measures[other]));
+            }
+            words
+        }
         Measured::Distinct(d) => {
             let dim = &model.dimensions[d];
             let mut words = names(&dim.label, &dim.synonyms);
@@ -71,7 +78,11 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
     offer.counts = resolved.measures.iter().any(|m| match m.of {
         Measured::Measure(i) => {
             let spec = &model.measures[i];
-            m.aggregate == Some(Reaggregate::Count) || is_count(&spec.expr) || counts_in_words(spec)
+            // A ratio per a count (每单销售额, 销售额与订单数之比) counts too.
+            let per_count = m
+                .combined
+                .is_some_and(|(_, other)| is_count(&model.measures[other].expr));
+            m.aggregate == Some(Reaggregate::Count) || is_count(&spec.expr) || counts_in_words(spec) || per_count
         }
         Measured::Distinct(_) => true,
     });
@@ -81,6 +92,8 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
         let aggregate = match (m.aggregate, m.per) {
             // 人均: the measure per person is a mean.
             _ if m.over.is_some() => Some(Aggregate::Average),
+            // 平均每单销量: a ratio of totals is a mean per the other's unit.
+            _ if matches!(m.combined, Some((Combine::Ratio, _))) => Some(Aggregate::Average),
             (Some(Reaggregate::Avg), _) | (None, Some(_)) => Some(Aggregate::Average),
             (Some(Reaggregate::Max), _) => Some(Aggregate::Max),
             (Some(Reaggregate::Min), _) => Some(Aggregate::Min),
@@ -133,6 +146,17 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
         };
     }
     offer.cumulative = resolved.cumulative;
+    offer.combined = resolved.measures.iter().any(|m| m.combined.is_some());
+    for m in &resolved.measures {
+        if let Some((Combine::Ratio, other)) = m.combined {
+            offer.ratio_per.extend(measure_names(&model.measures[other]));
+        }
+        if let Some(d) = m.over {
+            let dim = &model.dimensions[d];
+            offer.ratio_per.extend(names(&dim.label, &dim.synonyms));
+            offer.ratio_per.extend(identifiers::forms(&dim.name));
+        }
+    }
     match resolved.by_day {
         Some(DayPart::Weekday) => offer.dimension.extend(WEEKDAY_WORDS.iter().map(|w| w.to_string())),
         Some(DayPart::Weekend) => offer.days = vec![KindOfDay::Weekend, KindOfDay::Workday],

@@ -71,6 +71,13 @@ pub struct Offer {
     /// Whether each time bucket shows a running total.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub cumulative: bool,
+    /// Whether a measure is shown divided by or less another (每单销量, 销售额除以销量).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub combined: bool,
+    /// The words of what a ratio is per: a measure (订单 of 每个订单的销售额) or people (driver of fee per driver);
+    /// no grouping by it is asked.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ratio_per: Vec<String>,
     /// Where the offer comes from: `x-answers`, `x-metrics` or `spellings`.
     pub source: &'static str,
 }
@@ -96,6 +103,8 @@ impl Offer {
             sorted_by: Vec::new(),
             sorted: RankOrder::Asc,
             cumulative: false,
+            combined: false,
+            ratio_per: Vec::new(),
             relative: None,
             days: Vec::new(),
             source,

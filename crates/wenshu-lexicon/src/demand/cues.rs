@@ -49,6 +49,8 @@ pub(super) enum Cue {
     List,
     /// 和, 与, 、: things named together.
     Joined,
+    /// 除以, 之比, 减去: two measures combined (a ratio or a difference).
+    Combine,
 }
 
 use Cue::*;
@@ -208,6 +210,15 @@ pub(super) const CUES: &[(&str, Cue)] = &[
     ("decrease", Change),
     ("change", Change),
     // Aggregates.
+    // Two measures combined: only words that say it whatever stands beside them (之差 and 差额 also compare two
+    // values of one measure, which is a comparison).
+    ("除以", Combine),
+    ("之比", Combine),
+    ("比值", Combine),
+    ("减去", Combine),
+    ("divided by", Combine),
+    ("ratio of", Combine),
+    ("minus", Combine),
     ("平均值", Aggregate(Aggregate::Average)),
     ("平均", Aggregate(Aggregate::Average)),
     ("均值", Aggregate(Aggregate::Average)),

@@ -134,6 +134,8 @@ pub enum DemandKind {
     /// A running total over a time grouping (每月的累计销售额, cumulative monthly revenue): each bucket's value
     /// summed with every bucket before it.
     Cumulative,
+    /// Two measures combined at query time (销售额除以销量, 销售额与订单数之比, 收入减去成本, ratio of A to B).
+    Combine,
 }
 
 /// One thing a question asks for.

@@ -116,6 +116,14 @@ impl<'a> Reader<'a> {
             {
                 return self.target_after(end);
             }
+            // `by day of the week`: the day of the week, one target (no daily grouping).
+            let rest = self.slice(j..self.s.len().min(j + 16)).to_ascii_lowercase();
+            if let Some(w) = ["day of the week", "day of week"]
+                .iter()
+                .find(|w| rest.starts_with(**w))
+            {
+                return Some(j..j + w.chars().count());
+            }
             return Some(j..end);
         }
         if !is_han(first) || TARGET_FIRST_STOPS.contains(&first) || self.time_at(j).is_some() {
@@ -385,14 +393,18 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                 match r.target_after(end).filter(|_| !excluded) {
                     Some(t) => {
                         // 星期几, 周几: the day of the week, no weekly grouping.
+                        let weekday = crate::words::days::asks_weekday(&r.slice(t.clone()).to_ascii_lowercase());
                         let grain = grain_of(&r.s[t.clone()])
-                            .filter(|(g, unit)| *g != Grain::Week || r.at(t.start + unit) != Some('几'));
+                            .filter(|(g, unit)| *g != Grain::Week || r.at(t.start + unit) != Some('几'))
+                            .filter(|_| !weekday);
                         let t = match grain {
                             Some((_, unit)) => t.start..t.start + unit,
                             None if r.at(t.end) == Some('几') => t.start..t.end + 1,
                             None => t,
                         };
-                        let only_grains = word == "逐" || word == "每";
+                        // 逐 takes only a time grain; 每 before anything else is a grouping or a ratio per that
+                        // thing (每单销量), which the catalog decides: never dropped.
+                        let only_grains = word == "逐";
                         if grain.is_some() || !only_grains {
                             let kind = DemandKind::Group {
                                 grain: grain.map(|(g, _)| g),
@@ -499,6 +511,7 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                 None => {}
             },
             Cue::Change => out.push(r.demand(DemandKind::Change, i..end, i..end, None, None)),
+            Cue::Combine => out.push(r.demand(DemandKind::Combine, i..end, i..end, None, None)),
             Cue::Aggregate(of) => out.push(r.demand(DemandKind::Aggregate { of }, i..end, i..end, None, None)),
             Cue::HowMany => {
                 if r.at(end).is_some_and(|c| COUNT_WORDS.contains(&c)) {

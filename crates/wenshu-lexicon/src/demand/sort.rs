@@ -27,6 +27,28 @@ pub(super) fn attach(demands: &mut Vec<Demand>, text: &str) {
             d.range = d.range.start.min(range.start)..d.range.end.max(range.end);
         }
     }
+    merge_around(demands);
+}
+
+/// `sorted by origin descending`: the sort words on both sides of one grouping are one order; the direction one
+/// of them says is given to both.
+fn merge_around(demands: &mut [Demand]) {
+    for i in 0..demands.len() {
+        for j in i + 1..demands.len() {
+            let (DemandKind::Sort { order: a }, DemandKind::Sort { order: b }) = (demands[i].kind, demands[j].kind)
+            else {
+                continue;
+            };
+            let one_order = demands[i].target.is_some()
+                && demands[i].target == demands[j].target
+                && demands[j].range.start < demands[i].range.end;
+            if one_order {
+                let order = a.or(b);
+                demands[i].kind = DemandKind::Sort { order };
+                demands[j].kind = DemandKind::Sort { order };
+            }
+        }
+    }
 }
 
 /// 升序排列, 降序排序: one order, the direction from whichever word says it.

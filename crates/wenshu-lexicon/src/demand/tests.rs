@@ -77,10 +77,31 @@ fn time_grains() {
 }
 
 #[test]
+fn the_day_of_the_week_in_english_is_one_target_and_no_daily_grouping() {
+    for q in ["fee by day of week last month", "fee by day of the week last month"] {
+        let targets = group_targets(q);
+        assert_eq!(targets.len(), 1, "{q}: {targets:?}");
+        assert_eq!(targets[0].0, None, "{q}: no grain");
+        assert!(
+            targets[0].1.as_deref().is_some_and(|t| t.starts_with("day of")),
+            "{q}: {targets:?}"
+        );
+    }
+    assert_eq!(group_targets("fee by day")[0].0, Some(Grain::Day));
+}
+
+#[test]
+fn each_before_a_thing_is_kept_for_the_catalog_to_read() {
+    // 每单运费: per order (a ratio) or a measure's own word — never dropped, so no tool answers it as a total.
+    assert_eq!(group_targets("每单运费"), vec![(None, Some("单运费".into()))]);
+    // 逐 takes a time grain only.
+    assert!(group_targets("逐单运费").is_empty());
+}
+
+#[test]
 fn words_that_look_like_groupings_are_not() {
     assert!(group_targets("部分客户按时付款了吗").is_empty());
     assert!(group_targets("五分钟前的订单").is_empty());
-    assert!(group_targets("每单运费").is_empty());
     assert!(group_targets("在哪里").is_empty());
     // A time expression is no grouping (上个月 holds 个月).
     assert!(group_targets("上个月的利润").is_empty());

@@ -103,11 +103,23 @@ impl Builder<'_> {
     pub(super) fn grouping_dimension(&self, target: &str) -> Option<usize> {
         let dim = self.dimension_of(target)?;
         let d = &self.model.dimensions[dim];
-        let exact = english::names(&canonical(target), &d.name)
+        let folded = canonical(target);
+        let exact = english::names(&folded, &d.name)
             || std::iter::once(&d.label)
                 .chain(&d.synonyms)
-                .any(|w| canonical(w) == canonical(target));
-        (exact || !self.is_measure_word(target)).then_some(dim)
+                .any(|w| canonical(w) == folded);
+        // 各产线收入: the dimension's word, then a measure's (not 销售额, a measure's word that starts like 销售).
+        let then_measure = std::iter::once(&d.label).chain(&d.synonyms).any(|w| {
+            folded.strip_prefix(canonical(w).as_str()).is_some_and(|rest| {
+                !rest.is_empty()
+                    && self.model.measures.iter().any(|m| {
+                        std::iter::once(&m.label)
+                            .chain(&m.synonyms)
+                            .any(|l| rest.starts_with(canonical(l).as_str()))
+                    })
+            })
+        });
+        (exact || then_measure || !self.is_measure_word(target)).then_some(dim)
     }
 
     /// A demand's target, with the English words after it while they and it name one dimension whole: `by ship

@@ -50,6 +50,19 @@ impl Builder<'_> {
                     picked.push(i);
                 }
             }
+        } else {
+            // 每个订单平均卖几套: a unit asked for names its measure beside the others named.
+            let text = canonical(&self.facts.question);
+            for (i, m) in self.model.measures.iter().enumerate() {
+                let asked = m
+                    .unit
+                    .as_deref()
+                    .map(canonical)
+                    .is_some_and(|unit| HOW_MANY.iter().any(|w| text.contains(&format!("{w}{unit}"))));
+                if asked && !picked.contains(&i) {
+                    picked.push(i);
+                }
+            }
         }
         if picked.is_empty() && asks_money(&self.facts.canonical) {
             // 卖了多少钱, how much money: the one total in a currency.
@@ -136,6 +149,8 @@ impl Builder<'_> {
             && m.aggregate.is_none()
             && m.per.is_none()
             && m.over.is_none()
+            && m.divided_by.is_none()
+            && m.minus.is_none()
             && self
                 .model
                 .measure_index(&m.name)

@@ -3,6 +3,7 @@
 //! express is reported, never dropped: a question is answered as asked or not at all.
 
 mod aggregates;
+mod combined;
 mod days;
 mod dimensions;
 mod folded;
@@ -157,6 +158,16 @@ impl<'a> Builder<'a> {
             .map(|r| folded.original(r))
             .filter(|r| mentions.iter().all(|(m, _)| !overlaps(m, r)))
             .collect();
+        // 每单运费 as a measure's own word is no grouping per 单运费.
+        let demands = demands
+            .into_iter()
+            .filter(|d| {
+                !(matches!(d.kind, DemandKind::Group { grain: None })
+                    && mentions.iter().any(|(r, m)| {
+                        matches!(m, Mention::Measure(_)) && r.start <= d.range.start && d.range.start < r.end
+                    }))
+            })
+            .collect();
         Self {
             model,
             facts,
@@ -173,6 +184,7 @@ impl<'a> Builder<'a> {
         let mut query = MetricQuery::default();
         self.distinct_counts();
         self.measures(&mut query);
+        self.combined(&mut query);
         self.filters(&mut query);
         self.times(&mut query);
         self.groups(&mut query);

@@ -4,7 +4,7 @@
 use wenshu_contract::metric::{MetricQuery, OrderDir, SortBy};
 use wenshu_lexicon::demand::{DemandKind, Order};
 
-use super::Builder;
+use super::{Builder, Mention};
 
 impl Builder<'_> {
     /// An order by a dimension sorts the rows by its values (grouped by it); any other order is a ranking by the
@@ -21,7 +21,11 @@ impl Builder<'_> {
         let DemandKind::Sort { order } = d.kind else {
             return;
         };
-        let dimension = d.target.as_deref().and_then(|t| self.grouping_dimension(t));
+        let dimension = match d.target.as_deref() {
+            Some(t) => self.grouping_dimension(t),
+            // 按目的城市排序: a dimension whose words the grouping cue cut short (目 | 的城市) ends right before.
+            None => self.dimension_right_before(d.range.start),
+        };
         let Some(dim) = dimension else {
             // 按销售额排序, 销售额降序: a ranking by the measure, unless the question ranks already.
             if !self.demands.iter().any(|o| o.is_rank()) {
@@ -43,6 +47,21 @@ impl Builder<'_> {
                 _ => OrderDir::Asc,
             },
         });
+    }
+
+    /// The dimension named right before `at`, only glue between (按目的城市排序, 按目的城市来排序).
+    fn dimension_right_before(&self, at: usize) -> Option<usize> {
+        let q = &self.facts.question;
+        self.mentions.iter().find_map(|(r, m)| match m {
+            Mention::Dimension(dim)
+                if r.end <= at
+                    && q.get(r.end..at)
+                        .is_some_and(|g| matches!(g.trim(), "" | "的" | "来" | "进行" | "来进行")) =>
+            {
+                Some(*dim)
+            }
+            _ => None,
+        })
     }
 
     /// Running totals over the time buckets: only of a sum or a count, and only with a grouping by time.
