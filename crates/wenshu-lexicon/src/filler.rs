@@ -355,6 +355,10 @@ const WORDS_EN: &[&str] = &[
     "did",
     "make",
     "made",
+    // Verbs that only say a record came about or was dealt with (orders placed, handled, processed).
+    "placed",
+    "handled",
+    "processed",
     "bring",
     "brought",
     "kindly",
@@ -441,6 +445,8 @@ mod tests {
             "想看看",
             "hello, how much did we",
             "what were",
+            "were placed",
+            "handled",
             "排名前",
             "都有哪些",
         ] {
