@@ -5,7 +5,7 @@
 use serde_json::Value;
 use wenshu_contract::metric::query::{Measured, ResolvedMeasure};
 use wenshu_contract::metric::{
-    ColumnRef, Combine, DayKind, DayPart, Grain, MetricExpr, MetricModel, ResolvedQuery, TimeType,
+    ColumnRef, Combine, DayKind, DayPart, Grain, MetricExpr, MetricModel, ResolvedQuery, TimeColumn, TimeType,
 };
 
 use crate::dialect::Dialect;
@@ -265,11 +265,11 @@ pub fn compile_span(
         binds: Vec::new(),
     };
     w.push("SELECT MIN(");
-    w.column(&time.column);
+    compared_time(&mut w, model, time);
     w.push(") AS ");
     w.ident("first");
     w.push(", MAX(");
-    w.column(&time.column);
+    compared_time(&mut w, model, time);
     w.push(") AS ");
     w.ident("last");
     from(&mut w, model);
@@ -403,7 +403,7 @@ fn where_clause(
     }
     if let (Some((start, end)), Some(time)) = (range, &model.time) {
         and(w);
-        w.column(&time.column);
+        compared_time(w, model, time);
         w.push(" BETWEEN ");
         day_bind(w, time.ty, start);
         w.push(" AND ");
@@ -633,19 +633,42 @@ fn expr(w: &mut Writer, e: &MetricExpr, reaggregate: Option<&str>) {
     }
 }
 
+/// The time column as ranges compare it: a timestamp as its day (a time of day on the last day is within the
+/// range), any other as it is stored.
+fn compared_time(w: &mut Writer, model: &MetricModel, time: &TimeColumn) {
+    if time.ty == TimeType::Timestamp {
+        day_text(w, model);
+    } else {
+        w.column(&time.column);
+    }
+}
+
 /// The day of the time column as ISO text, per dialect.
 fn day_text(w: &mut Writer, model: &MetricModel) {
     let Some(time) = &model.time else {
         w.push("NULL");
         return;
     };
-    if time.ty == TimeType::Date {
-        let mut column = w.fresh();
-        column.column(&time.column);
-        let text = w.dialect.rules().date_text(&column.sql);
-        w.push(&text);
-    } else {
-        w.column(&time.column);
+    match time.ty {
+        TimeType::Date => {
+            let mut column = w.fresh();
+            column.column(&time.column);
+            let text = w.dialect.rules().date_text(&column.sql);
+            w.push(&text);
+        }
+        // SQLite holds a timestamp as ISO text: its day is its first ten characters.
+        TimeType::Timestamp if w.dialect == Dialect::Sqlite => {
+            w.push("SUBSTR(");
+            w.column(&time.column);
+            w.push(", 1, 10)");
+        }
+        TimeType::Timestamp => {
+            let mut column = w.fresh();
+            column.column(&time.column);
+            let text = w.dialect.rules().date_text(&column.sql);
+            w.push(&text);
+        }
+        TimeType::Text => w.column(&time.column),
     }
 }
 

@@ -50,6 +50,9 @@ pub enum TimeType {
     Text,
     /// A SQL `DATE`.
     Date,
+    /// A timestamp (`TIMESTAMP`, `DATETIME`) or ISO text starting with a day (`2025-03-04 10:20:00`): read as its
+    /// day, whatever the time of day.
+    Timestamp,
 }
 
 /// The model's time column.

@@ -119,10 +119,13 @@ fn read_time(value: &Value, tables: &[MetricTable]) -> Result<TimeColumn, FieldE
     let ty = match object.get("type").and_then(Value::as_str) {
         None | Some("text") => TimeType::Text,
         Some("date") => TimeType::Date,
+        Some("timestamp") => TimeType::Timestamp,
         Some(other) => {
             return Err(FieldError::new(
                 format!("{field}.type"),
-                format!("`{other}` is not a time type; allowed are text (ISO days) and date"),
+                format!(
+                    "`{other}` is not a time type; allowed are text (ISO days), date and timestamp (read as its day)"
+                ),
             ));
         }
     };

@@ -131,15 +131,22 @@ fn measure_columns(table: &Table) -> Vec<&Column> {
 }
 
 /// The day column: the first `DATE`, or `DATETIME`/`TIMESTAMP` holding only days, (or, in SQLite, ISO day text)
-/// with a sampled range.
+/// with a sampled range; else the first timestamp with times of day (in SQLite, ISO text after a day), read as its
+/// day.
 fn time_column<'a>(table: &'a Table, sample: &TableSample, dialect: Dialect) -> Option<(&'a Column, &'static str)> {
-    table.columns.iter().filter(|c| is_identifier(&c.name)).find_map(|c| {
+    let columns = || table.columns.iter().filter(|c| is_identifier(&c.name));
+    let days = columns().find_map(|c| {
         let ranged = sample.columns.get(&c.name).is_some_and(|s| s.range.is_some());
         match (c.kind, dialect, ranged) {
             (ColumnKind::Date | ColumnKind::Timestamp, Dialect::Postgres | Dialect::MySql, true) => Some((c, "date")),
             (ColumnKind::Date | ColumnKind::Timestamp | ColumnKind::Text, Dialect::Sqlite, true) => Some((c, "text")),
             _ => None,
         }
+    });
+    days.or_else(|| {
+        columns()
+            .find(|c| sample.columns.get(&c.name).is_some_and(|s| s.stamps.is_some()))
+            .map(|c| (c, "timestamp"))
     })
 }
 
@@ -577,7 +584,7 @@ fn draft_tool(
         let range = sample
             .columns
             .get(&column.name)
-            .and_then(|s| s.range.clone())
+            .and_then(|s| s.range.clone().or_else(|| s.stamps.clone()))
             .unwrap_or_default();
         notes.push(format!(
             "{} is the time column ({ty}, {} to {})",
@@ -589,7 +596,7 @@ fn draft_tool(
         let range = joined_sample
             .columns
             .get(&column.name)
-            .and_then(|s| s.range.clone())
+            .and_then(|s| s.range.clone().or_else(|| s.stamps.clone()))
             .unwrap_or_default();
         notes.push(format!(
             "{}.{} (via {}) is the time column ({ty}, {} to {})",
@@ -598,11 +605,11 @@ fn draft_tool(
     } else {
         notes.push("no day column: questions cannot name periods".into());
     }
+    let chosen = model["time"]["column"].as_str().unwrap_or_default().to_string();
     for c in table.columns.iter().filter(|c| c.kind == ColumnKind::Timestamp) {
-        if sample.columns.get(&c.name).is_some_and(|s| s.timed) {
+        if sample.columns.get(&c.name).is_some_and(|s| s.timed) && chosen != column_ref(&c.name) {
             notes.push(format!(
-                "{} holds times of day: not drafted as days (a metric time column holds days; add a view of its \
-                 DATE)",
+                "{} holds times of day: not the time column (another is)",
                 c.name
             ));
         }
@@ -790,7 +797,8 @@ fn price_and_quantity(table: &Table) -> Option<(String, String)> {
 /// The year of the last sampled day, for examples.
 fn sample_year(time: Option<(&Column, &str)>, sample: &TableSample) -> Option<String> {
     let (column, _) = time?;
-    let (_, last) = sample.columns.get(&column.name)?.range.clone()?;
+    let found = sample.columns.get(&column.name)?;
+    let (_, last) = found.range.clone().or_else(|| found.stamps.clone())?;
     Some(last.chars().take(4).collect())
 }
 

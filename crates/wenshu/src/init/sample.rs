@@ -25,6 +25,8 @@ pub struct ColumnSample {
     pub range: Option<(String, String)>,
     /// A timestamp column some of whose values have a time of day (not a day column).
     pub timed: bool,
+    /// For timestamps with times of day (a `TIMESTAMP`, or in SQLite ISO text after a day): the first and last day.
+    pub stamps: Option<(String, String)>,
     /// The least and greatest value of a discount column (whether it is a fraction or something else).
     pub bounds: Option<(f64, f64)>,
 }
@@ -94,6 +96,9 @@ pub async fn sample_table(db: &Database, table: &Table) -> anyhow::Result<TableS
                 }
                 if dialect == Dialect::Sqlite {
                     found.range = iso_day_range(db, &t, &c).await?;
+                    if found.range.is_none() {
+                        found.stamps = iso_stamp_range(db, &t, &c).await?;
+                    }
                 }
             }
             ColumnKind::Date => {
@@ -107,6 +112,9 @@ pub async fn sample_table(db: &Database, table: &Table) -> anyhow::Result<TableS
             ColumnKind::Timestamp if dialect == Dialect::Sqlite => {
                 found.range = iso_day_range(db, &t, &c).await?;
                 found.timed = found.range.is_none();
+                if found.timed {
+                    found.stamps = iso_stamp_range(db, &t, &c).await?;
+                }
             }
             ColumnKind::Timestamp => {
                 // A day is a timestamp equal to its own date; a range compared as days holds only those.
@@ -121,11 +129,15 @@ pub async fn sample_table(db: &Database, table: &Table) -> anyhow::Result<TableS
                     .and_then(|r| r.get(2))
                     .and_then(|v| v.as_i64().or_else(|| v.as_str().and_then(|s| s.parse().ok())))
                     .unwrap_or(0);
-                found.range = row
-                    .filter(|_| timed == 0)
+                let days = row
                     .and_then(|r| Some((text(r.first()?)?, text(r.get(1)?)?)))
                     .filter(|(a, b)| is_day(a) && is_day(b));
                 found.timed = timed > 0;
+                if found.timed {
+                    found.stamps = days;
+                } else {
+                    found.range = days;
+                }
             }
             _ => continue,
         }
@@ -217,6 +229,22 @@ async fn iso_day_range(db: &Database, t: &str, c: &str) -> anyhow::Result<Option
     let sql = format!(
         "SELECT MIN({c}), MAX({c}), SUM(CASE WHEN {c} GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]' \
          THEN 0 ELSE 1 END) FROM {t} WHERE {c} IS NOT NULL"
+    );
+    let r = rows(db, &sql).await?;
+    let Some(row) = r.first() else { return Ok(None) };
+    let bad = row.get(2).and_then(Value::as_i64).unwrap_or(1);
+    match (row.first().and_then(text), row.get(1).and_then(text)) {
+        (Some(a), Some(b)) if bad == 0 && is_day(&a) && is_day(&b) => Ok(Some((a, b))),
+        _ => Ok(None),
+    }
+}
+
+/// The first and last day of a SQLite text column when every value is an ISO timestamp (`YYYY-MM-DD` and a time).
+async fn iso_stamp_range(db: &Database, t: &str, c: &str) -> anyhow::Result<Option<(String, String)>> {
+    let sql = format!(
+        "SELECT MIN(SUBSTR({c}, 1, 10)), MAX(SUBSTR({c}, 1, 10)), SUM(CASE WHEN {c} GLOB \
+         '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9][ T][0-2][0-9]:[0-5][0-9]*' THEN 0 ELSE 1 END) FROM {t} \
+         WHERE {c} IS NOT NULL"
     );
     let r = rows(db, &sql).await?;
     let Some(row) = r.first() else { return Ok(None) };
