@@ -39,6 +39,16 @@ pub trait Store: Send + Sync {
         audit: NewAudit,
     ) -> BoxFuture<'a, Result<StoredIds, StoreError>>;
 
+    /// Creates a conversation owned by `owner` with its first turn, trace and audit entry in one transaction (one
+    /// write where there would be two: all are stored or none is); `turn.conversation_id` is replaced by the new
+    /// conversation's id, and so is the entry's.
+    fn open_conversation_audited<'a>(
+        &'a self,
+        owner: Option<&'a str>,
+        turn: NewTurn,
+        audit: NewAudit,
+    ) -> BoxFuture<'a, Result<(Conversation, StoredIds), StoreError>>;
+
     /// Writes the audit entry of an ask that stores no turn, in a transaction of its own; the entry's id.
     fn record_audit<'a>(&'a self, audit: NewAudit) -> BoxFuture<'a, Result<i64, StoreError>>;
 

@@ -81,6 +81,11 @@ async fn memory_concurrent_appends_all_land() {
 }
 
 #[tokio::test]
+async fn memory_conversations_open_with_their_first_turn() {
+    common::conversations_open_with_their_first_turn(memory().await, 20).await;
+}
+
+#[tokio::test]
 async fn memory_stores_are_private() {
     let one = memory().await;
     let two = memory().await;
@@ -303,8 +308,8 @@ const LOAD_ASKERS: usize = 32;
 const LOAD_PRINCIPAL: &str = "k-crash-load";
 
 /// In a child process only: asks without end from many tasks at once, with group commit — each ask a new
-/// conversation, then a turn with its audit entry — and appends a line with the ids of every acknowledged turn to
-/// a file beside the store, until it is killed.
+/// conversation with a turn and its audit entry, opened in one write or made first — and appends a line with the
+/// ids of every acknowledged turn to a file beside the store, until it is killed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn crash_child_under_load() {
     let Ok(path) = std::env::var(LOAD_CHILD) else {
@@ -322,15 +327,21 @@ async fn crash_child_under_load() {
             let (store, ids) = (Arc::clone(&store), Arc::clone(&ids));
             tokio::spawn(async move {
                 for n in 1.. {
-                    let conversation = store
-                        .create_owned_conversation(Some(LOAD_PRINCIPAL))
-                        .await
-                        .expect("create");
                     let audit = common::audit_of(LOAD_PRINCIPAL, &format!("ask {asker}-{n}"));
-                    let stored = store
-                        .append_turn_audited(common::new_turn(&conversation.id, n), audit)
-                        .await
-                        .expect("append");
+                    // Half the asks open their conversation with the turn (one write), half make it first (two).
+                    let (conversation, stored) = if n % 2 == 0 {
+                        let turn = common::new_turn("", n);
+                        let opened = store.open_conversation_audited(Some(LOAD_PRINCIPAL), turn, audit);
+                        opened.await.expect("open")
+                    } else {
+                        let conversation = store
+                            .create_owned_conversation(Some(LOAD_PRINCIPAL))
+                            .await
+                            .expect("create");
+                        let turn = common::new_turn(&conversation.id, n);
+                        let stored = store.append_turn_audited(turn, audit).await.expect("append");
+                        (conversation, stored)
+                    };
                     let line = format!("{} {} {} {n}\n", conversation.id, stored.turn_id, stored.trace_id);
                     let mut file = ids.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                     std::io::Write::write_all(&mut *file, line.as_bytes()).expect("write ids");

@@ -32,6 +32,14 @@ fn conversation() -> Conversation {
     }
 }
 
+/// The ids of a turn and trace, kept nowhere.
+fn stored_ids() -> StoredIds {
+    StoredIds {
+        turn_id: fresh_id(),
+        trace_id: fresh_id(),
+    }
+}
+
 impl wenshu_store::Store for NoStore {
     fn create_conversation(&self) -> BoxFuture<'_, Result<Conversation, StoreError>> {
         ready(conversation())
@@ -46,14 +54,20 @@ impl wenshu_store::Store for NoStore {
     }
 
     fn append_turn<'a>(&'a self, _: NewTurn) -> BoxFuture<'a, Result<StoredIds, StoreError>> {
-        ready(StoredIds {
-            turn_id: fresh_id(),
-            trace_id: fresh_id(),
-        })
+        ready(stored_ids())
     }
 
     fn append_turn_audited<'a>(&'a self, turn: NewTurn, _: NewAudit) -> BoxFuture<'a, Result<StoredIds, StoreError>> {
         self.append_turn(turn)
+    }
+
+    fn open_conversation_audited<'a>(
+        &'a self,
+        _: Option<&'a str>,
+        _: NewTurn,
+        _: NewAudit,
+    ) -> BoxFuture<'a, Result<(Conversation, StoredIds), StoreError>> {
+        ready((conversation(), stored_ids()))
     }
 
     fn record_audit<'a>(&'a self, _: NewAudit) -> BoxFuture<'a, Result<i64, StoreError>> {

@@ -66,7 +66,8 @@ pub async fn ask(
 /// A checked question with its conversation, history and who asks it.
 struct Prepared {
     principal: Principal,
-    conversation_id: String,
+    /// The conversation it continues; `None`: a new one, created with the ask's turn in one write.
+    conversation_id: Option<String>,
     request: AskRequest,
     rows: RowsWanted,
 }
@@ -144,19 +145,11 @@ async fn prepare(
                     }),
                 })
                 .collect();
-            if own {
-                (id, history)
-            } else {
-                // An admin asking in another principal's conversation: its answer (read with the admin's own,
-                // wider view) goes into a new conversation of the admin's, never into the owner's.
-                let branch = state.store().create_owned_conversation(principal.owner()).await?;
-                (branch.id, history)
-            }
+            // An admin asking in another principal's conversation: its answer (read with the admin's own, wider
+            // view) goes into a new conversation of the admin's, never into the owner's.
+            (own.then_some(id), history)
         }
-        None => (
-            state.store().create_owned_conversation(principal.owner()).await?.id,
-            Vec::new(),
-        ),
+        None => (None, Vec::new()),
     };
     let mut request = AskRequest::new(question, state.today());
     request.history = history;
@@ -200,6 +193,19 @@ async fn check_continuable(state: &AppState, principal: &Principal, id: &str) ->
     Ok(true)
 }
 
+/// The id of the conversation `prepared` belongs to, for an ask that keeps no turn (a rejected or cancelled one,
+/// whose audit entry names it): a new one is created now.
+async fn conversation_now(state: &AppState, prepared: &Prepared) -> Result<String, ApiError> {
+    match &prepared.conversation_id {
+        Some(id) => Ok(id.clone()),
+        None => Ok(state
+            .store()
+            .create_owned_conversation(prepared.principal.owner())
+            .await?
+            .id),
+    }
+}
+
 /// The engine's answer to a prepared question (its steps go to the request's sink as they finish).
 async fn think(state: &AppState, prepared: &Prepared) -> Answer {
     let started = Instant::now();
@@ -218,7 +224,7 @@ async fn keep(state: &AppState, prepared: Prepared, answer: Answer) -> Result<Va
         &answer,
     );
     if let AskOutcome::Rejected { error, .. } = &answer.outcome {
-        audit.conversation_id = Some(prepared.conversation_id.clone());
+        audit.conversation_id = Some(conversation_now(state, &prepared).await?);
         state.store().record_audit(audit).await?;
         let status = StatusCode::UNPROCESSABLE_ENTITY;
         return Err(ApiError::new(status, error.code(), error.to_string()).with_param(error.field()));
@@ -230,7 +236,7 @@ async fn keep(state: &AppState, prepared: Prepared, answer: Answer) -> Result<Va
     });
     let (tool, params) = tool_and_params(&answer.outcome);
     let turn = NewTurn {
-        conversation_id: prepared.conversation_id.clone(),
+        conversation_id: prepared.conversation_id.clone().unwrap_or_default(),
         question: prepared.request.question.clone(),
         rewritten_question: answer.rewritten_question.clone(),
         kind: answer.outcome.kind().to_string(),
@@ -240,9 +246,16 @@ async fn keep(state: &AppState, prepared: Prepared, answer: Answer) -> Result<Va
         trace: json!(answer.trace),
         subject,
     };
-    let ids = state.store().append_turn_audited(turn, audit).await?;
+    let (conversation_id, ids) = match prepared.conversation_id {
+        Some(id) => (id, state.store().append_turn_audited(turn, audit).await?),
+        None => {
+            let owner = prepared.principal.owner();
+            let (conversation, ids) = state.store().open_conversation_audited(owner, turn, audit).await?;
+            (conversation.id, ids)
+        }
+    };
     Ok(json!({
-        "conversationId": prepared.conversation_id,
+        "conversationId": conversation_id,
         "turnId": ids.turn_id,
         "traceId": ids.trace_id,
         "kind": answer.outcome.kind(),
@@ -384,7 +397,10 @@ async fn record_cancelled(state: &AppState, prepared: &Prepared, seen: &Mutex<Se
         steps,
         sent,
     );
-    entry.conversation_id = Some(prepared.conversation_id.clone());
+    match conversation_now(state, prepared).await {
+        Ok(id) => entry.conversation_id = Some(id),
+        Err(error) => tracing::warn!(?error, "the conversation of a cancelled ask was not created"),
+    }
     if let Err(error) = state.store().record_audit(entry).await {
         tracing::warn!(%error, "the audit entry of a cancelled ask was not written");
     }

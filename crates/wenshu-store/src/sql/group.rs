@@ -28,13 +28,45 @@ const QUEUE: usize = 4096;
 pub(crate) enum Write {
     /// A new conversation with its owner.
     Conversation { owner: Option<String> },
-    /// A turn, its trace and (when given) its audit entry.
+    /// A turn, its trace (packed by the asking task, so the writer spends its time writing) and (when given) its
+    /// audit entry.
     Turn {
         turn: Box<NewTurn>,
         audit: Option<Box<NewAudit>>,
+        packed: Vec<u8>,
+        /// The new conversation the turn is the first of, written in the same group before it.
+        opens: Option<Box<Opening>>,
     },
     /// An audit entry alone.
     Audit { audit: Box<NewAudit> },
+}
+
+/// A new conversation that a turn opens: created with it, in one write.
+pub(crate) struct Opening {
+    /// The new conversation.
+    pub(crate) conversation: Conversation,
+    /// Its owner.
+    pub(crate) owner: Option<String>,
+}
+
+impl Opening {
+    /// A new conversation owned by `owner`, with `turn` moved into it.
+    pub(crate) fn new(owner: Option<&str>, turn: &mut NewTurn) -> Self {
+        let conversation = fresh_conversation();
+        turn.conversation_id = conversation.id.clone();
+        Self {
+            conversation,
+            owner: owner.map(str::to_string),
+        }
+    }
+
+    /// Its row to insert.
+    pub(crate) fn row(&self) -> ConversationRow<'_> {
+        ConversationRow {
+            conversation: &self.conversation,
+            owner: self.owner.as_deref(),
+        }
+    }
 }
 
 /// What a write gave back.
@@ -127,9 +159,35 @@ impl Writer {
 
     /// Appends a turn (with its audit entry), answered after its group commits.
     pub(crate) async fn turn(&self, turn: NewTurn, audit: Option<NewAudit>) -> Result<StoredIds, StoreError> {
+        self.turn_opening(turn, audit, None).await
+    }
+
+    /// Creates a conversation owned by `owner` with `turn` (and its audit entry) as its first, in one write,
+    /// answered after its group commits.
+    pub(crate) async fn open(
+        &self,
+        owner: Option<&str>,
+        mut turn: NewTurn,
+        audit: NewAudit,
+    ) -> Result<(Conversation, StoredIds), StoreError> {
+        let opening = Opening::new(owner, &mut turn);
+        let conversation = opening.conversation.clone();
+        let ids = self.turn_opening(turn, Some(audit), Some(opening)).await?;
+        Ok((conversation, ids))
+    }
+
+    /// Appends a turn (with its audit entry, after the conversation it opens), answered after its group commits.
+    async fn turn_opening(
+        &self,
+        turn: NewTurn,
+        audit: Option<NewAudit>,
+        opens: Option<Opening>,
+    ) -> Result<StoredIds, StoreError> {
         let write = Write::Turn {
+            packed: crate::pack::pack(&turn.trace),
             turn: Box::new(turn),
             audit: audit.map(Box::new),
+            opens: opens.map(Box::new),
         };
         match self.submit(write).await? {
             Written::Turn(ids) => Ok(ids),
@@ -253,9 +311,15 @@ on_every_backend! {
                         Write::Turn { .. } | Write::Audit { .. } => None,
                     })
                     .collect();
+                // With those a turn opens (answered with the turn).
+                let opened = group.iter().filter_map(|job| match &job.write {
+                    Write::Turn { opens: Some(opening), .. } => Some(opening.row()),
+                    Write::Turn { .. } | Write::Conversation { .. } | Write::Audit { .. } => None,
+                });
                 let rows: Vec<ConversationRow<'_>> = conversations
                     .iter()
                     .map(|(_, conversation, owner)| ConversationRow { conversation, owner: *owner })
+                    .chain(opened)
                     .collect();
                 Self::insert_conversations(&mut *connection, &rows).await?;
                 for (at, conversation, _) in conversations {
@@ -269,19 +333,19 @@ on_every_backend! {
                     }
                 }
                 // Turns: numbered after their conversation's last, many to a statement.
-                let turns: Vec<(usize, &NewTurn, Option<&NewAudit>)> = group
+                let turns: Vec<(usize, &NewTurn, Option<&NewAudit>, &[u8])> = group
                     .iter()
                     .enumerate()
                     .filter_map(|(at, job)| match &job.write {
-                        Write::Turn { turn, audit } => Some((at, &**turn, audit.as_deref())),
+                        Write::Turn { turn, audit, packed, .. } => Some((at, &**turn, audit.as_deref(), &packed[..])),
                         Write::Conversation { .. } | Write::Audit { .. } => None,
                     })
                     .collect();
-                let named: Vec<&str> = turns.iter().map(|(_, turn, _)| turn.conversation_id.as_str()).collect();
+                let named: Vec<&str> = turns.iter().map(|(_, turn, ..)| turn.conversation_id.as_str()).collect();
                 let mut last = Self::last_seqs(&mut *connection, &named).await?;
                 let created_at = ids::now();
                 let mut numbered = Vec::with_capacity(turns.len());
-                for (at, turn, audit) in turns {
+                for (at, turn, audit, packed) in turns {
                     match last.get_mut(turn.conversation_id.as_str()) {
                         Some(seq) => {
                             *seq += 1;
@@ -289,19 +353,20 @@ on_every_backend! {
                                 turn_id: ids::new_id(),
                                 trace_id: ids::new_id(),
                             };
-                            numbered.push((at, ids, *seq, turn, audit));
+                            numbered.push((at, ids, *seq, turn, audit, packed));
                         }
                         None => answers[at] = Some(Err(StoreError::conversation_not_found(&turn.conversation_id))),
                     }
                 }
                 let rows: Vec<TurnRow<'_>> = numbered
                     .iter()
-                    .map(|(_, ids, seq, turn, audit)| TurnRow {
+                    .map(|(_, ids, seq, turn, audit, packed)| TurnRow {
                         ids,
                         seq: *seq,
                         created_at: &created_at,
                         turn,
                         audit: *audit,
+                        packed,
                     })
                     .collect();
                 Self::insert_turns(&mut *connection, &rows).await?;
@@ -321,9 +386,12 @@ on_every_backend! {
                     Write::Conversation { owner } => Self::create_owned(pool, owner.as_deref())
                         .await
                         .map(Written::Conversation),
-                    Write::Turn { turn, audit } => <Self as Queries>::append_turn(pool, *turn, audit.as_deref())
-                        .await
-                        .map(Written::Turn),
+                    Write::Turn { turn, audit, opens, .. } => {
+                        let opening = opens.as_deref().map(Opening::row);
+                        <Self as Queries>::append_turn(pool, *turn, audit.as_deref(), opening)
+                            .await
+                            .map(Written::Turn)
+                    }
                     Write::Audit { audit } => Self::record_audit(pool, &audit).await.map(Written::Audit),
                 }
             })

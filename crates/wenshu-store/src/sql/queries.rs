@@ -5,7 +5,7 @@ use sqlx::{ColumnIndex, Decode, Pool, Row, Type};
 
 use super::Backend;
 use super::audit::AuditQueries;
-use super::rows::{RowWrites, TurnRow};
+use super::rows::{ConversationRow, RowWrites, TurnRow};
 use crate::audit::NewAudit;
 use crate::error::StoreError;
 use crate::model::{
@@ -114,11 +114,12 @@ pub(crate) trait Queries: AuditQueries + RowWrites {
     ) -> BoxFuture<'a, Result<Vec<HistoryRound>, StoreError>>;
 
     /// Inserts a turn, its trace and (when given) its audit entry in one write transaction, the turn numbered
-    /// after the last.
+    /// after the last; after `opening`, the new conversation it is the first of, when given.
     fn append_turn<'a>(
         pool: &'a Pool<Self>,
         turn: NewTurn,
         audit: Option<&'a NewAudit>,
+        opening: Option<ConversationRow<'a>>,
     ) -> BoxFuture<'a, Result<StoredIds, StoreError>>;
 
     /// Inserts a turn, its packed trace and (when given) its audit entry on `connection`, inside the caller's
@@ -232,11 +233,15 @@ on_every_backend! {
             pool: &'a Pool<Self>,
             turn: NewTurn,
             audit: Option<&'a NewAudit>,
+            opening: Option<ConversationRow<'a>>,
         ) -> BoxFuture<'a, Result<StoredIds, StoreError>> {
             Box::pin(async move {
                 let mut tx = super::begin_write(pool)
                     .await
                     .map_err(failed("cannot begin appending a turn"))?;
+                if let Some(opening) = opening {
+                    DB::insert_conversations(&mut *tx, &[opening]).await?;
+                }
                 let ids = <Self as Queries>::write_turn(&mut *tx, &turn, audit).await?;
                 tx.commit().await.map_err(failed("cannot commit the turn"))?;
                 Ok(ids)
@@ -259,12 +264,14 @@ on_every_backend! {
                     trace_id: ids::new_id(),
                 };
                 let created_at = ids::now();
+                let packed = pack::pack(&turn.trace);
                 let row = TurnRow {
                     ids: &ids,
                     seq: last + 1,
                     created_at: &created_at,
                     turn,
                     audit,
+                    packed: &packed,
                 };
                 DB::insert_turns(&mut *connection, &[row]).await?;
                 Ok(ids)

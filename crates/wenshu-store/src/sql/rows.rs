@@ -13,7 +13,6 @@ use super::queries::{failed, get};
 use crate::audit::NewAudit;
 use crate::error::StoreError;
 use crate::model::{Conversation, NewTurn, StoredIds};
-use crate::pack;
 use crate::store::BoxFuture;
 
 /// The most rows one statement inserts (or ids one statement reads).
@@ -43,6 +42,8 @@ pub(crate) struct TurnRow<'a> {
     pub(crate) turn: &'a NewTurn,
     /// Its audit entry.
     pub(crate) audit: Option<&'a NewAudit>,
+    /// Its trace as stored (`pack::pack`), packed before the write on the asking task.
+    pub(crate) packed: &'a [u8],
 }
 
 /// `{head} VALUES ($1, …), (…)`: `rows` rows of `columns` placeholders.
@@ -195,9 +196,7 @@ on_every_backend! {
                     let mut query = sqlx::query(sqlx::AssertSqlSafe(values(head, 5, chunk.len())));
                     for row in chunk {
                         query = query.bind(row.ids.trace_id.as_str()).bind(row.ids.turn_id.as_str());
-                        query = DB::bind_json(query, &Value::Null)
-                            .bind(pack::pack(&row.turn.trace))
-                            .bind(row.created_at);
+                        query = DB::bind_json(query, &Value::Null).bind(row.packed.to_vec()).bind(row.created_at);
                     }
                     query.execute(&mut *connection).await.map_err(failed("cannot insert the trace"))?;
                 }

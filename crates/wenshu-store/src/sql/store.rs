@@ -9,7 +9,7 @@ use sqlx::Pool;
 use tokio::sync::{Mutex, MutexGuard};
 
 use super::audit::AuditQueries;
-use super::group::{GroupWrites, Writer};
+use super::group::{GroupWrites, Opening, Writer};
 use super::library::LibraryQueries;
 use super::owned::OwnedQueries;
 use super::queries::Queries;
@@ -81,7 +81,7 @@ impl<S: OnPool> Store for S {
                 return writer.turn(turn, None).await;
             }
             let _writing = writing(self).await;
-            S::Db::append_turn(self.pool(), turn, None).await
+            S::Db::append_turn(self.pool(), turn, None, None).await
         }))
     }
 
@@ -95,7 +95,24 @@ impl<S: OnPool> Store for S {
                 return writer.turn(turn, Some(audit)).await;
             }
             let _writing = writing(self).await;
-            S::Db::append_turn(self.pool(), turn, Some(&audit)).await
+            S::Db::append_turn(self.pool(), turn, Some(&audit), None).await
+        }))
+    }
+
+    fn open_conversation_audited<'a>(
+        &'a self,
+        owner: Option<&'a str>,
+        mut turn: NewTurn,
+        audit: NewAudit,
+    ) -> BoxFuture<'a, Result<(Conversation, StoredIds), StoreError>> {
+        Box::pin(acknowledged(async move {
+            if let Some(writer) = self.writer() {
+                return writer.open(owner, turn, audit).await;
+            }
+            let _writing = writing(self).await;
+            let opening = Opening::new(owner, &mut turn);
+            let ids = S::Db::append_turn(self.pool(), turn, Some(&audit), Some(opening.row())).await?;
+            Ok((opening.conversation, ids))
         }))
     }
 

@@ -379,6 +379,70 @@ pub async fn owned_pages(store: Arc<dyn Store>) {
     );
 }
 
+/// Many asks at once each open a conversation with its first turn and audit entry in one write: every
+/// conversation exists with its owner and that one turn, whose trace reads back, and every entry names both.
+pub async fn conversations_open_with_their_first_turn(store: Arc<dyn Store>, tasks: usize) {
+    let owner = unique("k-open-");
+    let handles: Vec<_> = (1..=tasks)
+        .map(|n| {
+            let (store, owner) = (Arc::clone(&store), owner.clone());
+            tokio::spawn(async move {
+                let audit = audit_of(&owner, &format!("question {n}"));
+                let opened = store.open_conversation_audited(Some(&owner), new_turn("ignored", n), audit);
+                (n, opened.await)
+            })
+        })
+        .collect();
+    let mut opened = Vec::new();
+    for handle in handles {
+        let (n, result) = handle.await.expect("task");
+        opened.push((n, result.expect("open")));
+    }
+    let filter = wenshu_store::AuditFilter {
+        principal: Some(owner.clone()),
+        limit: wenshu_store::MAX_AUDIT_PAGE,
+        ..wenshu_store::AuditFilter::default()
+    };
+    let entries = store.audit(&filter).await.expect("audit").entries;
+    assert_eq!(entries.len(), tasks);
+    for (n, (conversation, ids)) in &opened {
+        let info = store
+            .conversation_info(&conversation.id)
+            .await
+            .expect("info")
+            .expect("exists");
+        assert_eq!((info.owner.as_deref(), info.turns), (Some(owner.as_str()), 1));
+        let full = store
+            .conversation(&conversation.id)
+            .await
+            .expect("read")
+            .expect("exists");
+        assert_eq!(full.created_at, conversation.created_at);
+        assert_eq!(full.turns[0].id, ids.turn_id);
+        assert_eq!(full.turns[0].question, format!("question {n}"));
+        let trace = store.trace(&ids.trace_id).await.expect("trace");
+        assert_eq!(trace, Some(new_turn("", *n).trace));
+        let entry = entries
+            .iter()
+            .find(|entry| entry.turn_id.as_deref() == Some(ids.turn_id.as_str()))
+            .unwrap_or_else(|| panic!("no audit entry for turn {}", ids.turn_id));
+        assert_eq!(entry.conversation_id.as_deref(), Some(conversation.id.as_str()));
+    }
+    let later = store
+        .append_turn(new_turn(&opened[0].1.0.id, 2))
+        .await
+        .expect("a second turn");
+    let full = store
+        .conversation(&opened[0].1.0.id)
+        .await
+        .expect("read")
+        .expect("exists");
+    assert_eq!(
+        full.turns.iter().map(|t| t.id.as_str()).collect::<Vec<_>>(),
+        [opened[0].1.1.turn_id.as_str(), later.turn_id.as_str()]
+    );
+}
+
 /// Every case above, one after another, on one store.
 pub async fn run_all(store: Arc<dyn Store>) {
     conversation_with_turns(Arc::clone(&store)).await;
@@ -389,5 +453,6 @@ pub async fn run_all(store: Arc<dyn Store>) {
     tool_states_upsert(Arc::clone(&store)).await;
     entity_catalogs_round_trip(Arc::clone(&store)).await;
     owned_pages(Arc::clone(&store)).await;
+    conversations_open_with_their_first_turn(Arc::clone(&store), 30).await;
     concurrent_appends_all_land(store, 50).await;
 }
