@@ -181,6 +181,28 @@ async fn draft_and_ask(draft_url: &str, truth_url: &str, dir: &Path) -> [usize; 
     let (ok, out, err) = wenshu(&["init", "--db", draft_url, "--out", draft.to_str().unwrap()]);
     assert!(ok, "init failed: {out}{err}");
     println!("{out}");
+    // The draft's examples are its own tools' answers (one another tool answers is left out by init).
+    let catalog: Value = serde_json::from_str(&std::fs::read_to_string(draft.join("catalog.json")).unwrap()).unwrap();
+    for tool in catalog["tools"].as_array().unwrap() {
+        for example in tool["x-examples"].as_array().into_iter().flatten() {
+            let example = example.as_str().unwrap();
+            let (_, answer, err) = wenshu(&[
+                "ask",
+                "--config",
+                draft.join("wenshu.toml").to_str().unwrap(),
+                "--engine",
+                "lexicon",
+                "--json",
+                example,
+            ]);
+            let answer: Value = serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{example}: {e}: {err}"));
+            assert_eq!(
+                answer["outcome"]["tool"], tool["name"],
+                "{example}: {}",
+                answer["outcome"]
+            );
+        }
+    }
     let truth_db = Database::connect_read_only(truth_url).await.unwrap();
     let cases = std::fs::read_to_string(onboarding_dir().join("northwind.jsonl")).unwrap();
     let mut counts = [0usize; 3];

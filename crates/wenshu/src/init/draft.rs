@@ -421,9 +421,14 @@ fn draft_tool(
         }
         let header_naming = naming(&join.table.name, join.table.comment.as_deref());
         let (label, mut synonyms) = count_naming(&header_naming.label, &join.table.name);
-        // A word that starts the lines' own count (订单 of 订单明细数) would name either.
-        let own_count = count_naming(&table_naming.label, &table.name).0;
-        synonyms.retain(|s| !own_count.starts_with(s.as_str()));
+        // A word that starts a name of the lines' own count (订单 of 订单明细数, invoice of invoice line count) would
+        // name either.
+        let (own_label, own_synonyms) = count_naming(&table_naming.label, &table.name);
+        synonyms.retain(|s| {
+            !std::iter::once(&own_label)
+                .chain(&own_synonyms)
+                .any(|o| o.starts_with(s.as_str()))
+        });
         let rest = json!({"expr": format!("COUNT(DISTINCT {})", column_ref(&join.via)), "decimals": 0});
         let code = format!("{}_count", join.alias);
         measures.push(named(&mut names, &code, &label, &table_naming.label, &synonyms, rest));

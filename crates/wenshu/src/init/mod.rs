@@ -81,8 +81,23 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
     for line in &decisions {
         println!("{line}");
     }
-    // What `wenshu tools check --config` says of the draft, every example asked end to end.
-    match runtime.block_on(review(&catalog_path, &config_path)) {
+    // What `wenshu tools check --config` says of the draft, every example asked end to end; an example another
+    // tool answers, or none, is left out of the draft (and named), so the draft's examples are ones it answers.
+    let mut reviewed = runtime.block_on(review(&catalog_path, &config_path));
+    if let Ok(findings) = &reviewed {
+        let misrouted: Vec<(String, String)> = findings
+            .iter()
+            .filter_map(|f| Some((f.subject.clone(), f.example.clone()?)))
+            .collect();
+        if !misrouted.is_empty() {
+            write(&catalog_path, &without_examples(&catalog_text, &misrouted)?)?;
+            for (tool, example) in &misrouted {
+                println!("{tool}: example `{example}` left out — tools check: it is not this tool's answer");
+            }
+            reviewed = runtime.block_on(review(&catalog_path, &config_path));
+        }
+    }
+    match reviewed {
         Ok(findings) if findings.is_empty() => println!("tools check: no findings"),
         Ok(findings) => {
             for f in &findings {
@@ -100,6 +115,22 @@ pub fn run(args: InitArgs) -> anyhow::Result<ExitCode> {
         config_path.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The catalog text without the examples `(tool, example)`.
+fn without_examples(catalog_text: &str, examples: &[(String, String)]) -> anyhow::Result<String> {
+    let mut catalog: serde_json::Value = serde_json::from_str(catalog_text)?;
+    for tool in catalog["tools"].as_array_mut().into_iter().flatten() {
+        let name = tool["name"].as_str().unwrap_or_default().to_string();
+        if let Some(list) = tool.get_mut("x-examples").and_then(serde_json::Value::as_array_mut) {
+            list.retain(|e| {
+                !examples
+                    .iter()
+                    .any(|(t, x)| *t == name && e.as_str() == Some(x.as_str()))
+            });
+        }
+    }
+    Ok(format!("{}\n", serde_json::to_string_pretty(&catalog)?))
 }
 
 /// The findings of `wenshu tools check --config` on the written draft.

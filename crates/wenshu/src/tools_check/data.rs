@@ -11,7 +11,7 @@ use wenshu_contract::metric::MetricModel;
 use wenshu_engine::{AskOutcome, AskRequest};
 use wenshu_sql::db::{Database, QueryLimits};
 
-use super::{Finding, finding};
+use super::{Finding, finding, misrouted_example};
 use crate::catalog_arg::CatalogArg;
 use crate::config::ModelFlags;
 use crate::engine_setup::{EngineChoice, PipelineArgs, engine};
@@ -68,7 +68,7 @@ pub async fn data_findings(
                 }
                 other => format!("example `{example}` is not answered ({})", other.kind()),
             };
-            findings.push(finding(tool.name(), "misrouted", message));
+            findings.push(misrouted_example(tool.name(), example, message));
         }
     }
     Ok(findings)

@@ -52,6 +52,8 @@ pub struct Finding {
     pub kind: &'static str,
     /// What and why, in words.
     pub message: String,
+    /// The example it is about (`misrouted`), when one.
+    pub example: Option<String>,
 }
 
 /// Runs `wenshu tools check`: prints each finding; exit 1 when there are any.
@@ -136,7 +138,7 @@ pub async fn check(catalog: &Catalog, entities: Arc<EntityCatalogs>, today: jiff
         for example in examples {
             let choice = choose_tool(&routed, &index, &entities, example, today);
             if let Some(message) = misrouted(tool, example, &choice) {
-                findings.push(finding(tool.name(), "misrouted", message));
+                findings.push(misrouted_example(tool.name(), example, message));
             }
             if let Some(other) = coin_toss(tool, &choice) {
                 let key = ordered(tool.name(), &other);
@@ -177,6 +179,15 @@ fn finding(subject: &str, kind: &'static str, message: String) -> Finding {
         subject: subject.to_string(),
         kind,
         message,
+        example: None,
+    }
+}
+
+/// A `misrouted` finding about `example` of `tool`.
+fn misrouted_example(tool: &str, example: &str, message: String) -> Finding {
+    Finding {
+        example: Some(example.to_string()),
+        ..finding(tool, "misrouted", message)
     }
 }
 
