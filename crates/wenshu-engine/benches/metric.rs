@@ -63,7 +63,27 @@ fn bench_metric(c: &mut Criterion) {
         "cumulative": true
     }))
     .expect("query");
+    let median: MetricQuery = serde_json::from_value(json!({
+        "measures": [{"name": "销量"}],
+        "timeRange": {"start": "2026-01-01", "end": "2026-11-29"},
+        "groupBy": ["地区", "销售"],
+        "relative": {"measure": "销量", "op": ">", "within": "地区", "median": true}
+    }))
+    .expect("query");
+    let bands: MetricQuery = serde_json::from_value(json!({
+        "measures": [{"name": "订单数"}, {"name": "销售额", "dividedBy": "销量"}],
+        "timeRange": {"start": "2026-01-01", "end": "2026-11-29"},
+        "groupBy": ["地区"],
+        "bands": {"measure": "销售额", "bounds": [10000, 50000]}
+    }))
+    .expect("query");
     let mut group = c.benchmark_group("metric");
+    group.bench_function("compile_median_postgres", |b| {
+        b.iter(|| prepare(tool.name(), &model, &values, black_box(&median), Dialect::Postgres).expect("compiles"))
+    });
+    group.bench_function("compile_bands_ratio_sqlite", |b| {
+        b.iter(|| prepare(tool.name(), &model, &values, black_box(&bands), Dialect::Sqlite).expect("compiles"))
+    });
     group.bench_function("compile_relative_sorted_sqlite", |b| {
         b.iter(|| prepare(tool.name(), &model, &values, black_box(&relative), Dialect::Sqlite).expect("compiles"))
     });

@@ -90,6 +90,15 @@ fn demo_cases() -> Vec<(&'static str, String)> {
             "上个月销量环比增长最多的前两个销售",
             truth("sales_person", "quantity", october, september, "a - b DESC", 2),
         ),
+        // English: the change said with a verb of the past (fell, rose), `the most` before `month over month`.
+        (
+            "which region's orders fell the most month over month last month",
+            truth("region", "1", october, september, "a - b ASC", 1),
+        ),
+        (
+            "which region's orders rose fastest month over month last month",
+            truth("region", "1", october, september, "(a - b) * 1.0 / b DESC", 1),
+        ),
     ]
 }
 

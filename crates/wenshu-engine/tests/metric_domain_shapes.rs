@@ -181,7 +181,8 @@ enum Expect {
     Set(&'static str),
     /// The truth's rows shown, in order, by the answer's first rows (a winner or a top-N; more rows may follow).
     Leading(&'static str),
-    /// A refusal: the model cannot say it (a dimension it lacks, a holiday, a median, a value not in the data).
+    /// A refusal: the model cannot say it (a dimension it lacks, a holiday, a median of its own, a value not in the
+    /// data).
     Refused,
 }
 
@@ -389,7 +390,19 @@ const CASES: &[Case] = &[
         )),
     ),
     case("lg-16", 2, "今年单票运费高于平均的承运商", Refused),
-    case("lg-17", 2, "今年运费高于中位数的客户", Refused),
+    // The median of the groups' totals (the middle one, or the mean of the middle two), by LIMIT/OFFSET.
+    case(
+        "lg-17",
+        2,
+        "今年运费高于中位数的客户",
+        Set(concat!(
+            "WITH g AS (SELECT s.customer AS p, SUM(s.fee) AS m ",
+            from!(),
+            " WHERE s.shipped_on BETWEEN '2026-01-01' AND '2026-12-31' GROUP BY s.customer) \
+         SELECT p, m FROM g WHERE m > (SELECT AVG(m) FROM (SELECT m FROM g ORDER BY m \
+         LIMIT 2 - (SELECT COUNT(*) FROM g) % 2 OFFSET ((SELECT COUNT(*) FROM g) - 1) / 2))"
+        )),
+    ),
     // 3. Per person: a measure over the distinct count of a dimension.
     case(
         "lg-20",
@@ -1069,7 +1082,7 @@ const KNOWN_WRONG: &[&str] = &[
 ];
 
 /// The fewest right cases on any dialect (what was measured): a floor that only goes up.
-const RIGHT_FLOOR: usize = 69;
+const RIGHT_FLOOR: usize = 74;
 
 /// How a case came out.
 enum Verdict {

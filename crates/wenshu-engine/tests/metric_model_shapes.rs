@@ -131,3 +131,55 @@ async fn a_models_comparison_with_the_mean_is_kept_only_when_the_question_asks_f
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[tokio::test]
+async fn a_models_ratio_is_kept_only_when_the_question_divides() {
+    let per_order = json!({"measures": [{"name": "销量", "dividedBy": "订单数"}],
+        "timeRange": {"start": "2026-01-01", "end": "2026-12-31"}});
+    let planned = plan("今年平均每单销量", per_order.clone()).await;
+    let asked = params(&planned);
+    assert_eq!(asked["measures"][0]["dividedBy"], json!("订单数"), "{asked:?}");
+    let (executor, dir) = demo_metric_executor("metric-model-ratio").await;
+    let catalog = demo_catalog().unwrap();
+    let tool = catalog.get("sales_metrics").unwrap();
+    let call = wenshu_contract::bind(tool, asked).unwrap();
+    let ratio = executor.execute(tool, &call, &ExecContext::new(today())).await.unwrap();
+    let value = ratio.rows[0][0].as_f64().unwrap();
+    assert!(value > 1.0 && value < 10.0, "sets per order, not the total: {value}");
+    // The same call for a question that never divides: the total, the model's division dropped.
+    let planned = plan("今年的销量", per_order).await;
+    let plain = params(&planned);
+    assert!(plain["measures"][0].get("dividedBy").is_none(), "{plain:?}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn a_models_bands_are_kept_only_with_the_bounds_the_question_states() {
+    let question = "今年订单金额在1万以下、1万到5万、5万以上的订单数";
+    let banded = |bounds: Value| {
+        json!({"measures": [{"name": "订单数"}], "timeRange": {"start": "2026-01-01", "end": "2026-12-31"},
+               "bands": {"measure": "销售额", "bounds": bounds}})
+    };
+    let planned = plan(question, banded(json!([10000, 50000]))).await;
+    let asked = params(&planned);
+    assert_eq!(asked["bands"]["bounds"], json!([10000, 50000]), "{asked:?}");
+    let (executor, dir) = demo_metric_executor("metric-model-bands").await;
+    let catalog = demo_catalog().unwrap();
+    let tool = catalog.get("sales_metrics").unwrap();
+    let call = wenshu_contract::bind(tool, asked).unwrap();
+    let result = executor.execute(tool, &call, &ExecContext::new(today())).await.unwrap();
+    let names: Vec<&str> = result.rows.iter().map(|r| r[0].as_str().unwrap()).collect();
+    assert_eq!(names, ["<10000", "10000–50000", "≥50000"], "{:?}", result.rows);
+    // Bounds the question never states are the model's own: never answered as the question's bands.
+    let planned = plan(question, banded(json!([20000, 50000]))).await;
+    let kept = match &planned.plan {
+        Plan::Ok { params, .. } => params.get("bands").cloned(),
+        _ => None,
+    };
+    assert!(
+        kept.is_none_or(|b| b["bounds"] == json!([10000, 50000])),
+        "{:?}",
+        planned.plan
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -117,6 +117,9 @@ fn what_cannot_be_combined_is_refused_naming_it() {
     assert!(said.iter().any(|r| r.contains("收入")), "{said:?}");
     // Per what? Nothing else named.
     assert!(!reasons("今年平均每张工单").is_empty());
+    // 单次 names no measure (单笔 would be money): refused, never a threshold on the groups' totals.
+    let single = reasons("今年各产线单次超过500的工单数");
+    assert!(single.iter().any(|r| r.contains("单次")), "{single:?}");
     let catalog = workshop();
     let model = catalog
         .get("workshop_metrics")
@@ -198,6 +201,22 @@ const DEMO_CASES: &[(&str, &str)] = &[
         "今年平均每个销售的销售额",
         "SELECT SUM(amount) * 1.0 / COUNT(DISTINCT sales_person) FROM sales \
          WHERE day BETWEEN '2026-01-01' AND '2026-12-31'",
+    ),
+    // 每单 / 单笔 before a threshold: each record's value when records are counted, the ratio per order when the
+    // groups after it are compared; 单笔 alone is a sum of money (笔).
+    (
+        "上个月单笔超过5万的订单按地区的数量",
+        "SELECT region, COUNT(*) FROM sales WHERE day BETWEEN '2026-10-01' AND '2026-10-31' AND amount > 50000 \
+         GROUP BY region ORDER BY region",
+    ),
+    (
+        "今年每单金额超过5万的订单有多少",
+        "SELECT SUM(amount), COUNT(*) FROM sales WHERE day BETWEEN '2026-01-01' AND '2026-12-31' AND amount > 50000",
+    ),
+    (
+        "今年每单销量超过2.9的产品",
+        "SELECT product, SUM(quantity) * 1.0 / COUNT(*) FROM sales WHERE day BETWEEN '2026-01-01' AND '2026-12-31' \
+         GROUP BY product HAVING SUM(quantity) * 1.0 / COUNT(*) > 2.9 ORDER BY product",
     ),
 ];
 

@@ -152,6 +152,22 @@ const DEMO_CASES: &[(&str, &str)] = &[
         "SELECT r, m FROM (SELECT region AS r, COUNT(*) AS m, AVG(COUNT(*)) OVER () AS a FROM sales \
          WHERE day BETWEEN '2026-10-01' AND '2026-10-31' GROUP BY region) WHERE m > a ORDER BY m DESC",
     ),
+    // The median (高于中位数, above the median): the middle total, or the mean of the middle two — truth by
+    // LIMIT/OFFSET over the sorted totals, not the statement's own arithmetic.
+    (
+        "今年销售额高于中位数的销售",
+        "WITH g AS (SELECT sales_person AS p, SUM(amount) AS m FROM sales \
+         WHERE day BETWEEN '2026-01-01' AND '2026-12-31' GROUP BY sales_person) \
+         SELECT p, m FROM g WHERE m > (SELECT AVG(m) FROM (SELECT m FROM g ORDER BY m \
+         LIMIT 2 - (SELECT COUNT(*) FROM g) % 2 OFFSET ((SELECT COUNT(*) FROM g) - 1) / 2)) ORDER BY m DESC",
+    ),
+    (
+        "sales persons with orders below the median last month",
+        "WITH g AS (SELECT sales_person AS p, COUNT(*) AS m FROM sales \
+         WHERE day BETWEEN '2026-10-01' AND '2026-10-31' GROUP BY sales_person) \
+         SELECT p, m FROM g WHERE m < (SELECT AVG(m) FROM (SELECT m FROM g ORDER BY m \
+         LIMIT 2 - (SELECT COUNT(*) FROM g) % 2 OFFSET ((SELECT COUNT(*) FROM g) - 1) / 2)) ORDER BY m DESC",
+    ),
 ];
 
 demo_cases_on_every_dialect!("relative", DEMO_CASES);

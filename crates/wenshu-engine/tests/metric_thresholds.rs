@@ -55,6 +55,23 @@ const DEMO_CASES: &[(&str, &str)] = &[
         "SELECT sales_person, SUM(quantity), COUNT(*) FROM sales WHERE day BETWEEN '2026-01-01' AND '2026-12-31' \
          GROUP BY sales_person HAVING SUM(quantity) > 1550 OR COUNT(*) < 510 ORDER BY SUM(quantity) DESC",
     ),
+    // A threshold on each record, then one on the groups of the records kept.
+    (
+        "今年单笔超过5万的订单数超过265的地区",
+        "SELECT region, COUNT(*) FROM sales WHERE day BETWEEN '2026-01-01' AND '2026-12-31' AND amount > 50000 \
+         GROUP BY region HAVING COUNT(*) > 265 ORDER BY COUNT(*) DESC",
+    ),
+    // English: the things before `with` / `whose` are grouped by; exceed and `no more than` are thresholds.
+    (
+        "sales persons with quantity above 1500 and orders above 540 this year",
+        "SELECT sales_person, SUM(quantity), COUNT(*) FROM sales WHERE day BETWEEN '2026-01-01' AND '2026-12-31' \
+         GROUP BY sales_person HAVING SUM(quantity) > 1500 AND COUNT(*) > 540 ORDER BY SUM(quantity) DESC",
+    ),
+    (
+        "regions whose orders exceed 860 this year",
+        "SELECT region, COUNT(*) FROM sales WHERE day BETWEEN '2026-01-01' AND '2026-12-31' \
+         GROUP BY region HAVING COUNT(*) > 860 ORDER BY COUNT(*) DESC",
+    ),
 ];
 
 demo_cases_on_every_dialect!("thresholds", DEMO_CASES);

@@ -11,6 +11,8 @@ use wenshu_contract::metric::{
 use crate::dialect::Dialect;
 use crate::scope::BoundCondition;
 
+mod bands;
+pub use bands::numeral;
 mod relative;
 mod running;
 mod within;
@@ -40,6 +42,8 @@ pub enum OutputColumn {
     Share(usize),
     /// The day of the week (1 Monday to 7 Sunday), or the kind of day (0 a working day, 1 a weekend).
     Day(DayPart),
+    /// The band of each record's value: 0 below the first bound, then one per bound.
+    Band,
 }
 
 /// The statement of a metric query over one range, and what its columns hold.
@@ -149,6 +153,13 @@ pub fn compile_scoped(
         w.ident("t");
         columns.push(OutputColumn::Bucket(grain));
     }
+    if query.bands.is_some() {
+        sep(&mut w);
+        bands::band(&mut w, model, query);
+        w.push(" AS ");
+        w.ident("b");
+        columns.push(OutputColumn::Band);
+    }
     for (i, sel) in query.measures.iter().enumerate() {
         sep(&mut w);
         if query.cumulative {
@@ -180,7 +191,8 @@ pub fn compile_scoped(
     from(&mut w, model);
     let has_where = where_clause(&mut w, model, filters, range, scope);
     record_conditions(&mut w, model, query, has_where);
-    let grouped = !query.group_by.is_empty() || query.grain.is_some() || query.by_day.is_some();
+    let grouped =
+        !query.group_by.is_empty() || query.grain.is_some() || query.by_day.is_some() || query.bands.is_some();
     if grouped {
         w.push(" GROUP BY ");
         dimension_columns(&mut w, model, &query.group_by);
@@ -192,10 +204,16 @@ pub fn compile_scoped(
             day_part(&mut w, model, part);
         }
         if let Some(grain) = query.grain {
-            if listed {
+            if std::mem::replace(&mut listed, true) {
                 w.push(", ");
             }
             bucket(&mut w, model, grain);
+        }
+        if query.bands.is_some() {
+            if listed {
+                w.push(", ");
+            }
+            bands::band(&mut w, model, query);
         }
     }
     if let Some((position, op, value)) = query.having {
@@ -341,6 +359,10 @@ fn order(w: &mut Writer, query: &ResolvedQuery) {
             .filter(|i| query.sort.is_none_or(|(sorted, _)| sorted != *i))
             .map(|i| (format!("d{i}"), "ASC")),
     );
+    // The bands of each group from the lowest up.
+    if query.bands.is_some() {
+        keys.push(("b".into(), "ASC"));
+    }
     if keys.is_empty() {
         return;
     }
@@ -744,5 +766,6 @@ fn alias(query: &ResolvedQuery, column: OutputColumn) -> String {
         OutputColumn::Measure(i) => format!("m{i}"),
         OutputColumn::Share(i) => format!("s{i}"),
         OutputColumn::Day(_) => "w".into(),
+        OutputColumn::Band => "b".into(),
     }
 }

@@ -9,9 +9,9 @@ mod schema;
 pub use expr::MetricExpr;
 pub use model::read_metrics;
 pub use query::{
-    ChangeBy, ChangeRank, Combine, Compare, CompareKind, DayKind, DayPart, Filter, MeasureSel, Measured, MetricQuery,
-    Order, OrderDir, QueryError, Relative, ResolvedMeasure, ResolvedQuery, Share, SortBy, Threshold, ThresholdOp,
-    TimeRange, Within,
+    Bands, ChangeBy, ChangeRank, Combine, Compare, CompareKind, DayKind, DayPart, Filter, MeasureSel, Measured,
+    MetricQuery, Order, OrderDir, QueryError, Relative, ResolvedMeasure, ResolvedQuery, Share, SortBy, Threshold,
+    ThresholdOp, TimeRange, Within,
 };
 pub use schema::input_schema;
 

@@ -242,6 +242,9 @@ pub struct Relative {
     /// none for all the rows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub within: Option<String>,
+    /// Compare with the median (高于中位数) rather than the mean.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub median: bool,
 }
 
 /// Rows by the kind of each day of the range.
@@ -336,7 +339,23 @@ pub struct MetricQuery {
     /// needs `grain`, and only additive measures (a sum or a count).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cumulative: bool,
+    /// Rows per band of each record's value of a measure (按金额区间: 1万以下, 1万到5万, 5万以上).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bands: Option<Bands>,
 }
+
+/// The bands of each record's value of a measure: below the first bound, between each two, and from the last up.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bands {
+    /// The measure whose value per record is banded (a single aggregate of one column: `SUM(amount)` → `amount`).
+    pub measure: String,
+    /// The bounds, increasing: a record equal to a bound is in the band above it.
+    pub bounds: Vec<f64>,
+}
+
+/// The most bounds a query may give.
+pub const MAX_BOUNDS: usize = 20;
 
 /// Why a metric query does not fit its model: the field, the value and what is allowed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -427,8 +446,12 @@ pub struct ResolvedQuery {
     pub sort: Option<(usize, OrderDir)>,
     /// Whether each bucket's values are running totals.
     pub cumulative: bool,
+    /// `(measure index in the model, bounds)`: rows per band of each record's value.
+    pub bands: Option<(usize, Vec<f64>)>,
     /// `(position in measures, op, the dimension the mean is split by)`: rows compared with a mean.
     pub relative: Option<(usize, ThresholdOp, Option<usize>)>,
+    /// Whether `relative` compares with the median rather than the mean.
+    pub relative_median: bool,
     /// Compared rows ranked by the first measure's change or rate: `(by, direction, rows kept)`.
     pub change_rank: Option<(ChangeBy, OrderDir, Option<u32>)>,
     /// Rows per day of the week or per kind of day.
@@ -697,6 +720,7 @@ impl MetricQuery {
                 "rows per kind of day cannot be combined with grain, compare, within or cumulative",
             ));
         }
+        let bands = self.bands.as_ref().map(|b| check_bands(model, self, b)).transpose()?;
         let relative = match &self.relative {
             None => None,
             Some(r) => Some(check_relative(model, self, r, &mut measures, &group_by)?),
@@ -719,6 +743,8 @@ impl MetricQuery {
             within,
             sort,
             cumulative: self.cumulative,
+            relative_median: self.relative.as_ref().is_some_and(|r| r.median),
+            bands,
             relative,
             change_rank,
             by_day: self.by_day,
@@ -831,6 +857,51 @@ fn check_sort(
         ));
     }
     Ok((position, sort.direction))
+}
+
+/// Checks bands: a measure that aggregates one column, bounds increasing and finite, with nothing that reads rows
+/// otherwise (grain, kinds of day, comparisons, within, shares, running totals, means).
+fn check_bands(model: &MetricModel, query: &MetricQuery, bands: &Bands) -> Result<(usize, Vec<f64>), QueryError> {
+    let measure = measure_index(model, &bands.measure, "bands.measure")?;
+    if model.measures[measure].expr.single_aggregate().is_none() {
+        return Err(QueryError::new(
+            "bands.measure",
+            format!(
+                "`{}` has no value per record (not one aggregate of a column)",
+                bands.measure
+            ),
+        ));
+    }
+    if bands.bounds.is_empty() || bands.bounds.len() > MAX_BOUNDS {
+        return Err(QueryError::new(
+            "bands.bounds",
+            format!("give 1 to {MAX_BOUNDS} bounds, not {}", bands.bounds.len()),
+        ));
+    }
+    let increasing = bands.bounds.windows(2).all(|w| w[0] < w[1]);
+    if !increasing || bands.bounds.iter().any(|b| !b.is_finite()) {
+        return Err(QueryError::new(
+            "bands.bounds",
+            format!(
+                "{:?}: bounds must be finite numbers, each above the one before",
+                bands.bounds
+            ),
+        ));
+    }
+    let other = query.grain.is_some()
+        || query.by_day.is_some()
+        || query.compare.is_some()
+        || query.within.is_some()
+        || query.share.is_some()
+        || query.cumulative
+        || query.relative.is_some();
+    if other {
+        return Err(QueryError::new(
+            "bands",
+            "bands cannot be combined with grain, byDay, compare, within, share, cumulative or relative",
+        ));
+    }
+    Ok((measure, bands.bounds.clone()))
 }
 
 /// Checks running totals: over a grain's buckets, of measures that add up (a sum or a count), with nothing that

@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use super::query::MAX_LIMIT;
+use super::query::{MAX_BOUNDS, MAX_LIMIT};
 use super::{Grain, MetricModel, Reaggregate};
 
 /// The JSON Schema of a metric query over `model` (used when the tool declares no `inputSchema`); a part naming
@@ -144,11 +144,16 @@ fn full_schema(model: &MetricModel) -> Value {
             "relative": {"type": "object", "description": "与平均比较（高于平均水平的X、超过所在地区平均的产品）：保留度量高于或低于平均的行；within 时在该维度的每个值内取平均", "properties": {
                 "measure": {"type": "string", "enum": countable},
                 "op": {"type": "string", "enum": [">", ">=", "<", "<="]},
-                "within": {"type": "string", "enum": dimensions}
+                "within": {"type": "string", "enum": dimensions},
+                "median": {"type": "boolean", "description": "与中位数比较（高于中位数），不是平均"}
             }, "required": ["measure", "op"], "additionalProperties": false},
             "byDay": {"type": "string", "enum": ["weekday", "weekend"], "description": "按日子类型分行：weekday 按星期几（周一至周日），weekend 分工作日和周末两行"},
             "days": {"type": "string", "enum": ["weekend", "workday"], "description": "只算周末（周六、周日）或工作日（周一至周五）"},
-            "cumulative": {"type": "boolean", "description": "累计：每个时间段（grain）的值加上之前各段之和；只用于求和或计数的度量"}
+            "cumulative": {"type": "boolean", "description": "累计：每个时间段（grain）的值加上之前各段之和；只用于求和或计数的度量"},
+            "bands": {"type": "object", "description": "按区间：每条记录的度量值落在哪个区间（1万以下、1万到5万、5万以上 → bounds [10000, 50000]）", "properties": {
+                "measure": {"type": "string", "enum": measures},
+                "bounds": {"type": "array", "minItems": 1, "maxItems": MAX_BOUNDS, "items": {"type": "number"}}
+            }, "required": ["measure", "bounds"], "additionalProperties": false}
         },
         "required": ["measures"],
         "additionalProperties": false

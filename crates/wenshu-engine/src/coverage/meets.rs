@@ -99,6 +99,22 @@ pub fn meets(
         }
         DemandKind::Rank { order, top } => rank(demand, offer, order, top, arguments, all),
         DemandKind::Sort { order } => sort(demand, offer, order, arguments, all),
+        // The mean is no median, nor the median a mean.
+        DemandKind::Relative { median, .. } if median != offer.relative_median && offer.relative.is_some() => {
+            Err(unmet(
+                words,
+                format!(
+                    "比较的是{}，不是{}",
+                    if offer.relative_median { "中位数" } else { "平均" },
+                    if median { "中位数" } else { "平均" }
+                ),
+                format!(
+                    "compares with the {} rather than the {}",
+                    if offer.relative_median { "median" } else { "mean" },
+                    if median { "median" } else { "mean" }
+                ),
+            ))
+        }
         DemandKind::Relative { .. } => match (&offer.relative, target) {
             (Some(parent), None) if parent.is_empty() => Ok(()),
             // 各地区…高于平均的产品: the mean of each region, as the distributing grouping says.

@@ -156,7 +156,14 @@ pub fn check_with(
         }
     }
     unmet.extend(reference::unresolved_reference(tool, facts));
-    unmet.extend(statistics::unmet_statistics(tool, &facts.statistics));
+    // 高于中位数: a comparison with the median computes it.
+    let asked: Vec<_> = facts
+        .statistics
+        .iter()
+        .filter(|s| !(offer.relative_median && s.en == "median"))
+        .cloned()
+        .collect();
+    unmet.extend(statistics::unmet_statistics(tool, &asked));
     let unread = unread::unread_in(tool, arguments, facts, &reading, &demands, entities, &unmet);
     unmet.extend(unread);
     Coverage {

@@ -131,7 +131,17 @@ pub(crate) fn time_words(question: &str) -> Arc<[Range<usize>]> {
     recall(
         &TIME_WORDS,
         |q| q == question,
-        || (question.to_string(), time_word_ranges(question).into()),
+        || {
+            // `year over year`, 同比: a period-over-period cue is a time word too (its `year` no grain asked).
+            let mut ranges = time_word_ranges(question);
+            ranges.extend(
+                wenshu_lexicon::demand::demands(question, &[])
+                    .into_iter()
+                    .filter(|d| matches!(d.kind, wenshu_lexicon::demand::DemandKind::Period { .. }))
+                    .map(|d| d.range),
+            );
+            (question.to_string(), ranges.into())
+        },
     )
 }
 

@@ -28,6 +28,15 @@ pub fn ground_metric(
         if value.is_null() {
             continue;
         }
+        // A measure divided by or less another only where the question says so; the measure itself is kept.
+        let value = &match key.as_str() {
+            "measures" if !skip.contains(&"measures") => {
+                let (kept, checks) = combined_checks(model, value, facts);
+                grounding.checks.extend(checks);
+                kept
+            }
+            _ => value.clone(),
+        };
         let (value, verdict) = if skip.contains(&key.as_str()) {
             grounding.kept.insert(key.clone(), value.clone());
             continue;
@@ -45,6 +54,7 @@ pub fn ground_metric(
                 // A threshold on each record is checked as one on the groups: a measure of the model, a number stated.
                 "having" | "each" => having_verdict(model, value, facts),
                 "sort" | "cumulative" | "relative" => asked_verdict(key, value, demands),
+                "bands" => bands_verdict(model, value, facts),
                 _ => {
                     grounding.kept.insert(key.clone(), value.clone());
                     continue;
@@ -61,6 +71,78 @@ pub fn ground_metric(
         });
     }
     grounding
+}
+
+/// The `dividedBy` / `minus` of each measure item, kept only where the question names the other measure (its label,
+/// a synonym or its unit) and says a ratio or difference (除以, 之比, 减去; 每, 均, per); the item without it otherwise.
+fn combined_checks(model: &MetricModel, value: &Value, facts: &QuestionFacts) -> (Value, Vec<GroundingCheck>) {
+    let mut kept = value.clone();
+    let mut checks = Vec::new();
+    let Some(items) = kept.as_array_mut() else {
+        return (kept, checks);
+    };
+    let lower = facts.canonical.to_ascii_lowercase();
+    let says_combined = facts.demands.iter().any(|d| d.kind == DemandKind::Combine)
+        || facts.canonical.contains('每')
+        || facts.canonical.contains('均')
+        || lower.split(|c: char| !c.is_ascii_alphabetic()).any(|w| w == "per");
+    for (i, item) in items.iter_mut().enumerate() {
+        let Some(object) = item.as_object_mut() else { continue };
+        for field in ["dividedBy", "minus"] {
+            let Some(other) = object.get(field).and_then(Value::as_str).map(str::to_string) else {
+                continue;
+            };
+            let named = model.measure_index(&other).is_some_and(|m| {
+                let spec = &model.measures[m];
+                std::iter::once(&spec.label)
+                    .chain(&spec.synonyms)
+                    .chain(spec.unit.iter())
+                    .any(|w| facts.contains(w))
+            });
+            let verdict = if named && says_combined {
+                Verdict::Supported {
+                    evidence: format!("the question names {other} and combines it"),
+                }
+            } else {
+                object.remove(field);
+                Verdict::Dropped {
+                    reason: format!("the question never asks for a measure {field} {other}"),
+                }
+            };
+            checks.push(GroundingCheck {
+                param: format!("measures[{i}].{field}"),
+                value: Value::String(other),
+                verdict,
+            });
+        }
+    }
+    (kept, checks)
+}
+
+/// Bands of a measure: each bound a number the question states, else dropped.
+fn bands_verdict(model: &MetricModel, value: &Value, facts: &QuestionFacts) -> (Value, Verdict) {
+    let measure = value.get("measure").and_then(Value::as_str).unwrap_or_default();
+    if model.measure_index(measure).is_none() {
+        return (value.clone(), not_in_model(measure));
+    }
+    let bounds = value
+        .get("bounds")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let unstated = bounds
+        .iter()
+        .find(|b| matches!(number_verdict(b, facts), Verdict::Dropped { .. }));
+    let verdict = match unstated {
+        _ if bounds.is_empty() => not_in_model(&plain(value)),
+        Some(b) => Verdict::Dropped {
+            reason: format!("the question never states the bound {}", plain(b)),
+        },
+        None => Verdict::Supported {
+            evidence: format!("the question states the bounds of {measure}"),
+        },
+    };
+    (value.clone(), verdict)
 }
 
 /// A name of the model that the question does not spell: kept, unverified.

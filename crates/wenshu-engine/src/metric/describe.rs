@@ -70,6 +70,15 @@ pub fn describe(tool: &Tool, arguments: &Map<String, Value>) -> Option<(String, 
         }
         None => {}
     }
+    if let Some((m, bounds)) = &q.bands {
+        let label = &model.measures[*m].label;
+        let bounds: Vec<String> = bounds.iter().map(|b| wenshu_sql::metric::numeral(*b)).collect();
+        zh.push(format!("按每条记录的{label}分区间（分界：{}）", bounds.join("、")));
+        en.push(format!(
+            "by bands of each record's {label} (bounds {})",
+            bounds.join(", ")
+        ));
+    }
     if !q.group_by.is_empty() {
         let labels: Vec<&str> = q.group_by.iter().map(|d| model.dimensions[*d].label.as_str()).collect();
         zh.push(format!("按{}", labels.join("、")));
@@ -150,15 +159,20 @@ pub fn describe(tool: &Tool, arguments: &Map<String, Value>) -> Option<(String, 
             _ => ("低于", "below"),
         };
         let label = &measures[position];
+        let (of_zh, of_en) = if q.relative_median {
+            ("中位数", "median")
+        } else {
+            ("平均", "mean")
+        };
         match parent {
             Some(d) => {
                 let parent = &model.dimensions[d].label;
-                zh.push(format!("{label}{z}所在{parent}的平均"));
-                en.push(format!("{label} {e} the mean of its {parent}"));
+                zh.push(format!("{label}{z}所在{parent}的{of_zh}"));
+                en.push(format!("{label} {e} the {of_en} of its {parent}"));
             }
             None => {
-                zh.push(format!("{label}{z}平均"));
-                en.push(format!("{label} {e} the mean"));
+                zh.push(format!("{label}{z}{of_zh}"));
+                en.push(format!("{label} {e} the {of_en}"));
             }
         }
     }

@@ -254,6 +254,7 @@ impl MetricExecutor {
                 let compiled = &prepared.statements[0].1.columns;
                 let mut rows = only.rows.clone();
                 present::name_days(compiled, &mut rows);
+                present::name_bands(&prepared.resolved, compiled, &mut rows);
                 (present::plain_columns(model, &prepared.resolved, compiled), rows)
             }
             _ => (Vec::new(), Vec::new()),

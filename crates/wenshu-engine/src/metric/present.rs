@@ -107,8 +107,48 @@ pub fn plain_columns(model: &MetricModel, query: &ResolvedQuery, columns: &[Outp
             ),
             OutputColumn::Day(DayPart::Weekday) => info("星期".into(), ColumnKind::Dimension, None, None),
             OutputColumn::Day(DayPart::Weekend) => info("工作日/周末".into(), ColumnKind::Dimension, None, None),
+            OutputColumn::Band => {
+                let label = query
+                    .bands
+                    .as_ref()
+                    .map_or("", |(m, _)| model.measures[*m].label.as_str());
+                info(format!("{label}区间"), ColumnKind::Dimension, None, None)
+            }
         })
         .collect()
+}
+
+/// The names of the bands a statement numbers (0 → `<10000`, 1 → `10000–50000`, 2 → `≥50000`), in place.
+pub fn name_bands(query: &ResolvedQuery, columns: &[OutputColumn], rows: &mut [Vec<Value>]) {
+    let Some((_, bounds)) = &query.bands else {
+        return;
+    };
+    let Some(i) = columns.iter().position(|c| *c == OutputColumn::Band) else {
+        return;
+    };
+    let number = |n: f64| wenshu_sql::metric::numeral(n);
+    for row in rows.iter_mut() {
+        let Some(cell) = row.get_mut(i) else { continue };
+        let Some(band) = cell
+            .as_u64()
+            .or_else(|| {
+                cell.as_str()
+                    .and_then(|t| t.trim().parse::<f64>().ok())
+                    .map(|f| f as u64)
+            })
+            .or_else(|| cell.as_f64().map(|f| f as u64))
+        else {
+            continue;
+        };
+        let band = band as usize;
+        let name = match (band.checked_sub(1).and_then(|b| bounds.get(b)), bounds.get(band)) {
+            (None, Some(hi)) => format!("<{}", number(*hi)),
+            (Some(lo), Some(hi)) => format!("{}–{}", number(*lo), number(*hi)),
+            (Some(lo), None) => format!("≥{}", number(*lo)),
+            (None, None) => continue,
+        };
+        *cell = Value::String(name);
+    }
 }
 
 /// The names of the days a statement numbers (1 → 周一 … 7 → 周日; 0 → 工作日, 1 → 周末), in place.

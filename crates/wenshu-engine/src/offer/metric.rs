@@ -8,6 +8,7 @@ use wenshu_contract::metric::{
     Combine, CompareKind, DayKind, DayPart, Grain, Measure, Measured, MetricExpr, MetricQuery, OrderDir, Reaggregate,
 };
 use wenshu_lexicon::demand::{Aggregate, Baseline};
+use wenshu_lexicon::words::bands::BAND_WORDS;
 use wenshu_lexicon::words::days::{KindOfDay, WEEKDAY_WORDS};
 
 use super::Offer;
@@ -24,7 +25,7 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
         Shape::Ranked
     } else if resolved.grain.is_some() {
         Shape::Series
-    } else if !resolved.group_by.is_empty() || resolved.by_day.is_some() {
+    } else if !resolved.group_by.is_empty() || resolved.by_day.is_some() || resolved.bands.is_some() {
         Shape::Grouped
     } else {
         Shape::Totals
@@ -129,6 +130,12 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
         .chain(resolved.each.iter())
         .map(|(_, _, v)| *v)
         .collect();
+    // Bands meet the bounds said (1万以下, 5万以上) and a grouping by the banded measure's words (按金额区间).
+    if let Some((m, bounds)) = &resolved.bands {
+        offer.thresholds.extend(bounds.iter().copied());
+        offer.dimension.extend(measure_names(&model.measures[*m]));
+        offer.dimension.extend(BAND_WORDS.iter().map(|w| w.to_string()));
+    }
     // A threshold on a share is a fraction; the question says it in percent (占比超过10%).
     if resolved.having_share
         && let Some((_, _, v)) = resolved.having
@@ -175,6 +182,7 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
             offer.order_by = words(first);
         }
     }
+    offer.relative_median = resolved.relative_median;
     offer.relative = resolved.relative.map(|(_, _, parent)| {
         parent.map_or_else(Vec::new, |d| {
             let dim = &model.dimensions[d];

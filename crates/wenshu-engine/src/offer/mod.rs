@@ -65,6 +65,9 @@ pub struct Offer {
     /// all the rows); none when no mean is compared.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relative: Option<Vec<String>>,
+    /// Whether that comparison is with the median (高于中位数) rather than the mean.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub relative_median: bool,
     /// The kinds of day the call keeps or splits by (周末, 工作日): the words of them it reads.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub days: Vec<wenshu_lexicon::words::days::KindOfDay>,
@@ -106,6 +109,7 @@ impl Offer {
             combined: false,
             ratio_per: Vec::new(),
             relative: None,
+            relative_median: false,
             days: Vec::new(),
             source,
         }

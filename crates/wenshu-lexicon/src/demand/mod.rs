@@ -130,6 +130,8 @@ pub enum DemandKind {
     Relative {
         /// How it compares.
         op: ThresholdOp,
+        /// With the median (高于中位数, above the median) rather than the mean.
+        median: bool,
     },
     /// A running total over a time grouping (每月的累计销售额, cumulative monthly revenue): each bucket's value
     /// summed with every bucket before it.
@@ -169,7 +171,7 @@ impl Demand {
     /// Whether a change's words say a fall (下降, 减少, 跌幅, drop): the most of it is the smallest change.
     pub fn declines(&self) -> bool {
         const FALLS: &[&str] = &[
-            "下降", "下滑", "减少", "跌", "降", "drop", "fall", "decline", "decrease",
+            "下降", "下滑", "减少", "跌", "降", "drop", "fall", "fell", "decline", "decrease", "shrank", "down",
         ];
         let words = self.words.to_ascii_lowercase();
         self.kind == DemandKind::Change && FALLS.iter().any(|w| words.contains(w))

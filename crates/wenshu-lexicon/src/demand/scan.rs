@@ -143,14 +143,14 @@ impl<'a> Reader<'a> {
 
     /// The mean a comparison is with, after its cue: 平均(水平|值|数), 所在X的平均, 本X平均, (the) average / mean;
     /// where it ends, and the X whose rows it is taken over, when said.
-    fn mean_after(&self, i: usize) -> Option<(usize, Option<Range<usize>>)> {
+    fn mean_after(&self, i: usize) -> Option<(usize, Option<Range<usize>>, bool)> {
         let mut j = i;
         while self.at(j).is_some_and(char::is_whitespace) {
             j += 1;
         }
-        for word in ["the average", "the mean", "average", "mean"] {
+        for word in ["the average", "the mean", "the median", "average", "mean", "median"] {
             if self.looking_at(j, word) && !self.at(j + word.len()).is_some_and(|c| c.is_ascii_alphanumeric()) {
-                return Some((j + word.chars().count(), None));
+                return Some((j + word.chars().count(), None, word.ends_with("median")));
             }
         }
         let mut parent = None;
@@ -158,7 +158,12 @@ impl<'a> Reader<'a> {
             if self.looking_at(j, lead) {
                 let start = j + lead.chars().count();
                 let mut end = start;
-                while end - start < MAX_WORD && !self.looking_at(end, "平均") && !self.looking_at(end, "的平均") {
+                while end - start < MAX_WORD
+                    && !self.looking_at(end, "平均")
+                    && !self.looking_at(end, "的平均")
+                    && !self.looking_at(end, "中位")
+                    && !self.looking_at(end, "的中位")
+                {
                     end += 1;
                 }
                 if end == start || !self.s[start..end].iter().all(|c| is_han(*c)) {
@@ -169,7 +174,9 @@ impl<'a> Reader<'a> {
                 break;
             }
         }
-        if !self.looking_at(j, "平均") {
+        // 中位数, 中位值: the median; 平均(水平|值|数): the mean.
+        let median = self.looking_at(j, "中位");
+        if !median && !self.looking_at(j, "平均") {
             return None;
         }
         j += 2;
@@ -179,7 +186,7 @@ impl<'a> Reader<'a> {
                 break;
             }
         }
-        Some((j, parent))
+        Some((j, parent, median))
     }
 
     /// Whether a sort word starts at `i`, or after 来 / 进行 (按城市升序, 按城市来排序, 按城市进行排序).
@@ -206,6 +213,10 @@ impl<'a> Reader<'a> {
                 }
                 _ => break,
             }
+        }
+        // `grew the most year over year`: a period-over-period cue is no target.
+        if matches!(self.cue_at(j), Some((Cue::Period(_), _))) {
+            return None;
         }
         self.target_after(j)
     }
@@ -405,7 +416,11 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                         // 逐 takes only a time grain; 每 before anything else is a grouping or a ratio per that
                         // thing (每单销量), which the catalog decides: never dropped.
                         let only_grains = word == "逐";
-                        if grain.is_some() || !only_grains {
+                        // 每单金额超过5万: the words are the measure of a threshold on each record, no grouping.
+                        let measure_of_threshold = word == "每"
+                            && grain.is_none()
+                            && matches!(r.cue_at(t.end), Some((Cue::ThresholdBefore(_), _)));
+                        if (grain.is_some() || !only_grains) && !measure_of_threshold {
                             let kind = DemandKind::Group {
                                 grain: grain.map(|(g, _)| g),
                             };
@@ -526,8 +541,8 @@ pub(super) fn demands(text: &str, spans: &[Span]) -> Vec<Demand> {
                     let stop = n.chars.end;
                     out.push(r.demand(kind, i..stop, i..end, None, r.measure_before(i)));
                     next = stop;
-                } else if let Some((stop, parent)) = r.mean_after(end) {
-                    let kind = DemandKind::Relative { op };
+                } else if let Some((stop, parent, median)) = r.mean_after(end) {
+                    let kind = DemandKind::Relative { op, median };
                     out.push(r.demand(kind, i..stop, i..end, parent, r.measure_before(i)));
                     next = stop;
                 }

@@ -96,6 +96,8 @@ fn each_before_a_thing_is_kept_for_the_catalog_to_read() {
     assert_eq!(group_targets("每单运费"), vec![(None, Some("单运费".into()))]);
     // 逐 takes a time grain only.
     assert!(group_targets("逐单运费").is_empty());
+    // Before a threshold the words are its measure: each record's (每单金额超过5万的订单), no grouping.
+    assert!(group_targets("每单金额超过5万的订单有多少").is_empty());
 }
 
 #[test]
@@ -467,7 +469,7 @@ fn a_day_of_the_week_is_no_weekly_grouping() {
 
 fn relative(text: &str) -> Option<(ThresholdOp, Option<String>, Option<String>)> {
     of(text).into_iter().find_map(|d| match d.kind {
-        DemandKind::Relative { op } => Some((op, d.target, d.measure)),
+        DemandKind::Relative { op, .. } => Some((op, d.target, d.measure)),
         _ => None,
     })
 }

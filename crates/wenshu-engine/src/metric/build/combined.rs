@@ -11,6 +11,7 @@ use wenshu_lexicon::identifiers as english;
 
 use super::folded::Folded;
 use super::measures::is_people;
+use super::threshold::SINGLE;
 use super::{Builder, Mention, overlaps};
 
 /// What may stand between 每 and the thing counted (每一单, 每个订单, 每笔订单): general Chinese.
@@ -227,7 +228,11 @@ impl Builder<'_> {
                     .any(|(m, what)| *what != Mention::Measure(j) && overlaps(m, r))
             };
             let mut add = |r: Range<usize>| {
-                if !is_time(&r) && !in_other_word(&r) && !found.iter().any(|f| overlaps(f, &r)) {
+                if !is_time(&r)
+                    && !in_other_word(&r)
+                    && !self.single_record(&r)
+                    && !found.iter().any(|f| overlaps(f, &r))
+                {
                     found.push(r);
                 }
             };
@@ -297,6 +302,28 @@ impl Builder<'_> {
             m.over = Some(label.clone());
         }
         true
+    }
+
+    /// Whether `words` begin the measure of a threshold on each record (每单金额超过1万的订单: orders of over 10,000
+    /// each, no ratio).
+    fn single_record(&self, words: &Range<usize>) -> bool {
+        let q = &self.facts.question;
+        self.demands.iter().any(|d| {
+            let (DemandKind::Threshold { .. }, Some(measure)) = (d.kind, d.measure.as_deref()) else {
+                return false;
+            };
+            let starts = q
+                .get(..d.range.start)
+                .and_then(|b| b.trim_end().strip_suffix(measure))
+                .map(str::len);
+            // The measure's words begin at, inside or right after the ratio's (每单金额, 单金额 of 每单金额).
+            let from = canonical(q.get(words.start..).unwrap_or_default());
+            // …的产品: a grouping after the threshold compares each group's ratio (每单销量超过3的产品).
+            let grouped = self.dimension_after(d.range.end).is_some();
+            starts.is_some_and(|at| words.start <= at && at <= words.end)
+                && SINGLE.iter().any(|w| from.starts_with(w))
+                && !grouped
+        })
     }
 
     /// The words of a ratio with a plain mean right before or after them (平均每单, 每单平均, 每单的平均).

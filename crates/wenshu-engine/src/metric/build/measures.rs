@@ -259,7 +259,7 @@ pub(super) fn asks_money(text: &str) -> bool {
 }
 
 /// Whether a measure's unit is money.
-fn is_currency(unit: &str) -> bool {
+pub(super) fn is_currency(unit: &str) -> bool {
     CURRENCY_UNITS.contains(&canonical(unit).as_str())
 }
 

@@ -3,6 +3,7 @@
 //! express is reported, never dropped: a question is answered as asked or not at all.
 
 mod aggregates;
+mod bands;
 mod combined;
 mod days;
 mod dimensions;
@@ -185,6 +186,7 @@ impl<'a> Builder<'a> {
         self.distinct_counts();
         self.measures(&mut query);
         self.combined(&mut query);
+        self.bands(&mut query);
         self.filters(&mut query);
         self.times(&mut query);
         self.groups(&mut query);
@@ -227,6 +229,7 @@ impl<'a> Builder<'a> {
             };
             let used = self.facts.times.iter().any(|t| overlaps(&t.range, &span.range))
                 || self.mentions.iter().any(|(r, _)| overlaps(r, &span.range))
+                || self.read.iter().any(|r| overlaps(r, &span.range))
                 || self.demands.iter().any(|d| takes(d, n));
             if !used {
                 let text = self.facts.question.get(span.range.clone()).unwrap_or_default();

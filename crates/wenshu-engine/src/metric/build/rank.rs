@@ -24,6 +24,16 @@ impl Builder<'_> {
                     .push(format!("「{}」：对比时要说按增长还是下降排", d.words));
                 return;
             };
+            // Several measures (sales by the tool's own word: every measure): whose change ranks is not said.
+            if query.measures.len() > 1 {
+                let labels: Vec<&str> = query.measures.iter().map(|m| m.name.as_str()).collect();
+                self.reasons.push(format!(
+                    "「{}」：按哪个指标的变化排？（{}）",
+                    d.words,
+                    labels.join("、")
+                ));
+                return;
+            }
             let highest = order == demand::Order::Highest;
             compare.rank = Some(ChangeRank {
                 by: if change.says_rate() || d.says_rate() {

@@ -20,7 +20,7 @@ impl Builder<'_> {
         else {
             return;
         };
-        let DemandKind::Relative { op } = d.kind else {
+        let DemandKind::Relative { op, median } = d.kind else {
             return;
         };
         let measure = self
@@ -82,12 +82,13 @@ impl Builder<'_> {
             measure: label,
             op: ops(op),
             within,
+            median,
         });
     }
 
     /// The dimension an English question lists before what qualifies it (branches with loans above average,
     /// products whose sales…): general English.
-    fn dimension_with(&self) -> Option<usize> {
+    pub(super) fn dimension_with(&self) -> Option<usize> {
         const QUALIFY: &[&str] = &["with", "whose", "that", "having", "where"];
         let q = &self.facts.question;
         self.mentions.iter().find_map(|(r, m)| match m {

@@ -7,11 +7,29 @@ use wenshu_contract::metric::{Grain, MeasureSel, MetricQuery, Reaggregate, Share
 use wenshu_lexicon::canonical::canonical;
 use wenshu_lexicon::demand::{self, Aggregate, Demand, DemandKind};
 
-use super::measures::{is_avg, is_count};
+use super::measures::{is_avg, is_count, is_currency};
 use super::times::grain_of_char;
 use super::{Builder, Mention};
 
 impl Builder<'_> {
+    /// 单笔 with no measure named (单笔超过5万): 笔 counts sums of money, so the one total in a currency, if the
+    /// model has exactly one; none otherwise.
+    fn single_payment(&self, words: &str) -> Option<usize> {
+        if !canonical(words).ends_with("单笔") {
+            return None;
+        }
+        let money: Vec<usize> = (0..self.model.measures.len())
+            .filter(|&i| {
+                let m = &self.model.measures[i];
+                m.expr.adds_up() && !is_count(&m.expr) && m.unit.as_deref().is_some_and(is_currency)
+            })
+            .collect();
+        match money[..] {
+            [one] => Some(one),
+            _ => None,
+        }
+    }
+
     /// A threshold on a grouped measure (HAVING), or on each record's value of a measure named (单笔金额超过10万,
     /// 金额低于1万的订单有多少笔: records counted or called single); any other threshold on an ungrouped total is
     /// refused.
@@ -31,7 +49,6 @@ impl Builder<'_> {
         let DemandKind::Threshold { op, value } = d.kind else {
             return;
         };
-        let words = d.measure.clone().unwrap_or_else(|| d.words.clone());
         let op = ops(op);
         // 销量超过500套的产品: the threshold qualifies the dimension named right after it — a grouping by it.
         if query.group_by.is_empty()
@@ -49,9 +66,22 @@ impl Builder<'_> {
             }
             query.group_by.push(self.model.dimensions[dim].label.clone());
         }
+        // `sales persons with sales above 1000000`: the things named before `with` are grouped by.
+        if query.group_by.is_empty()
+            && query.grain.is_none()
+            && let Some(dim) = self.dimension_with()
+        {
+            query.group_by.push(self.model.dimensions[dim].label.clone());
+        }
         let percent = self.percent_in(&d.range);
         let first_on_groups = !(percent || self.share_before(&d).is_some() || self.record_measure(&d, query).is_some());
         if !rest.is_empty() && !first_on_groups {
+            // 单笔超过5万的订单数超过100的地区: the records kept first, then the groups of them.
+            if let (false, None, Some(measure)) = (percent, self.share_before(&d), self.record_measure(&d, query)) {
+                query.each = Some(Threshold::new(self.measure_label(measure), op, value));
+                self.group_threshold(query, &rest[0], &rest[1..]);
+                return;
+            }
             self.reasons
                 .push(format!("「{}」：几个门槛同时用时，只能都是分组合计的门槛", d.words));
             return;
@@ -62,6 +92,27 @@ impl Builder<'_> {
         }
         if let Some(measure) = self.record_measure(&d, query) {
             query.each = Some(Threshold::new(self.measure_label(measure), op, value));
+            return;
+        }
+        self.group_threshold(query, &d, rest);
+    }
+
+    /// A threshold on the groups' totals (HAVING) of the measure named before it, and the further ones after it.
+    fn group_threshold(&mut self, query: &mut MetricQuery, d: &Demand, rest: &[Demand]) {
+        let DemandKind::Threshold { op, value } = d.kind else {
+            return;
+        };
+        let op = ops(op);
+        let words = d.measure.clone().unwrap_or_else(|| d.words.clone());
+        let d = d.clone();
+        // 单次超过3小时: a threshold on each record of a measure not named is never one on the groups' totals.
+        if let Some(single) = SINGLE.iter().find(|w| canonical(&words).ends_with(**w)) {
+            let names: Vec<String> = (0..self.model.measures.len()).map(|i| self.measure_label(i)).collect();
+            self.reasons.push(format!(
+                "「{single}{}」：不知道是{single}的什么（可选：{}）",
+                d.words,
+                names.join("、")
+            ));
             return;
         }
         if query.group_by.is_empty() && query.grain.is_none() {
@@ -353,12 +404,25 @@ impl Builder<'_> {
     /// The measure of a threshold on each record: named before it, aggregating one column, and the records either
     /// counted by another measure (…的订单有多少笔) or called single (单笔, 每次: general Chinese).
     pub(super) fn record_measure(&self, d: &Demand, query: &MetricQuery) -> Option<usize> {
-        const SINGLE: &[&str] = &["单笔", "单条", "单次", "单张", "单件", "单个", "单一", "每单"];
         let words = d.measure.as_deref()?;
-        let measure = self.measure_of(words)?;
+        let measure = self.measure_of(words).or_else(|| self.single_payment(words))?;
         let spec = &self.model.measures[measure];
         spec.expr.single_aggregate()?;
-        let single = SINGLE.iter().any(|w| canonical(words).starts_with(w));
+        // 每单销量超过3的产品 read as a ratio per order: the threshold is on the ratio, not on each record.
+        let label = self.measure_label(measure);
+        if query.measures.iter().any(|m| m.name == label && m.divided_by.is_some()) {
+            return None;
+        }
+        // The words may begin one character before the measure's (每 of 每单金额).
+        let q = &self.facts.question;
+        let from = q
+            .get(..d.range.start)
+            .and_then(|b| b.trim_end().strip_suffix(words))
+            .and_then(|b| b.chars().next_back().map(|c| format!("{c}{words}")))
+            .unwrap_or_else(|| words.to_string());
+        let single = SINGLE
+            .iter()
+            .any(|w| canonical(words).starts_with(w) || canonical(&from).starts_with(w));
         let counted = query.measures.iter().any(|m| {
             self.model
                 .measure_index(&m.name)
@@ -368,6 +432,11 @@ impl Builder<'_> {
         (single || (counted && ungrouped)).then_some(measure)
     }
 }
+
+/// Words that call a record single (单笔, 每次): a threshold after them is on each record — general Chinese.
+pub(super) const SINGLE: &[&str] = &[
+    "单笔", "单条", "单次", "单张", "单件", "单个", "单一", "每单", "每笔", "每次",
+];
 
 /// What the words before a threshold's measure say of it.
 pub(super) enum Prefix {
