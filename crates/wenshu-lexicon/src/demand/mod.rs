@@ -197,12 +197,14 @@ impl Demand {
     pub fn word_ranges(&self, text: &str) -> Vec<Range<usize>> {
         let mut out = Vec::new();
         let within = text.get(self.range.clone()).unwrap_or_default();
+        // 最高…前三个: the words of a merged cue, each piece where it stands.
         for word in std::iter::once(&self.words)
             .chain(self.target.iter())
             .chain(self.measure.iter())
+            .flat_map(|w| w.split('…'))
             .filter(|w| !w.is_empty())
         {
-            if let Some(at) = within.find(word.as_str()) {
+            if let Some(at) = within.find(word) {
                 out.push(self.range.start + at..self.range.start + at + word.len());
             }
         }

@@ -248,7 +248,12 @@ impl Builder<'_> {
                 folded.find(&format!("{unit}均")).into_iter().for_each(&mut add);
             }
             let lower = folded.text.to_ascii_lowercase();
-            for r in english::find(&folded.text, &m.name) {
+            // per order: the measure's name or an English word of it (orders of `row_count`).
+            let english_words = std::iter::once(&m.name)
+                .chain(std::iter::once(&m.label))
+                .chain(&m.synonyms)
+                .filter(|w| w.is_ascii());
+            for r in english_words.flat_map(|w| english::find(&folded.text, w)) {
                 if lower
                     .get(..r.start)
                     .is_some_and(|b| b.trim_end().ends_with(" per") || b.trim_end() == "per")
