@@ -44,6 +44,24 @@ fn thresholds_joined_by_and_or_or_keep_the_groups_passing_all_or_any() {
     assert_eq!(field, "alsoHaving");
 }
 
+#[test]
+fn the_things_named_after_a_threshold_are_never_dropped() {
+    // 各地区…的产品: each region's products past it, not the regions alone.
+    let MetricBuild::Query { query } = built("今年各地区销量超过500的产品") else {
+        panic!("answered");
+    };
+    assert_eq!(
+        query.group_by,
+        vec!["地区".to_string(), "产品".to_string()],
+        "{query:?}"
+    );
+    // A share inside each region is no share of the whole: refused, never the regions' shares.
+    let MetricBuild::Unmet { reasons } = built("今年各地区销售额占比超过30%的产品") else {
+        panic!("refused");
+    };
+    assert!(reasons.iter().any(|r| r.contains("内部的占比")), "{reasons:?}");
+}
+
 const DEMO_CASES: &[(&str, &str)] = &[
     (
         "今年销量超过1500且订单数超过540的销售",
@@ -54,6 +72,11 @@ const DEMO_CASES: &[(&str, &str)] = &[
         "今年销量超过1550或订单数低于510的销售",
         "SELECT sales_person, SUM(quantity), COUNT(*) FROM sales WHERE day BETWEEN '2026-01-01' AND '2026-12-31' \
          GROUP BY sales_person HAVING SUM(quantity) > 1550 OR COUNT(*) < 510 ORDER BY SUM(quantity) DESC",
+    ),
+    (
+        "今年各地区销量超过1000的产品",
+        "SELECT region, product, SUM(quantity) FROM sales WHERE day BETWEEN '2026-01-01' AND '2026-12-31' \
+         GROUP BY region, product HAVING SUM(quantity) > 1000 ORDER BY SUM(quantity) DESC, region, product",
     ),
     // A threshold on each record, then one on the groups of the records kept.
     (

@@ -216,7 +216,39 @@ impl Builder<'_> {
                 .demands
                 .iter()
                 .any(|d| d.kind == DemandKind::Joined && (d.range.end == range.start || d.range.start == range.end));
-            if !used && joined && !self.reasons.iter().any(|r| r.contains(label.as_str())) {
+            // Named anywhere else and used nowhere (各地区销量超过500的产品 read without 产品): never ignored, unless
+            // it names the whole population (所有产品, 全部销售, all products).
+            let q = &self.facts.question;
+            let population = q.get(..range.start).is_some_and(|b| {
+                let b = b.trim_end().to_ascii_lowercase();
+                ["所有", "全部", "全体", "所有的", "全部的", "all", "all the", "every"]
+                    .iter()
+                    .any(|w| b.ends_with(w))
+            });
+            // 各类型电影, 科幻电影: right after a value or a dimension the query uses, it names what those are of.
+            let of_what = self.mentions.iter().any(|(r, m)| {
+                r.end <= range.start
+                    && q.get(r.end..range.start).is_some_and(|g| matches!(g.trim(), "" | "的"))
+                    && match m {
+                        Mention::Value(_) => true,
+                        Mention::Dimension(d) => {
+                            let l = &self.model.dimensions[*d].label;
+                            query.group_by.contains(l) || query.filters.iter().any(|f| &f.dimension == l)
+                        }
+                        Mention::Measure(_) => false,
+                    }
+            });
+            let population = population || of_what;
+            let over = query.measures.iter().any(|m| m.over.as_deref() == Some(label.as_str()))
+                || query
+                    .relative
+                    .as_ref()
+                    .is_some_and(|r| r.within.as_deref() == Some(label.as_str()))
+                || query
+                    .within
+                    .as_ref()
+                    .is_some_and(|w| w.dimension.as_deref() == Some(label.as_str()));
+            if !used && (joined || !over && !population) && !self.reasons.iter().any(|r| r.contains(label.as_str())) {
                 self.reasons
                     .push(format!("「{label}」：问题提到了它，但查询没有按它分组或筛选"));
             }

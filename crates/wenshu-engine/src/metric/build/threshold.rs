@@ -73,7 +73,22 @@ impl Builder<'_> {
         {
             query.group_by.push(self.model.dimensions[dim].label.clone());
         }
+        // 各地区销量超过500的产品: the things named after the thresholds are grouped by too, beside the grouping said
+        // before — each region's products past it, never the regions alone.
+        if let Some((dim, _)) = self.dimension_after(anchor)
+            && (!query.group_by.is_empty() || query.grain.is_some())
+        {
+            self.group_by(query, dim);
+        }
         let percent = self.percent_in(&d.range);
+        // A share inside each group of another grouping (各地区占比超过30%的产品) is not a share of the whole.
+        if (percent || self.share_before(&d).is_some()) && query.group_by.len() > 1 {
+            self.reasons.push(format!(
+                "「{}」：不能算每个{}内部的占比（只能算占全部的比例）",
+                d.words, query.group_by[0]
+            ));
+            return;
+        }
         let first_on_groups = !(percent || self.share_before(&d).is_some() || self.record_measure(&d, query).is_some());
         if !rest.is_empty() && !first_on_groups {
             // 单笔超过5万的订单数超过100的地区: the records kept first, then the groups of them.
