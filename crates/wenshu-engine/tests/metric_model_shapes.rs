@@ -183,3 +183,64 @@ async fn a_models_bands_are_kept_only_with_the_bounds_the_question_states() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The model's call for `question`, planned: the params of sales_metrics.
+async fn kept(question: &str, extraction: Value) -> serde_json::Map<String, Value> {
+    let planned = plan(question, extraction).await;
+    params(&planned).clone()
+}
+
+#[tokio::test]
+async fn a_models_change_ranking_distinct_count_thresholds_and_days_are_kept_only_where_asked() {
+    let october = json!({"start": "2026-10-01", "end": "2026-10-31"});
+    // Shape 4: the compared rows ranked by the change — only where the question ranks.
+    let ranked = json!({"measures": [{"name": "销售额"}], "timeRange": october, "groupBy": ["产品"],
+        "compare": {"kind": "previous_period", "rank": {"by": "rate", "direction": "desc", "limit": 1}}});
+    let asked = kept("上个月哪个产品的销售额环比增长最快", ranked.clone()).await;
+    assert_eq!(asked["compare"]["rank"]["by"], json!("rate"), "{asked:?}");
+    let plain = kept("上个月各产品的销售额环比", ranked).await;
+    assert!(
+        plain["compare"].get("rank").is_none(),
+        "every product compared: {plain:?}"
+    );
+    // Shape 5: a distinct count named by the model.
+    let counted = kept(
+        "上个月有几位销售",
+        json!({"measures": [{"name": "销售", "distinct": true}], "timeRange": october}),
+    )
+    .await;
+    assert_eq!(counted["measures"][0]["distinct"], json!(true), "{counted:?}");
+    // Shape 6: a second threshold only with the number the question states.
+    let two = |second: f64| {
+        json!({"measures": [{"name": "销量"}, {"name": "订单数"}], "timeRange": october, "groupBy": ["销售"],
+            "having": {"measure": "销量", "op": ">", "value": 120},
+            "alsoHaving": [{"measure": "订单数", "op": ">", "value": second}]})
+    };
+    let both = kept("上个月销量超过120且订单数超过40的销售", two(40.0)).await;
+    assert_eq!(both["alsoHaving"][0]["value"], json!(40.0), "{both:?}");
+    let invented = plan("上个月销量超过120且订单数超过40的销售", two(45.0)).await;
+    let invented_kept = match &invented.plan {
+        Plan::Ok { params, .. } => params.get("alsoHaving").cloned(),
+        _ => None,
+    };
+    assert!(
+        invented_kept.is_none_or(|t| t[0]["value"] == json!(40.0)),
+        "{:?}",
+        invented.plan
+    );
+    // Shape 8: only weekends where the question says so.
+    let weekends = json!({"measures": [{"name": "销售额"}], "timeRange": october, "days": "weekend"});
+    let said = kept("上个月周末的销售额", weekends.clone()).await;
+    assert_eq!(said["days"], json!("weekend"), "{said:?}");
+    let all_days = kept("上个月的销售额", weekends).await;
+    assert!(all_days.get("days").is_none(), "every day: {all_days:?}");
+    let (executor, dir) = demo_metric_executor("metric-model-more-shapes").await;
+    let catalog = demo_catalog().unwrap();
+    let tool = catalog.get("sales_metrics").unwrap();
+    for params in [&asked, &counted, &both, &said] {
+        let call = wenshu_contract::bind(tool, params).unwrap();
+        let result = executor.execute(tool, &call, &ExecContext::new(today())).await.unwrap();
+        assert!(!result.rows.is_empty(), "{params:?}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -42,7 +42,13 @@ pub fn ground_metric(
             continue;
         } else {
             match key.as_str() {
-                "measures" => names_verdict(value, "name", |n| model.measure_index(n).is_some(), facts),
+                // A distinct count's name is a dimension's (几位销售).
+                "measures" => names_verdict(
+                    value,
+                    "name",
+                    |n| model.measure_index(n).is_some() || model.dimension_index(n).is_some(),
+                    facts,
+                ),
                 "groupBy" => names_verdict(value, "", |n| model.dimension_index(n).is_some(), facts),
                 "grain" => grain_verdict(value, demands),
                 "order" => order_verdict(model, value, demands),
@@ -55,6 +61,9 @@ pub fn ground_metric(
                 "having" | "each" => having_verdict(model, value, facts),
                 "sort" | "cumulative" | "relative" => asked_verdict(key, value, demands),
                 "bands" => bands_verdict(model, value, facts),
+                "alsoHaving" => also_having_verdict(model, value, facts),
+                "days" | "byDay" => days_verdict(key, value, facts),
+                "within" => within_verdict(value, demands),
                 _ => {
                     grounding.kept.insert(key.clone(), value.clone());
                     continue;
@@ -117,6 +126,69 @@ fn combined_checks(model: &MetricModel, value: &Value, facts: &QuestionFacts) ->
         }
     }
     (kept, checks)
+}
+
+/// More thresholds on the groups: each a measure of the model and a number the question states, else all dropped.
+fn also_having_verdict(model: &MetricModel, value: &Value, facts: &QuestionFacts) -> (Value, Verdict) {
+    let items = value.as_array().cloned().unwrap_or_default();
+    let unstated = items.iter().find_map(|t| match having_verdict(model, t, facts).1 {
+        Verdict::Dropped { reason } => Some(reason),
+        _ => None,
+    });
+    let verdict = match unstated {
+        _ if items.is_empty() => not_in_model(&plain(value)),
+        Some(reason) => Verdict::Dropped { reason },
+        None => Verdict::Supported {
+            evidence: "the question states each threshold".into(),
+        },
+    };
+    (value.clone(), verdict)
+}
+
+/// Kinds of day (周末, 工作日, 按星期几): kept only where the question says them, never a narrowing of its own.
+fn days_verdict(key: &str, value: &Value, facts: &QuestionFacts) -> (Value, Verdict) {
+    use wenshu_lexicon::words::days::{KindOfDay, asks_weekday, day_kind_words, kind_of_day};
+    let said: Vec<KindOfDay> = day_kind_words(&facts.question, &facts.spans)
+        .into_iter()
+        .filter_map(|(_, w)| kind_of_day(w))
+        .collect();
+    let by_weekday = facts
+        .demands
+        .iter()
+        .any(|d| d.target.as_deref().is_some_and(asks_weekday));
+    let asked = match (key, value.as_str()) {
+        ("days", Some("weekend")) => said.contains(&KindOfDay::Weekend),
+        ("days", Some("workday")) => said.contains(&KindOfDay::Workday),
+        ("byDay", Some("weekday")) => by_weekday,
+        ("byDay", Some("weekend")) => said.contains(&KindOfDay::Weekend) && said.contains(&KindOfDay::Workday),
+        _ => false,
+    };
+    let verdict = if asked {
+        Verdict::Supported {
+            evidence: format!("the question says {key} {}", plain(value)),
+        }
+    } else {
+        Verdict::Dropped {
+            reason: format!("the question never asks for {key} {}", plain(value)),
+        }
+    };
+    (value.clone(), verdict)
+}
+
+/// The first rows inside each group: kept only where the question ranks inside groups (每个地区最高的产品).
+fn within_verdict(value: &Value, demands: &[Demand]) -> (Value, Verdict) {
+    let verdict = match demands.iter().find(|d| d.within.is_some()) {
+        Some(d) => Verdict::Supported {
+            evidence: format!(
+                "the question ranks inside each {}",
+                d.within.as_deref().unwrap_or_default()
+            ),
+        },
+        None => Verdict::Dropped {
+            reason: "the question ranks inside no groups".into(),
+        },
+    };
+    (value.clone(), verdict)
 }
 
 /// Bands of a measure: each bound a number the question states, else dropped.
@@ -245,6 +317,21 @@ fn order_verdict(model: &MetricModel, value: &Value, demands: &[Demand]) -> (Val
 }
 
 fn compare_verdict(value: &Value, demands: &[Demand], facts: &QuestionFacts) -> (Value, Verdict) {
+    // A ranking of the compared rows only where the question ranks (哪个…增长最快): else every row, not the top.
+    if value.get("rank").is_some_and(|r| !r.is_null()) && !demands.iter().any(Demand::is_rank) {
+        let mut all_rows = value.clone();
+        if let Some(object) = all_rows.as_object_mut() {
+            object.remove("rank");
+        }
+        let (kept, _) = compare_verdict(&all_rows, demands, facts);
+        return (
+            kept,
+            Verdict::Corrected {
+                from: value.clone(),
+                evidence: "the question ranks no compared rows".into(),
+            },
+        );
+    }
     let kind = value.get("kind").and_then(Value::as_str).unwrap_or_default();
     if !matches!(kind, "previous_period" | "year_over_year") {
         return (value.clone(), not_in_model(&plain(value)));
