@@ -42,6 +42,14 @@ fn thresholds_joined_by_and_or_or_keep_the_groups_passing_all_or_any() {
     let field = demo_truth::refused_field(json!({"measures": [{"name": "销售额"}], "groupBy": ["销售"],
         "alsoHaving": [{"measure": "订单数", "op": ">", "value": 3}]}));
     assert_eq!(field, "alsoHaving");
+    // More thresholds on each record need the first, and a value per record (a count has none).
+    let field = demo_truth::refused_field(json!({"measures": [{"name": "订单数"}],
+        "alsoEach": [{"measure": "销量", "op": ">", "value": 3}]}));
+    assert_eq!(field, "alsoEach");
+    let field = demo_truth::refused_field(json!({"measures": [{"name": "订单数"}],
+        "each": {"measure": "销量", "op": ">", "value": 3},
+        "alsoEach": [{"measure": "订单数", "op": ">", "value": 3}]}));
+    assert_eq!(field, "alsoEach[0].measure");
 }
 
 #[test]
@@ -77,6 +85,18 @@ const DEMO_CASES: &[(&str, &str)] = &[
         "今年各地区销量超过1000的产品",
         "SELECT region, product, SUM(quantity) FROM sales WHERE day BETWEEN '2026-01-01' AND '2026-12-31' \
          GROUP BY region, product HAVING SUM(quantity) > 1000 ORDER BY SUM(quantity) DESC, region, product",
+    ),
+    // Two thresholds on each record, joined by 且 / 或 (the count of the records kept).
+    (
+        "今年单笔金额超过5万且销量超过3的订单数",
+        "SELECT SUM(amount), SUM(quantity), COUNT(*) FROM sales WHERE day BETWEEN '2026-01-01' AND '2026-12-31' \
+         AND amount > 50000 AND quantity > 3",
+    ),
+    (
+        "今年各地区单笔金额超过8万或销量低于2的订单数",
+        "SELECT region, SUM(amount), SUM(quantity), COUNT(*) FROM sales \
+         WHERE day BETWEEN '2026-01-01' AND '2026-12-31' AND (amount > 80000 OR quantity < 2) \
+         GROUP BY region ORDER BY region",
     ),
     // A threshold on each record, then one on the groups of the records kept.
     (

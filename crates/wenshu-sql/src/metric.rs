@@ -455,18 +455,33 @@ fn record_conditions(w: &mut Writer, model: &MetricModel, query: &ResolvedQuery,
             true
         }
     };
-    let Some((measure, op, value)) = query.each else {
+    let Some(first) = query.each else {
         return;
     };
-    let Some((_, arg)) = model.measures[measure].expr.single_aggregate() else {
-        return;
-    };
-    w.push(if has_where { " AND (" } else { " WHERE (" });
-    expr(w, arg, None);
-    w.push(") ");
-    w.push(op.sql());
-    w.push(" ");
-    w.bind(number(value));
+    // (a) > ? — or, with more, ((a) > ? AND (b) < ?), joined by OR when any may hold.
+    let several = !query.each_also.is_empty();
+    w.push(if has_where { " AND " } else { " WHERE " });
+    if several {
+        w.push("(");
+    }
+    for (i, (measure, op, value)) in std::iter::once(first)
+        .chain(query.each_also.iter().copied())
+        .enumerate()
+    {
+        if i > 0 {
+            w.push(if query.each_any { " OR " } else { " AND " });
+        }
+        let Some((_, arg)) = model.measures[measure].expr.single_aggregate() else {
+            continue;
+        };
+        w.push("(");
+        expr(w, arg, None);
+        w.push(")");
+        compared_with(w, op, value);
+    }
+    if several {
+        w.push(")");
+    }
 }
 
 /// ` > ?`: a threshold's comparison, its bound a bind.

@@ -314,6 +314,12 @@ pub struct MetricQuery {
     /// only for a measure that aggregates one column (`SUM(amount)` → `amount`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub each: Option<Threshold>,
+    /// More thresholds on each record, beside `each` (单笔金额超过1万且销量超过5的订单).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_each: Vec<Threshold>,
+    /// Whether a record is kept when any of `each` and `alsoEach` holds (else all must).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub each_any: bool,
     /// A period-over-period comparison.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compare: Option<Compare>,
@@ -436,6 +442,10 @@ pub struct ResolvedQuery {
     pub having_any: bool,
     /// `(measure index in the model, op, value)`: a threshold on each record's value of the measure.
     pub each: Option<(usize, ThresholdOp, f64)>,
+    /// More thresholds on each record.
+    pub each_also: Vec<(usize, ThresholdOp, f64)>,
+    /// Whether a record is kept when any threshold on it holds (else all must).
+    pub each_any: bool,
     /// The comparison kind and the other range, when given.
     pub compare: Option<(CompareKind, Option<(String, String)>)>,
     /// Dimension indexes the share is taken across.
@@ -624,32 +634,18 @@ impl MetricQuery {
         }
         let each = match &self.each {
             None => None,
-            Some(t) if !t.value.is_finite() => {
-                return Err(QueryError::new(
-                    "each.value",
-                    format!("{} is not a finite number", t.value),
-                ));
-            }
-            Some(t) if t.aggregate.is_some() || t.share => {
-                return Err(QueryError::new(
-                    "each",
-                    "a threshold on each record takes neither `aggregate` nor `share`",
-                ));
-            }
-            Some(t) => {
-                let index = measure_index(model, &t.measure, "each.measure")?;
-                if model.measures[index].expr.single_aggregate().is_none() {
-                    return Err(QueryError::new(
-                        "each.measure",
-                        format!(
-                            "`{}` has no value per record (only a measure aggregating one column, like SUM(x), has)",
-                            t.measure
-                        ),
-                    ));
-                }
-                Some((index, t.op, t.value))
-            }
+            Some(t) => Some(check_each(model, t, "each")?),
         };
+        if !self.also_each.is_empty() && each.is_none() {
+            return Err(QueryError::new(
+                "alsoEach",
+                "more thresholds on each record need `each`, the first",
+            ));
+        }
+        let mut each_also = Vec::with_capacity(self.also_each.len());
+        for (i, t) in self.also_each.iter().enumerate() {
+            each_also.push(check_each(model, t, &format!("alsoEach[{i}]"))?);
+        }
         let compare = match &self.compare {
             None => None,
             Some(c) => {
@@ -736,6 +732,8 @@ impl MetricQuery {
             having_share: self.having.as_ref().is_some_and(|t| t.share),
             having_also,
             having_any: self.having_any,
+            each_also,
+            each_any: self.each_any,
             having,
             each,
             compare,
@@ -857,6 +855,34 @@ fn check_sort(
         ));
     }
     Ok((position, sort.direction))
+}
+
+/// Checks a threshold on each record (`field` names it): a finite bound, on a measure that aggregates one column,
+/// with neither `aggregate` nor `share`.
+fn check_each(model: &MetricModel, t: &Threshold, field: &str) -> Result<(usize, ThresholdOp, f64), QueryError> {
+    if !t.value.is_finite() {
+        return Err(QueryError::new(
+            format!("{field}.value"),
+            format!("{} is not a finite number", t.value),
+        ));
+    }
+    if t.aggregate.is_some() || t.share {
+        return Err(QueryError::new(
+            field,
+            "a threshold on each record takes neither `aggregate` nor `share`",
+        ));
+    }
+    let index = measure_index(model, &t.measure, &format!("{field}.measure"))?;
+    if model.measures[index].expr.single_aggregate().is_none() {
+        return Err(QueryError::new(
+            format!("{field}.measure"),
+            format!(
+                "`{}` has no value per record (only a measure aggregating one column, like SUM(x), has)",
+                t.measure
+            ),
+        ));
+    }
+    Ok((index, t.op, t.value))
 }
 
 /// Checks bands: a measure that aggregates one column, bounds increasing and finite, with nothing that reads rows

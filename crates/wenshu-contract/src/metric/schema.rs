@@ -73,6 +73,11 @@ fn full_schema(model: &MetricModel) -> Value {
     } else {
         json!({"type": "string", "enum": grains})
     };
+    let record = json!({"type": "object", "description": "单条记录的门槛", "properties": {
+        "measure": {"type": "string", "enum": measures},
+        "op": {"type": "string", "enum": [">", ">=", "<", "<="]},
+        "value": {"type": "number"}
+    }, "required": ["measure", "op", "value"], "additionalProperties": false});
     json!({
         "type": "object",
         "properties": {
@@ -116,11 +121,9 @@ fn full_schema(model: &MetricModel) -> Value {
                 "value": {"type": "number"}
             }, "required": ["measure", "op", "value"], "additionalProperties": false}},
             "havingAny": {"type": "boolean", "description": "having 与 alsoHaving 满足其一即可（或）；默认须全部满足（且）"},
-            "each": {"type": "object", "description": "单条记录的门槛", "properties": {
-                "measure": {"type": "string", "enum": measures},
-                "op": {"type": "string", "enum": [">", ">=", "<", "<="]},
-                "value": {"type": "number"}
-            }, "required": ["measure", "op", "value"], "additionalProperties": false},
+            "each": record.clone(),
+            "alsoEach": {"type": "array", "description": "更多单条记录的门槛（单笔金额超过1万且数量超过5）", "items": record},
+            "eachAny": {"type": "boolean", "description": "each 与 alsoEach 满足其一即可（或）；默认须全部满足（且）"},
             "compare": {"type": "object", "properties": {
                 "kind": {"type": "string", "enum": ["previous_period", "year_over_year"]},
                 "range": range,

@@ -61,7 +61,7 @@ pub fn ground_metric(
                 "having" | "each" => having_verdict(model, value, facts),
                 "sort" | "cumulative" | "relative" => asked_verdict(key, value, demands),
                 "bands" => bands_verdict(model, value, facts),
-                "alsoHaving" => also_having_verdict(model, value, facts),
+                "alsoHaving" | "alsoEach" => also_having_verdict(model, value, facts),
                 "days" | "byDay" => days_verdict(key, value, facts),
                 "within" => within_verdict(value, demands),
                 _ => {
@@ -128,7 +128,8 @@ fn combined_checks(model: &MetricModel, value: &Value, facts: &QuestionFacts) ->
     (kept, checks)
 }
 
-/// More thresholds on the groups: each a measure of the model and a number the question states, else all dropped.
+/// More thresholds on the groups or on each record: each a measure of the model and a number the question states,
+/// else all dropped.
 fn also_having_verdict(model: &MetricModel, value: &Value, facts: &QuestionFacts) -> (Value, Verdict) {
     let items = value.as_array().cloned().unwrap_or_default();
     let unstated = items.iter().find_map(|t| match having_verdict(model, t, facts).1 {

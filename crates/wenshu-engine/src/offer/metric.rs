@@ -128,6 +128,7 @@ pub fn offer(tool: &Tool, arguments: &Map<String, Value>) -> Option<Offer> {
         .iter()
         .chain(&resolved.having_also)
         .chain(resolved.each.iter())
+        .chain(&resolved.each_also)
         .map(|(_, _, v)| *v)
         .collect();
     // Bands meet the bounds said (1万以下, 5万以上) and a grouping by the banded measure's words (按金额区间).

@@ -94,7 +94,44 @@ impl Builder<'_> {
             // 单笔超过5万的订单数超过100的地区: the records kept first, then the groups of them.
             if let (false, None, Some(measure)) = (percent, self.share_before(&d), self.record_measure(&d, query)) {
                 query.each = Some(Threshold::new(self.measure_label(measure), op, value));
-                self.group_threshold(query, &rest[0], &rest[1..]);
+                // 单笔金额超过1万且销量超过5的订单: more thresholds on each record, 且 / 或 between them.
+                let mut joins: Vec<bool> = Vec::new();
+                let mut previous_end = d.range.end;
+                let mut taken = 0;
+                for r in rest {
+                    let DemandKind::Threshold { op, value } = r.kind else {
+                        break;
+                    };
+                    let on_records = !self.percent_in(&r.range) && self.share_before(r).is_none();
+                    let at = self.threshold_measure(r).map_or(r.range.start, |(_, w)| w.start);
+                    let between = self.facts.question.get(previous_end..at).unwrap_or_default();
+                    // Joined by 且 / 或 to a threshold on each record: on each record too, where it has a value.
+                    let joined = ["且", "或", "并", "and", "or"]
+                        .iter()
+                        .any(|w| between.to_ascii_lowercase().contains(w));
+                    let same_records = self
+                        .threshold_measure(r)
+                        .map(|(m, _)| m)
+                        .filter(|&m| joined && self.model.measures[m].expr.single_aggregate().is_some());
+                    let Some(m) = self.record_measure(r, query).or(same_records).filter(|_| on_records) else {
+                        break;
+                    };
+                    joins.push(says_any(between));
+                    query
+                        .also_each
+                        .push(Threshold::new(self.measure_label(m), ops(op), value));
+                    previous_end = r.range.end;
+                    taken += 1;
+                }
+                if joins.iter().any(|a| *a) && !joins.iter().all(|a| *a) {
+                    self.reasons
+                        .push("「且」和「或」混在一起，不知道怎么组合这几个门槛".into());
+                    return;
+                }
+                query.each_any = joins.first().copied().unwrap_or(false);
+                if let Some(next) = rest.get(taken) {
+                    self.group_threshold(query, next, &rest[taken + 1..]);
+                }
                 return;
             }
             self.reasons
@@ -207,7 +244,6 @@ impl Builder<'_> {
     /// Thresholds after the first (且订单数超过300, 或销量低于10): each on a measure named right before it, all
     /// joined by 且 / and or all by 或 / or.
     fn more_thresholds(&mut self, query: &mut MetricQuery, first: &Demand, rest: &[Demand]) {
-        const ANY: &[&str] = &["或者", "或是", "或", "or"];
         let q = self.facts.question.clone();
         let mut previous_end = first.range.end;
         let mut joins: Vec<bool> = Vec::new();
@@ -219,11 +255,7 @@ impl Builder<'_> {
                 self.reasons.push(format!("「{}」不知道按什么指标筛选", d.words));
                 return;
             };
-            let between = q
-                .get(previous_end..named.start)
-                .unwrap_or_default()
-                .to_ascii_lowercase();
-            joins.push(ANY.iter().any(|w| between.contains(w)));
+            joins.push(says_any(q.get(previous_end..named.start).unwrap_or_default()));
             if !matches!(self.prefix_of(named.start), Prefix::None) || self.percent_in(&d.range) {
                 self.reasons
                     .push(format!("「{}」：几个门槛同时用时，只能是指标合计的门槛", d.words));
@@ -469,6 +501,13 @@ pub(super) enum Prefix {
 pub(super) fn is_glue(text: &str) -> bool {
     let t = text.trim();
     t.is_empty() || ["的", "是", "得", "is", "was", "are", "of"].contains(&t.to_ascii_lowercase().as_str())
+}
+
+/// Whether the words between two thresholds join them by 或 / or (any may hold) rather than 且 / and.
+fn says_any(between: &str) -> bool {
+    const ANY: &[&str] = &["或者", "或是", "或", "or"];
+    let between = between.to_ascii_lowercase();
+    ANY.iter().any(|w| between.contains(w))
 }
 
 /// The query's comparison of a threshold the question states.
