@@ -617,18 +617,7 @@ impl MetricQuery {
         let mut having_also = Vec::new();
         for (i, t) in self.also_having.iter().enumerate() {
             let field = format!("alsoHaving[{i}]");
-            if !t.value.is_finite() {
-                return Err(QueryError::new(
-                    format!("{field}.value"),
-                    format!("{} is not a finite number", t.value),
-                ));
-            }
-            if t.aggregate.is_some() || t.share {
-                return Err(QueryError::new(
-                    &field,
-                    "a further threshold takes neither `aggregate` nor `share`",
-                ));
-            }
+            check_plain(t, &field, "a further threshold")?;
             let position = position_of(model, &mut measures, &t.measure, &format!("{field}.measure"))?;
             having_also.push((position, t.op, t.value));
         }
@@ -857,9 +846,9 @@ fn check_sort(
     Ok((position, sort.direction))
 }
 
-/// Checks a threshold on each record (`field` names it): a finite bound, on a measure that aggregates one column,
-/// with neither `aggregate` nor `share`.
-fn check_each(model: &MetricModel, t: &Threshold, field: &str) -> Result<(usize, ThresholdOp, f64), QueryError> {
+/// Checks that a threshold (`what`, at `field`) compares the measure itself with a finite bound: neither
+/// `aggregate` nor `share`.
+fn check_plain(t: &Threshold, field: &str, what: &str) -> Result<(), QueryError> {
     if !t.value.is_finite() {
         return Err(QueryError::new(
             format!("{field}.value"),
@@ -869,9 +858,16 @@ fn check_each(model: &MetricModel, t: &Threshold, field: &str) -> Result<(usize,
     if t.aggregate.is_some() || t.share {
         return Err(QueryError::new(
             field,
-            "a threshold on each record takes neither `aggregate` nor `share`",
+            format!("{what} takes neither `aggregate` nor `share`"),
         ));
     }
+    Ok(())
+}
+
+/// Checks a threshold on each record (`field` names it): a finite bound, on a measure that aggregates one column,
+/// with neither `aggregate` nor `share`.
+fn check_each(model: &MetricModel, t: &Threshold, field: &str) -> Result<(usize, ThresholdOp, f64), QueryError> {
+    check_plain(t, field, "a threshold on each record")?;
     let index = measure_index(model, &t.measure, &format!("{field}.measure"))?;
     if model.measures[index].expr.single_aggregate().is_none() {
         return Err(QueryError::new(
