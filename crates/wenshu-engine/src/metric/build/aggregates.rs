@@ -39,12 +39,18 @@ impl Builder<'_> {
             return;
         };
         let label = self.model.dimensions[person].label.clone();
+        self.divide_per(query, &label, |measure| format!("「人均」：{measure}不能按人数平均"));
+    }
+
+    /// Each measure per distinct value of the dimension `label` (`over`), when every one adds up; else the reason
+    /// `refused` words for the first that does not.
+    pub(super) fn divide_per(&mut self, query: &mut MetricQuery, label: &str, refused: impl Fn(&str) -> String) {
         if let Some(m) = query.measures.iter().find(|m| !self.adds_up(m)) {
-            self.reasons.push(format!("「人均」：{}不能按人数平均", m.name));
+            self.reasons.push(refused(&m.name));
             return;
         }
         for m in &mut query.measures {
-            m.over = Some(label.clone());
+            m.over = Some(label.to_string());
         }
     }
 

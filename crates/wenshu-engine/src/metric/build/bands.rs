@@ -110,18 +110,10 @@ impl Builder<'_> {
     fn take_band_words(&mut self, said: &[SaidBand], named: Option<Range<usize>>) {
         let mut ranges: Vec<Range<usize>> = said.iter().map(|b| b.range.clone()).collect();
         ranges.extend(named);
-        let q = self.facts.question.clone();
-        let mut kept = Vec::with_capacity(self.demands.len());
-        for d in std::mem::take(&mut self.demands) {
-            let inside = ranges.iter().any(|r| overlaps(r, &d.range));
-            let band_like = matches!(d.kind, DemandKind::Threshold { .. } | DemandKind::Group { grain: None });
-            if inside && band_like {
-                self.read.extend(d.word_ranges(&q));
-            } else {
-                kept.push(d);
-            }
-        }
-        self.demands = kept;
+        self.take_demands_where(|d| {
+            matches!(d.kind, DemandKind::Threshold { .. } | DemandKind::Group { grain: None })
+                && ranges.iter().any(|r| overlaps(r, &d.range))
+        });
         self.read.extend(ranges);
     }
 }

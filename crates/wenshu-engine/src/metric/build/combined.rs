@@ -299,13 +299,9 @@ impl Builder<'_> {
         self.take_demands(&words);
         let label = self.model.dimensions[dim].label.clone();
         let said = q.get(words).unwrap_or_default().to_string();
-        if let Some(m) = query.measures.iter().find(|m| !self.adds_up(m)) {
-            self.reasons.push(format!("「{said}」：{}不能按{label}平均", m.name));
-            return true;
-        }
-        for m in &mut query.measures {
-            m.over = Some(label.clone());
-        }
+        self.divide_per(query, &label, |measure| {
+            format!("「{said}」：{measure}不能按{label}平均")
+        });
         true
     }
 
@@ -380,9 +376,7 @@ impl Builder<'_> {
     /// quantity per order): the ratio is that mean.
     fn take_demands(&mut self, words: &Range<usize>) {
         let q = self.facts.question.clone();
-        let mut kept = Vec::with_capacity(self.demands.len());
-        let mut taken_targets: Vec<String> = Vec::new();
-        for d in std::mem::take(&mut self.demands) {
+        let took = self.take_demands_where(|d| {
             // 每单 of 每单销量 reads as a grouping by 单销量, 按每单销售额 as one by 每单销售额: a grouping whose
             // words meet the ratio's is the ratio.
             let target_at = d
@@ -394,19 +388,14 @@ impl Builder<'_> {
                     && (words.contains(&d.range.start) || target_at.is_some_and(|at| words.contains(&at)));
             let plain_mean = matches!(d.kind, DemandKind::Aggregate { of: Aggregate::Average })
                 && MEAN_WORDS.contains(&d.words.to_ascii_lowercase().as_str());
-            if inside || plain_mean {
-                self.read.extend(d.word_ranges(&q));
-                taken_targets.extend(d.target.clone());
-            } else {
-                kept.push(d);
-            }
-        }
+            inside || plain_mean
+        });
         // A ranking is not inside each of a grouping the ratio took (每单销售额最高的销售).
-        for d in &mut kept {
+        let taken_targets: Vec<String> = took.into_iter().filter_map(|d| d.target).collect();
+        for d in &mut self.demands {
             if d.within.as_ref().is_some_and(|w| taken_targets.contains(w)) {
                 d.within = None;
             }
         }
-        self.demands = kept;
     }
 }

@@ -36,7 +36,7 @@ impl Builder<'_> {
                 let Some(unit) = m.unit.as_deref().map(canonical) else {
                     continue;
                 };
-                let asked = HOW_MANY.iter().any(|w| text.contains(&format!("{w}{unit}")));
+                let asked = unit_asked(&text, &unit);
                 let counted = self.demands.iter().any(|d| {
                     matches!(d.kind, DemandKind::Aggregate { of: Aggregate::Count })
                         && !self.distinct.iter().any(|(_, r)| overlaps(r, &d.range))
@@ -58,7 +58,7 @@ impl Builder<'_> {
                     .unit
                     .as_deref()
                     .map(canonical)
-                    .is_some_and(|unit| HOW_MANY.iter().any(|w| text.contains(&format!("{w}{unit}"))));
+                    .is_some_and(|unit| unit_asked(&text, &unit));
                 if asked && !picked.contains(&i) {
                     picked.push(i);
                 }
@@ -177,6 +177,11 @@ impl Builder<'_> {
     pub(super) fn measure_label(&self, index: usize) -> String {
         self.model.measures[index].label.clone()
     }
+}
+
+/// Whether `text` (canonical) asks how many of `unit` (多少套, 几单).
+fn unit_asked(text: &str, unit: &str) -> bool {
+    HOW_MANY.iter().any(|w| text.contains(&format!("{w}{unit}")))
 }
 
 /// Classifiers between 多少/几 and the thing counted (多少个销售, 几位客户, 几家承运商): general Chinese.

@@ -216,6 +216,19 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Removes the demands `taken` says a step read (每单 of a ratio, the thresholds of bands): their words are read,
+    /// never leftovers; the removed ones are returned.
+    fn take_demands_where(&mut self, taken: impl Fn(&Demand) -> bool) -> Vec<Demand> {
+        let q = &self.facts.question;
+        let (took, kept): (Vec<Demand>, Vec<Demand>) =
+            std::mem::take(&mut self.demands).into_iter().partition(|d| taken(d));
+        for d in &took {
+            self.read.extend(d.word_ranges(q));
+        }
+        self.demands = kept;
+        took
+    }
+
     /// Numbers the query does not use (a bare year, a count of nothing known): a number is never ignored.
     fn unused_numbers(&mut self) {
         let takes = |d: &Demand, n: f64| match d.kind {
